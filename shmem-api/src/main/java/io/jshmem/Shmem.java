@@ -1,0 +1,119 @@
+package io.jshmem;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Optional;
+
+/**
+ * An initialized OpenSHMEM library in this process: the handle returned by {@link #init()}, on
+ * which every routine is called. Closing it is {@code shmem_finalize}.
+ *
+ * <pre>{@code
+ * try (Shmem shmem = Shmem.init()) {
+ *     SymLongArray counter = shmem.calloc(SymType.LONG, 1);
+ *     shmem.atomicInc(counter, 0, 0);
+ *     shmem.barrierAll();
+ *     if (shmem.myPe() == 0) System.out.println(counter.get(0) + " PEs said hello");
+ * }
+ * }</pre>
+ *
+ * <p>The communication routines (RMA, AMO, point-to-point synchronization, ordering) are those of
+ * {@link ShmemCtx}, here on the default context. One process is one PE; {@code init} more than
+ * once returns the same handle while it is open.
+ */
+public interface Shmem extends ShmemCtx, AutoCloseable {
+
+    /** shmem_init: initializes the library with {@link ThreadLevel#SINGLE}. Collective. */
+    static Shmem init() {
+        return initThread(ThreadLevel.SINGLE);
+    }
+
+    /**
+     * shmem_init_thread: initializes the library asking for a thread level; the level provided is
+     * {@link #queryThread()}. Collective.
+     *
+     * @throws ShmemException if initialization fails (no runtime on the class path, the job's
+     *         launcher unreachable, the symmetric heap cannot be created, already finalized)
+     */
+    static Shmem initThread(ThreadLevel requested) {
+        return RuntimeLocator.get().init(requested);
+    }
+
+    /** shmem_query_initialized: whether the library is initialized and not yet finalized in this process. */
+    static boolean queryInitialized() {
+        return RuntimeLocator.loaded() != null && RuntimeLocator.loaded().initialized();
+    }
+
+    // ---------------------------------------------------------------- setup and query
+
+    /** shmem_my_pe: this PE's number in the world team. */
+    int myPe();
+
+    /** shmem_n_pes: number of PEs in the job. */
+    int nPes();
+
+    /** shmem_pe_accessible: whether {@code pe} is reachable by the communication routines. */
+    boolean peAccessible(int pe);
+
+    /** shmem_addr_accessible: whether {@code object} on {@code pe} is reachable (it is a live symmetric object and the PE is accessible). */
+    boolean addrAccessible(SymArray<?> object, int pe);
+
+    /**
+     * shmem_ptr: a view of {@code object}'s copy on {@code pe} for direct loads and stores, when
+     * that PE shares memory with this one; empty otherwise.
+     */
+    Optional<MemorySegment> ptr(SymArray<?> object, int pe);
+
+    /** shmem_info_get_version: the OpenSHMEM specification version implemented (1.6). */
+    SpecVersion infoGetVersion();
+
+    /** shmem_info_get_name: the vendor string. */
+    String infoGetName();
+
+    /** shmem_query_thread: the thread level provided. */
+    ThreadLevel queryThread();
+
+    /**
+     * shmem_global_exit: ends every PE of the job with {@code status}; does not return.
+     */
+    void globalExit(int status);
+
+    /** shmem_finalize: collective; releases the symmetric heap. Calling it again has no effect. */
+    @Override
+    void close();
+
+    // ---------------------------------------------------------------- memory management (collective)
+
+    /** shmem_malloc: allocates a symmetric array of {@code length} elements (contents undefined). Collective; same arguments on every PE. */
+    <T extends SymArray<?>> T malloc(SymType<T> type, long length);
+
+    /** shmem_calloc: like malloc, zero-filled. */
+    <T extends SymArray<?>> T calloc(SymType<T> type, long length);
+
+    /** shmem_align: like malloc, the first element aligned to {@code alignment} bytes (a power of two). */
+    <T extends SymArray<?>> T align(long alignment, SymType<T> type, long length);
+
+    /** shmem_malloc_with_hints: like malloc; {@code hints} is a bitwise or of {@link #MALLOC_ATOMICS_REMOTE} and {@link #MALLOC_SIGNAL_REMOTE} (0 for none). */
+    <T extends SymArray<?>> T mallocWithHints(SymType<T> type, long length, long hints);
+
+    /**
+     * shmem_realloc: a symmetric array of {@code newLength} elements holding the old contents (up
+     * to the smaller length); {@code object} is freed (it may be the same place).
+     */
+    <T extends SymArray<?>> T realloc(T object, long newLength);
+
+    /** shmem_free: releases a symmetric array; further use of it throws. Collective. */
+    void free(SymArray<?> object);
+
+    /** SHMEM_MALLOC_ATOMICS_REMOTE hint: the object is mostly updated by remote atomics. */
+    long MALLOC_ATOMICS_REMOTE = 1L;
+    /** SHMEM_MALLOC_SIGNAL_REMOTE hint: the object is used as a signal. */
+    long MALLOC_SIGNAL_REMOTE = 2L;
+
+    // ---------------------------------------------------------------- barriers
+
+    /** shmem_barrier_all: completes this PE's outstanding operations, then waits for every PE. */
+    void barrierAll();
+
+    /** shmem_sync_all: waits for every PE, without completing outstanding operations. */
+    void syncAll();
+}

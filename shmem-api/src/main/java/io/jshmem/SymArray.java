@@ -1,0 +1,32 @@
+package io.jshmem;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A symmetric data object: an array that exists at the same place in the symmetric heap of every
+ * PE, allocated collectively by {@link Shmem#malloc(SymType, long)} and friends. Remote copies are
+ * reached through the RMA, atomic and synchronization routines of {@link ShmemCtx}, which take the
+ * object plus an element index; this PE's own copy is {@link #local()}.
+ *
+ * @param <A> the Java array type with the same element type (e.g. {@code long[]}), the local side
+ *            of puts and gets
+ */
+public interface SymArray<A> {
+
+    /** Number of elements. */
+    long length();
+
+    /** Element type. */
+    SymType<?> type();
+
+    /** Size in bytes ({@code length() * type().elementSize()}). */
+    long byteSize();
+
+    /**
+     * This PE's copy as a memory segment (the same as {@code shmem.ptr(this, shmem.myPe())}).
+     * Plain accesses; use the synchronization routines to wait for remote updates.
+     *
+     * @throws ShmemException if the object was freed or the library finalized
+     */
+    MemorySegment local();
+}

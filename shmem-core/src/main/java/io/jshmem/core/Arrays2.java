@@ -1,0 +1,53 @@
+package io.jshmem.core;
+
+import java.lang.foreign.MemorySegment;
+
+/** Small checks and conversions shared by the RMA and synchronization routines. */
+final class Arrays2 {
+    private Arrays2() {
+    }
+
+    /** A heap segment over {@code array[index, index + count)} (only the remote path needs one). */
+    static MemorySegment slice(Object array, int index, int count) {
+        MemorySegment whole = switch (array) {
+            case long[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case byte[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            case null -> throw new NullPointerException("local array is null");
+            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass().getName());
+        };
+        long scale = whole.byteSize() / java.lang.reflect.Array.getLength(array);
+        return whole.asSlice(index * scale, count * scale);
+    }
+
+    /** Number of elements of {@code object}'s type that {@code local} holds; it must hold a whole number. */
+    static long elements(MemorySegment local, SymArrayImpl<?> object) {
+        long size = local.byteSize();
+        if ((size & ((1L << object.shift) - 1)) != 0) {
+            throw new IllegalArgumentException("local segment of " + size + " bytes is not a whole number of "
+                    + object.type().name() + " elements");
+        }
+        return size >> object.shift;
+    }
+
+    static void checkStrides(long dst, long sst, long bsize, long nblocks) {
+        if (dst < 1 || sst < 1 || bsize < 0 || nblocks < 0) {
+            throw new IllegalArgumentException("strides must be >= 1 and counts >= 0 (dst=" + dst + ", sst=" + sst
+                    + ", bsize=" + bsize + ", nblocks=" + nblocks + ")");
+        }
+        if (nblocks > 1 && (dst < bsize || sst < bsize)) {
+            throw new IllegalArgumentException("block size " + bsize + " is larger than a stride (dst=" + dst + ", sst=" + sst + ")");
+        }
+    }
+
+    static Object requireValues(Object values) {
+        if (values == null) {
+            throw new NullPointerException("comparison values are null");
+        }
+        return values;
+    }
+}

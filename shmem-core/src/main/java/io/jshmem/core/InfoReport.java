@@ -1,0 +1,38 @@
+package io.jshmem.core;
+
+import io.jshmem.ShmemVersion;
+import io.jshmem.core.heap.SymmetricHeap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The settings report printed by SHMEM_INFO at init and by bin/shmem-info. */
+public final class InfoReport {
+    private InfoReport() {
+    }
+
+    /** Lines describing the library and the settings, independent of any job. */
+    public static List<String> settings(Config c, Map<String, String> env) {
+        List<String> lines = new ArrayList<>();
+        lines.add("jshmem " + ShmemVersion.JSHMEM_VERSION + ", OpenSHMEM " + ShmemVersion.SPEC_MAJOR + "." + ShmemVersion.SPEC_MINOR
+                + " (" + ShmemVersion.VENDOR_STRING + ")");
+        lines.add("  java:                 " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")");
+        lines.add("  transports:           shm (on-node, direct load/store through " + c.shmDir() + ")");
+        lines.add("  SHMEM_SYMMETRIC_SIZE: " + Config.formatSize(c.symmetricSize()) + " per PE"
+                + (env.containsKey("SHMEM_SYMMETRIC_SIZE") ? "" : " (default)")
+                + " + " + Config.formatSize(SymmetricHeap.INTERNAL_SIZE) + " internal");
+        lines.add("  SHMEM_DEBUG:          " + (c.debug() ? "on (collective arguments are cross-checked)" : "off"));
+        lines.add("  SHMEM_INFO:           " + (c.info() ? "on" : "off"));
+        lines.add("  SHMEM_VERSION:        " + (c.version() ? "on" : "off"));
+        lines.add("  thread levels:        SINGLE, FUNNELED, SERIALIZED, MULTIPLE (all provided)");
+        return lines;
+    }
+
+    /** {@link #settings} plus the job's shape, for SHMEM_INFO at init. */
+    static List<String> forJob(Config c, int npes, int localPes, String bootstrap, String transport) {
+        List<String> lines = settings(c, System.getenv());
+        lines.add("  job:                  " + npes + " PEs, " + localPes + " on this node; bootstrap: " + bootstrap);
+        lines.add("  transport in use:     " + transport);
+        return lines;
+    }
+}

@@ -1,0 +1,94 @@
+package io.jshmem.core;
+
+import io.jshmem.ShmemException;
+import io.jshmem.SymArray;
+import io.jshmem.SymType;
+import io.jshmem.core.heap.SymmetricHeap;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A symmetric array: a place in the symmetric heap (the same offset on every PE) plus this PE's
+ * view of it. Immutable but for {@link #freed}, set by the collective free.
+ */
+public abstract class SymArrayImpl<A> implements SymArray<A> {
+    final SymmetricHeap heap;
+    final SymType<?> type;
+    final ValueLayout layout;
+    /** Byte offset in every PE's heap segment. */
+    final long offset;
+    final long length;
+    /** log2 of the element size. */
+    final int shift;
+    final MemorySegment local;
+    boolean freed;
+
+    SymArrayImpl(SymmetricHeap heap, SymType<?> type, long offset, long length) {
+        this.heap = heap;
+        this.type = type;
+        this.layout = type.layout();
+        this.offset = offset;
+        this.length = length;
+        this.shift = Integer.numberOfTrailingZeros(type.elementSize());
+        this.local = heap.self().asSlice(offset, length << shift);
+    }
+
+    static SymArrayImpl<?> create(SymmetricHeap heap, SymType<?> type, long offset, long length) {
+        return switch (type.name()) {
+            case "long" -> new SymLongArrayImpl(heap, offset, length);
+            case "int" -> new SymIntArrayImpl(heap, offset, length);
+            case "short" -> new SymShortArrayImpl(heap, offset, length);
+            case "byte" -> new SymByteArrayImpl(heap, offset, length);
+            case "char" -> new SymCharArrayImpl(heap, offset, length);
+            case "float" -> new SymFloatArrayImpl(heap, offset, length);
+            case "double" -> new SymDoubleArrayImpl(heap, offset, length);
+            default -> throw new IllegalArgumentException(type.name());
+        };
+    }
+
+    @Override
+    public final long length() {
+        return length;
+    }
+
+    @Override
+    public final SymType<?> type() {
+        return type;
+    }
+
+    @Override
+    public final long byteSize() {
+        return length << shift;
+    }
+
+    /** Byte offset of this object in the symmetric heap (the same on every PE). */
+    public final long heapOffset() {
+        return offset;
+    }
+
+    @Override
+    public final MemorySegment local() {
+        if (freed) {
+            throw heap.deadObject(this);
+        }
+        return local;
+    }
+
+    /** Checks a local element access. */
+    final long localOffset(long index) {
+        if (freed) {
+            throw heap.deadObject(this);
+        }
+        if (index < 0 || index >= length) {
+            throw new ShmemException("PE " + heap.myPe() + ": index " + index + " out of bounds for symmetric "
+                    + type.name() + " array of length " + length);
+        }
+        return index << shift;
+    }
+
+    @Override
+    public String toString() {
+        return "Sym" + Character.toUpperCase(type.name().charAt(0)) + type.name().substring(1) + "Array[length=" + length
+                + ", offset=" + offset + (freed ? ", freed" : "") + "]";
+    }
+}

@@ -1,0 +1,22 @@
+package io.jshmem.core;
+
+import io.jshmem.SymByteArray;
+import io.jshmem.SymType;
+import io.jshmem.core.heap.SymmetricHeap;
+import java.lang.foreign.ValueLayout;
+
+final class SymByteArrayImpl extends SymArrayImpl<byte[]> implements SymByteArray {
+    SymByteArrayImpl(SymmetricHeap heap, long offset, long length) {
+        super(heap, SymType.BYTE, offset, length);
+    }
+
+    @Override
+    public byte get(long index) {
+        return local.get(ValueLayout.JAVA_BYTE, localOffset(index));
+    }
+
+    @Override
+    public void set(long index, byte value) {
+        local.set(ValueLayout.JAVA_BYTE, localOffset(index), value);
+    }
+}

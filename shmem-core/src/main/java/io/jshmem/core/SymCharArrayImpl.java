@@ -1,0 +1,22 @@
+package io.jshmem.core;
+
+import io.jshmem.SymCharArray;
+import io.jshmem.SymType;
+import io.jshmem.core.heap.SymmetricHeap;
+import java.lang.foreign.ValueLayout;
+
+final class SymCharArrayImpl extends SymArrayImpl<char[]> implements SymCharArray {
+    SymCharArrayImpl(SymmetricHeap heap, long offset, long length) {
+        super(heap, SymType.CHAR, offset, length);
+    }
+
+    @Override
+    public char get(long index) {
+        return local.get(ValueLayout.JAVA_CHAR, localOffset(index));
+    }
+
+    @Override
+    public void set(long index, char value) {
+        local.set(ValueLayout.JAVA_CHAR, localOffset(index), value);
+    }
+}

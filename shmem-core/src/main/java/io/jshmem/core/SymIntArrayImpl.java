@@ -1,0 +1,22 @@
+package io.jshmem.core;
+
+import io.jshmem.SymIntArray;
+import io.jshmem.SymType;
+import io.jshmem.core.heap.SymmetricHeap;
+import java.lang.foreign.ValueLayout;
+
+final class SymIntArrayImpl extends SymArrayImpl<int[]> implements SymIntArray {
+    SymIntArrayImpl(SymmetricHeap heap, long offset, long length) {
+        super(heap, SymType.INT, offset, length);
+    }
+
+    @Override
+    public int get(long index) {
+        return local.get(ValueLayout.JAVA_INT, localOffset(index));
+    }
+
+    @Override
+    public void set(long index, int value) {
+        local.set(ValueLayout.JAVA_INT, localOffset(index), value);
+    }
+}

@@ -1,0 +1,71 @@
+package io.jshmem.core.bootstrap;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+/** A job of one PE: what a program started with plain {@code java} (no launcher) gets. */
+public final class SingletonBootstrap implements Bootstrap {
+    private final Map<String, byte[]> kv = new HashMap<>();
+    private final String jobId = "s" + ProcessHandle.current().pid() + "x"
+            + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
+
+    @Override
+    public int rank() {
+        return 0;
+    }
+
+    @Override
+    public int size() {
+        return 1;
+    }
+
+    @Override
+    public String nodeId() {
+        return "0";
+    }
+
+    @Override
+    public String jobId() {
+        return jobId;
+    }
+
+    @Override
+    public synchronized void put(String key, byte[] value) {
+        kv.put(key, value.clone());
+    }
+
+    @Override
+    public void fence() {
+    }
+
+    @Override
+    public synchronized byte[] get(String key) {
+        byte[] v = kv.get(key);
+        return v == null ? null : v.clone();
+    }
+
+    @Override
+    public void abort(int status, String message) {
+        System.err.println("jshmem: " + message);
+        System.exit(status);
+    }
+
+    @Override
+    public void finalized() {
+    }
+
+    @Override
+    public void onAbort(Consumer<String> handler) {
+    }
+
+    @Override
+    public String describe() {
+        return "singleton (no launcher)";
+    }
+
+    @Override
+    public void close() {
+    }
+}

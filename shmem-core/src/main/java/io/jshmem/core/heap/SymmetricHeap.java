@@ -1,0 +1,149 @@
+package io.jshmem.core.heap;
+
+import io.jshmem.ShmemException;
+import io.jshmem.core.Config;
+import io.jshmem.core.bootstrap.Bootstrap;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * This PE's symmetric heap and its mappings of the heaps of the PEs on the same node.
+ *
+ * <p>Layout of every PE's segment: an internal region of {@link #INTERNAL_SIZE} bytes (barrier
+ * flags, collective scratch, debug slots: allocated once at init by a bump pointer, identically on
+ * every PE), then the user heap of SHMEM_SYMMETRIC_SIZE bytes managed by {@link HeapAllocator}.
+ */
+public final class SymmetricHeap {
+    /** Bytes reserved for the runtime's own symmetric data at the start of each segment. */
+    public static final long INTERNAL_SIZE = 4L << 20;
+
+    private final int myPe;
+    private final Arena arena;
+    private final MemorySegment self;
+    private final MemorySegment[] peers;
+    private final String[] nodeOf;
+    private final HeapAllocator allocator;
+    private final long userSize;
+    private long internalNext = 0;
+    private volatile boolean closed;
+
+    private SymmetricHeap(int myPe, Arena arena, MemorySegment self, MemorySegment[] peers, String[] nodeOf, long userSize) {
+        this.myPe = myPe;
+        this.arena = arena;
+        this.self = self;
+        this.peers = peers;
+        this.nodeOf = nodeOf;
+        this.userSize = userSize;
+        this.allocator = new HeapAllocator(INTERNAL_SIZE, userSize);
+    }
+
+    /**
+     * Collective: creates this PE's segment, exchanges segment names through the bootstrap, maps
+     * the segments of the PEs on this node, and unlinks this PE's file once every PE mapped it.
+     */
+    public static SymmetricHeap create(Bootstrap bootstrap, Config config) {
+        int me = bootstrap.rank();
+        int n = bootstrap.size();
+        long userSize = (config.symmetricSize() + 4095) & ~4095L;
+        long total = INTERNAL_SIZE + userSize;
+        Path path = Path.of(config.shmDir(), SharedSegments.fileName(bootstrap.jobId(), me));
+        Arena arena = Arena.ofShared();
+        MemorySegment self;
+        try {
+            self = SharedSegments.create(path, total, arena);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+        try {
+            bootstrap.put("shm." + me, (bootstrap.nodeId() + "\n" + path + "\n" + total).getBytes(StandardCharsets.UTF_8));
+            bootstrap.fence();
+            MemorySegment[] peers = new MemorySegment[n];
+            String[] nodeOf = new String[n];
+            for (int pe = 0; pe < n; pe++) {
+                byte[] v = bootstrap.get("shm." + pe);
+                if (v == null) {
+                    throw new ShmemException("PE " + me + ": PE " + pe + " published no symmetric heap");
+                }
+                String[] parts = new String(v, StandardCharsets.UTF_8).split("\n");
+                nodeOf[pe] = parts[0];
+                if (pe == me) {
+                    peers[pe] = self;
+                } else if (parts[0].equals(bootstrap.nodeId())) {
+                    long size = Long.parseLong(parts[2]);
+                    if (size != total) {
+                        throw new ShmemException("PE " + me + ": PE " + pe + " has a symmetric heap of " + size
+                                + " bytes, this PE " + total + ": every PE must use the same SHMEM_SYMMETRIC_SIZE");
+                    }
+                    peers[pe] = SharedSegments.open(Path.of(parts[1]), total, arena);
+                }
+            }
+            bootstrap.fence();
+            return new SymmetricHeap(me, arena, self, peers, nodeOf, userSize);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        } finally {
+            // Everyone has mapped it (or init failed): the name is no longer needed.
+            SharedSegments.unlinkQuietly(path);
+        }
+    }
+
+    /** Allocates {@code bytes} of the internal region, 64-byte aligned; deterministic across PEs. */
+    public synchronized long allocInternal(long bytes) {
+        long at = internalNext;
+        long next = at + ((bytes + 63) & ~63L);
+        if (next > INTERNAL_SIZE) {
+            throw new ShmemException("PE " + myPe + ": internal symmetric region exhausted (" + INTERNAL_SIZE + " bytes)");
+        }
+        internalNext = next;
+        return at;
+    }
+
+    public int myPe() {
+        return myPe;
+    }
+
+    /** This PE's whole segment. */
+    public MemorySegment self() {
+        return self;
+    }
+
+    /** Mapped segments indexed by PE; null for PEs on other nodes. The array is the runtime's to read. */
+    public MemorySegment[] peers() {
+        return peers;
+    }
+
+    /** Node id of each PE, as the bootstrap reported it. */
+    public String nodeOf(int pe) {
+        return nodeOf[pe];
+    }
+
+    public HeapAllocator allocator() {
+        return allocator;
+    }
+
+    public long userSize() {
+        return userSize;
+    }
+
+    public boolean closed() {
+        return closed;
+    }
+
+    /** The exception for using a freed object, or any object after finalize. */
+    public ShmemException deadObject(Object object) {
+        return new ShmemException("PE " + myPe + ": " + object + (closed
+                ? " used after shmem finalize (close)" : " was freed"));
+    }
+
+    /** Unmaps every segment. Objects become unusable. */
+    public void close() {
+        if (!closed) {
+            closed = true;
+            arena.close();
+        }
+    }
+}

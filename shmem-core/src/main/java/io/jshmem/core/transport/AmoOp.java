@@ -1,0 +1,6 @@
+package io.jshmem.core.transport;
+
+/** The atomic operations a transport must offer; everything else (inc, signals, locks) is built on them. */
+public enum AmoOp {
+    FETCH, SET, SWAP, COMPARE_SWAP, FETCH_ADD, ADD, FETCH_AND, AND, FETCH_OR, OR, FETCH_XOR, XOR
+}

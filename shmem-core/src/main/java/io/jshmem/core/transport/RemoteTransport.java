@@ -1,0 +1,47 @@
+package io.jshmem.core.transport;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The narrow interface to PEs that are not on this node (UCX later). PEs on this node are reached
+ * by direct loads and stores on their mapped heaps and never come here. Offsets are byte offsets
+ * into the target PE's symmetric heap segment; local buffers are native or heap segments.
+ */
+public interface RemoteTransport {
+
+    /** Copies {@code source} to {@code pe}; returns when {@code source} may be reused. */
+    void put(int pe, long offset, MemorySegment source);
+
+    /** Like {@link #put}, completion deferred to {@link #quiet}. */
+    void putNbi(int pe, long offset, MemorySegment source);
+
+    /** Fills {@code dest} from {@code pe}; returns when the data is there. */
+    void get(int pe, long offset, MemorySegment dest);
+
+    /** Like {@link #get}, {@code dest} valid after {@link #quiet}. */
+    void getNbi(int pe, long offset, MemorySegment dest);
+
+    /** Writes the low {@code bytes} (1, 2, 4 or 8) bytes of {@code value} (native order) to {@code pe}. */
+    void putValue(int pe, long offset, long value, int bytes);
+
+    /** Reads {@code bytes} (1, 2, 4 or 8) bytes from {@code pe}, sign-extended. */
+    long getValue(int pe, long offset, int bytes);
+
+    /** A 64-bit atomic; returns the old value for fetching operations, else 0. */
+    long atomic64(int pe, long offset, AmoOp op, long operand, long compare);
+
+    /** A 32-bit atomic; returns the old value for fetching operations, else 0. */
+    int atomic32(int pe, long offset, AmoOp op, int operand, int compare);
+
+    /** Orders operations to each PE. */
+    void fence();
+
+    /** Completes every outstanding operation. */
+    void quiet();
+
+    /** Completes the operations issued to {@code pe}. */
+    void quiet(int pe);
+
+    /** Name for SHMEM_INFO, e.g. "ucx (tcp)". */
+    String name();
+}

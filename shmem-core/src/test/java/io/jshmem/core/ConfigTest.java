@@ -1,0 +1,52 @@
+package io.jshmem.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jshmem.ShmemException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConfigTest {
+
+    @Test
+    void sizesAcceptSuffixes() {
+        assertEquals(1048576, Config.parseSize("X", "1048576"));
+        assertEquals(64L << 10, Config.parseSize("X", "64k"));
+        assertEquals(512L << 20, Config.parseSize("X", "512M"));
+        assertEquals(2L << 30, Config.parseSize("X", "2g"));
+        assertEquals(2L << 30, Config.parseSize("X", "2GB"));
+        assertEquals(3L << 20, Config.parseSize("X", " 3 m "));
+    }
+
+    @Test
+    void badSizesNameTheVariable() {
+        for (String bad : new String[] {"", "abc", "-5m", "0", "12q", "99999999999999999g"}) {
+            ShmemException e = assertThrows(ShmemException.class, () -> Config.parseSize("SHMEM_SYMMETRIC_SIZE", bad));
+            assertTrue(e.getMessage().contains("SHMEM_SYMMETRIC_SIZE"), e.getMessage());
+        }
+    }
+
+    @Test
+    void defaultsAndFlags() {
+        Config c = Config.fromEnvironment(Map.of());
+        assertEquals(Config.DEFAULT_SYMMETRIC_SIZE, c.symmetricSize());
+        assertFalse(c.debug());
+        assertEquals("/dev/shm", c.shmDir());
+        Config d = Config.fromEnvironment(Map.of("SHMEM_DEBUG", "1", "SHMEM_INFO", "yes", "SHMEM_VERSION", "0",
+                "SHMEM_SYMMETRIC_SIZE", "16m"));
+        assertTrue(d.debug());
+        assertTrue(d.info());
+        assertFalse(d.version());
+        assertEquals(16L << 20, d.symmetricSize());
+    }
+
+    @Test
+    void formatsSizes() {
+        assertEquals("128 MiB", Config.formatSize(128L << 20));
+        assertEquals("2 GiB", Config.formatSize(2L << 30));
+        assertEquals("1000 B", Config.formatSize(1000));
+    }
+}
