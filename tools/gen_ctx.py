@@ -2,8 +2,8 @@
 """Generates the type-repetitive parts of ShmemCtx (p/g, AMOs, point-to-point sync).
 
 Run from the repository root: python3 tools/gen_ctx.py
-It writes shmem-api/.../ShmemCtx.java (the interface) and shmem-core/.../AbstractShmemCtx.java
-(its implementation on top of a few primitives that ShmemRuntime provides).
+It writes shmem-api/.../ShmemCtx.java (the interface), shmem-core/.../AbstractShmemCtx.java
+(its implementation on top of the primitives of CtxBase) and shmem-core/.../Reductions.java.
 """
 ALL = [("long", "Long"), ("int", "Int"), ("short", "Short"), ("byte", "Byte"),
        ("char", "Char"), ("float", "Float"), ("double", "Double")]
@@ -82,6 +82,34 @@ public interface ShmemCtx {
 
     /** shmem_ibget: blocks from {@code source[sourceIndex + k*sst]} on {@code pe} to {@code dest[destIndex + k*dst]}. */
     <A> void ibget(A dest, int destIndex, int dst, SymArray<A> source, long sourceIndex, long sst, long bsize, long nblocks, int pe);
+
+    // ---------------------------------------------------------------- signals
+
+    /**
+     * shmem_put_signal: puts {@code nelems} elements like {@link #put}, then updates the signal word
+     * {@code sig[sigIndex]} on {@code pe} ({@code sigOp} SET or ADD {@code signal}) so that a PE that
+     * sees the signal also sees the data.
+     */
+    <A> void putSignal(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems,
+            SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
+
+    /** shmem_put_signal with a memory segment as the local side. */
+    void putSignal(SymArray<?> dest, long destIndex, MemorySegment source,
+            SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
+
+    /** shmem_put_signal_nbi: completed by {@link #quiet()}. */
+    <A> void putSignalNbi(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems,
+            SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
+
+    /** shmem_put_signal_nbi with a memory segment as the local side. */
+    void putSignalNbi(SymArray<?> dest, long destIndex, MemorySegment source,
+            SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
+
+    /** shmem_signal_add: atomically adds {@code value} to the signal word on {@code pe}. */
+    void signalAdd(SymLongArray sig, long sigIndex, long value, int pe);
+
+    /** shmem_signal_set: atomically sets the signal word on {@code pe}. */
+    void signalSet(SymLongArray sig, long sigIndex, long value, int pe);
 
     // ---------------------------------------------------------------- RMA: single elements
 """)
@@ -225,8 +253,18 @@ w("""    // ---------------------------------------------------------------- ord
 
     /** shmem_pe_quiet: completes the operations issued to the given PEs. */
     void peQuiet(int... pes);
+
+    // ---------------------------------------------------------------- sessions
+
+    /** shmem_ctx_session_start: a hint that a burst of operations follows; jshmem accepts it and needs nothing. */
+    void sessionStart(long options);
+
+    /** shmem_ctx_session_stop: ends the burst: completes its operations like {@link #quiet()}. */
+    void sessionStop();
 }
 """)
 open("shmem-api/src/main/java/io/jshmem/ShmemCtx.java", "w").write("".join(out))
 import gen_ctx_impl  # noqa: E402  (second output)
 gen_ctx_impl.write(ALL, STD_AMO, EXT_AMO, SYNC)
+import gen_reductions  # noqa: E402  (third output)
+gen_reductions.write()

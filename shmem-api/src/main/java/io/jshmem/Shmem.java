@@ -109,6 +109,44 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     /** SHMEM_MALLOC_SIGNAL_REMOTE hint: the object is used as a signal. */
     long MALLOC_SIGNAL_REMOTE = 2L;
 
+    // ---------------------------------------------------------------- teams and contexts
+
+    /** SHMEM_TEAM_WORLD: every PE of the job. */
+    ShmemTeam teamWorld();
+
+    /** SHMEM_TEAM_SHARED: the PEs whose symmetric heaps this PE can access directly (its node). */
+    ShmemTeam teamShared();
+
+    /** shmem_ctx_create: a context on the world team; {@code options} is a bitwise or of the CTX_* constants. */
+    ShmemContext ctxCreate(long options);
+
+    /** SHMEM_CTX_PRIVATE: only the creating thread uses the context. */
+    long CTX_PRIVATE = 1L;
+    /** SHMEM_CTX_SERIALIZED: threads using the context never do so at the same time. */
+    long CTX_SERIALIZED = 2L;
+    /** SHMEM_CTX_NOSTORE: no store operations (puts, non-fetching AMOs) on the context need completing by quiet. */
+    long CTX_NOSTORE = 4L;
+
+    // ---------------------------------------------------------------- signals and locks
+
+    /** shmem_signal_fetch: reads this PE's signal word {@code sig[index]} atomically. */
+    long signalFetch(SymLongArray sig, long index);
+
+    /** shmem_signal_wait_until: waits until {@code sig[index] cmp value} on this PE; returns the word's value then. */
+    long signalWaitUntil(SymLongArray sig, long index, Cmp cmp, long value);
+
+    /**
+     * shmem_set_lock: acquires the distributed lock {@code lock[index]} (a symmetric long, zero before
+     * first use). Waiters queue (MCS): each spins on its own PE's memory, in arrival order.
+     */
+    void setLock(SymLongArray lock, long index);
+
+    /** shmem_test_lock: acquires the lock if it is free; returns true if this call acquired it (C returns 0 then). */
+    boolean testLock(SymLongArray lock, long index);
+
+    /** shmem_clear_lock: completes this PE's outstanding operations, then releases the lock to the next waiter. */
+    void clearLock(SymLongArray lock, long index);
+
     // ---------------------------------------------------------------- barriers
 
     /** shmem_barrier_all: completes this PE's outstanding operations, then waits for every PE. */

@@ -68,6 +68,34 @@ public interface ShmemCtx {
     /** shmem_ibget: blocks from {@code source[sourceIndex + k*sst]} on {@code pe} to {@code dest[destIndex + k*dst]}. */
     <A> void ibget(A dest, int destIndex, int dst, SymArray<A> source, long sourceIndex, long sst, long bsize, long nblocks, int pe);
 
+    // ---------------------------------------------------------------- signals
+
+    /**
+     * shmem_put_signal: puts {@code nelems} elements like {@link #put}, then updates the signal word
+     * {@code sig[sigIndex]} on {@code pe} ({@code sigOp} SET or ADD {@code signal}) so that a PE that
+     * sees the signal also sees the data.
+     */
+    <A> void putSignal(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems,
+            SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
+
+    /** shmem_put_signal with a memory segment as the local side. */
+    void putSignal(SymArray<?> dest, long destIndex, MemorySegment source,
+            SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
+
+    /** shmem_put_signal_nbi: completed by {@link #quiet()}. */
+    <A> void putSignalNbi(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems,
+            SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
+
+    /** shmem_put_signal_nbi with a memory segment as the local side. */
+    void putSignalNbi(SymArray<?> dest, long destIndex, MemorySegment source,
+            SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
+
+    /** shmem_signal_add: atomically adds {@code value} to the signal word on {@code pe}. */
+    void signalAdd(SymLongArray sig, long sigIndex, long value, int pe);
+
+    /** shmem_signal_set: atomically sets the signal word on {@code pe}. */
+    void signalSet(SymLongArray sig, long sigIndex, long value, int pe);
+
     // ---------------------------------------------------------------- RMA: single elements
     /** shmem_long_p: writes {@code value} to {@code dest[index]} on {@code pe}. */
     void p(SymLongArray dest, long index, long value, int pe);
@@ -398,4 +426,12 @@ public interface ShmemCtx {
 
     /** shmem_pe_quiet: completes the operations issued to the given PEs. */
     void peQuiet(int... pes);
+
+    // ---------------------------------------------------------------- sessions
+
+    /** shmem_ctx_session_start: a hint that a burst of operations follows; jshmem accepts it and needs nothing. */
+    void sessionStart(long options);
+
+    /** shmem_ctx_session_stop: ends the burst: completes its operations like {@link #quiet()}. */
+    void sessionStop();
 }

@@ -25,7 +25,7 @@ public final class ShmemProviderImpl implements ShmemProvider {
             Config config = Config.fromEnvironment(System.getenv());
             Bootstrap bootstrap = selectBootstrap();
             try {
-                runtime = new ShmemRuntime(bootstrap, config, requested == null ? ThreadLevel.SINGLE : requested);
+                runtime = ShmemRuntime.create(bootstrap, config, requested == null ? ThreadLevel.SINGLE : requested);
             } catch (RuntimeException e) {
                 bootstrap.close();
                 throw e instanceof ShmemException ? e

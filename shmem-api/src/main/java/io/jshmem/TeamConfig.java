@@ -1,0 +1,13 @@
+package io.jshmem;
+
+/**
+ * shmem_team_config_t: options of a new team.
+ *
+ * @param numContexts how many contexts the team is expected to create (a hint; 0 = none promised)
+ */
+public record TeamConfig(int numContexts) {
+    /** SHMEM_TEAM_NUM_CONTEXTS: the config-mask bit selecting {@link #numContexts}. */
+    public static final long NUM_CONTEXTS = 1L;
+    /** The configuration used when the mask selects nothing. */
+    public static final TeamConfig DEFAULT = new TeamConfig(0);
+}

@@ -1,0 +1,243 @@
+package io.jshmem.core;
+
+import io.jshmem.ReduceOp;
+import io.jshmem.SymArray;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The collectives of one team, written once on top of team synchronization and reads of the
+ * members' symmetric memory (direct on this node, through the transport elsewhere).
+ *
+ * <p>Every collective is "pull": after a sync that makes the inputs ready, each member reads what
+ * it needs from the others' symmetric source arrays, then a final sync guarantees nobody still
+ * reads before anyone reuses its arrays. Rounds are O(log N) (two or three dissemination syncs);
+ * data moves once, in parallel, with no copy through an intermediate buffer on this node.
+ * Large reductions are split so that each member reduces one slice and the others fetch it
+ * (reduce-scatter then allgather), so the work and traffic per PE do not grow with N.
+ */
+final class Collectives {
+    /** Reductions up to this many bytes are done whole by every member (one sync fewer). */
+    private static final long SMALL_REDUCE_BYTES = 2048;
+
+    private final TeamImpl team;
+    private final PeState st;
+    private MemorySegment acc = MemorySegment.NULL;
+    private MemorySegment staging = MemorySegment.NULL;
+
+    Collectives(TeamImpl team) {
+        this.team = team;
+        this.st = team.st;
+    }
+
+    // ---------------------------------------------------------------- broadcast
+
+    void broadcast(SymArray<?> dest, SymArray<?> source, long count, int root, boolean bytes) {
+        team.checkLive();
+        SymArrayImpl<?> d = st.check(dest);
+        SymArrayImpl<?> s = st.check(source);
+        long nbytes = bytes(d, s, count, bytes, "broadcast");
+        checkFits(d, nbytes, "broadcast dest");
+        checkFits(s, nbytes, "broadcast source");
+        int rootWorld = team.world(root);
+        team.checkSameArgs("broadcast", nbytes, root);
+        team.syncInternal();
+        copyFrom(rootWorld, s.offset, st.self, d.offset, nbytes);
+        team.syncInternal();
+    }
+
+    // ---------------------------------------------------------------- collect, fcollect
+
+    void collect(SymArray<?> dest, SymArray<?> source, long count, boolean bytes, boolean fixed) {
+        team.checkLive();
+        String routine = fixed ? "fcollect" : "collect";
+        SymArrayImpl<?> d = st.check(dest);
+        SymArrayImpl<?> s = st.check(source);
+        long nbytes = bytes(d, s, count, bytes, routine);
+        checkFits(s, nbytes, routine + " source");
+        int n = team.members.length;
+        long[] sizes;
+        if (fixed) {
+            team.checkSameArgs(routine, nbytes, 0);
+            checkFits(d, nbytes * n, routine + " dest");
+            team.syncInternal();
+            sizes = null;
+        } else {
+            sizes = team.exchange(nbytes);
+            long total = 0;
+            for (long z : sizes) {
+                total += z;
+            }
+            checkFits(d, total, routine + " dest");
+            team.syncInternal();
+        }
+        long at = 0;
+        for (int i = 0; i < n; i++) {
+            long size = fixed ? nbytes : sizes[i];
+            copyFrom(team.members[i], s.offset, st.self, d.offset + at, size);
+            at += size;
+        }
+        team.syncInternal();
+    }
+
+    // ---------------------------------------------------------------- alltoall(s)
+
+    void alltoall(SymArray<?> dest, SymArray<?> source, long dst, long sst, long count, boolean bytes) {
+        team.checkLive();
+        String routine = dst == 1 && sst == 1 ? "alltoall" : "alltoalls";
+        SymArrayImpl<?> d = st.check(dest);
+        SymArrayImpl<?> s = st.check(source);
+        long unit = bytes ? 1 : 1L << d.shift;
+        long nbytes = bytes(d, s, count, bytes, routine);
+        if (dst < 1 || sst < 1) {
+            throw st.error(routine + ": strides must be at least 1 (dst=" + dst + ", sst=" + sst + ")");
+        }
+        int n = team.members.length;
+        long elems = nbytes / unit * n; // elements per array
+        if (elems > 0) {
+            checkFits(d, ((elems - 1) * dst + 1) * unit, routine + " dest");
+            checkFits(s, ((elems - 1) * sst + 1) * unit, routine + " source");
+        }
+        team.checkSameArgs(routine, nbytes, dst * 65_537 + sst);
+        team.syncInternal();
+        long per = nbytes / unit; // elements per block
+        for (int i = 0; i < n; i++) {
+            int from = team.members[i];
+            if (dst == 1 && sst == 1) {
+                copyFrom(from, s.offset + team.me * nbytes, st.self, d.offset + i * nbytes, nbytes);
+            } else {
+                for (long k = 0; k < per; k++) {
+                    copyFrom(from, s.offset + sst * (team.me * per + k) * unit, st.self, d.offset + dst * (i * per + k) * unit, unit);
+                }
+            }
+        }
+        team.syncInternal();
+    }
+
+    // ---------------------------------------------------------------- reductions and scans
+
+    void reduce(ReduceOp op, SymArray<?> dest, SymArray<?> source, long count) {
+        team.checkLive();
+        String routine = op.name().toLowerCase(java.util.Locale.ROOT) + "_reduce";
+        SymArrayImpl<?> d = st.check(dest);
+        SymArrayImpl<?> s = st.check(source);
+        long nbytes = bytes(d, s, count, false, routine);
+        if (op.bitwise() && (d.type.name().equals("float") || d.type.name().equals("double"))) {
+            throw st.error(routine + " is not defined for " + d.type.name() + " (bitwise reductions need an integral type)");
+        }
+        checkFits(d, nbytes, routine + " dest");
+        checkFits(s, nbytes, routine + " source");
+        team.checkSameArgs(routine, count, op.ordinal());
+        int n = team.members.length;
+        int shift = d.shift;
+        String type = d.type.name();
+        if (nbytes <= SMALL_REDUCE_BYTES || n == 1) {
+            team.syncInternal();
+            MemorySegment a = accumulator(nbytes);
+            reduceInto(op, type, a, s.offset, 0, count, shift, n);
+            team.syncInternal(); // nobody reads the sources any more: dest may be source
+            MemorySegment.copy(a, 0, st.self, d.offset, nbytes);
+            return;
+        }
+        // Reduce-scatter: member i reduces elements [lo(i), lo(i+1)), then everyone gathers the slices.
+        team.syncInternal();
+        long lo = count * team.me / n;
+        long hi = count * (team.me + 1) / n;
+        MemorySegment a = accumulator((hi - lo) << shift);
+        reduceInto(op, type, a, s.offset + (lo << shift), 0, hi - lo, shift, n);
+        MemorySegment.copy(a, 0, st.self, d.offset + (lo << shift), (hi - lo) << shift);
+        team.syncInternal();
+        for (int i = 0; i < n; i++) {
+            if (i != team.me) {
+                long ilo = count * i / n;
+                long ihi = count * (i + 1) / n;
+                copyFrom(team.members[i], d.offset + (ilo << shift), st.self, d.offset + (ilo << shift), (ihi - ilo) << shift);
+            }
+        }
+        team.syncInternal();
+    }
+
+    void scan(SymArray<?> dest, SymArray<?> source, long count, boolean inclusive) {
+        team.checkLive();
+        String routine = inclusive ? "sum_inscan" : "sum_exscan";
+        SymArrayImpl<?> d = st.check(dest);
+        SymArrayImpl<?> s = st.check(source);
+        long nbytes = bytes(d, s, count, false, routine);
+        checkFits(d, nbytes, routine + " dest");
+        checkFits(s, nbytes, routine + " source");
+        team.checkSameArgs(routine, count, 0);
+        team.syncInternal();
+        MemorySegment a = accumulator(nbytes);
+        a.asSlice(0, nbytes).fill((byte) 0);
+        int upto = inclusive ? team.me + 1 : team.me;
+        for (int i = 0; i < upto; i++) {
+            combineFrom(ReduceOp.SUM, d.type.name(), a, 0, team.members[i], s.offset, count, d.shift);
+        }
+        team.syncInternal();
+        MemorySegment.copy(a, 0, st.self, d.offset, nbytes);
+    }
+
+    /** acc[0..count) = OP over all members of source[from..from+count). */
+    private void reduceInto(ReduceOp op, String type, MemorySegment a, long from, long accOff, long count, int shift, int n) {
+        copyFrom(team.members[0], from, a, accOff, count << shift);
+        for (int i = 1; i < n; i++) {
+            combineFrom(op, type, a, accOff, team.members[i], from, count, shift);
+        }
+    }
+
+    private void combineFrom(ReduceOp op, String type, MemorySegment a, long accOff, int worldPe, long from, long count, int shift) {
+        MemorySegment peer = st.direct(worldPe);
+        if (peer != null) {
+            Reductions.combine(op, type, a, accOff, peer, from, count);
+        } else {
+            MemorySegment tmp = staging(count << shift);
+            st.transport.get(worldPe, from, tmp.asSlice(0, count << shift));
+            Reductions.combine(op, type, a, accOff, tmp, 0, count);
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Copies {@code n} bytes at heap offset {@code from} of a world PE into {@code dst}. */
+    private void copyFrom(int worldPe, long from, MemorySegment dst, long dstOff, long n) {
+        if (n == 0) {
+            return;
+        }
+        MemorySegment peer = st.direct(worldPe);
+        if (peer != null) {
+            MemorySegment.copy(peer, from, dst, dstOff, n);
+        } else {
+            st.transport.get(worldPe, from, dst.asSlice(dstOff, n));
+        }
+    }
+
+    private long bytes(SymArrayImpl<?> d, SymArrayImpl<?> s, long count, boolean bytes, String routine) {
+        if (count < 0) {
+            throw st.error(routine + ": negative count " + count);
+        }
+        if (!bytes && d.type != s.type) {
+            throw st.error(routine + ": dest holds " + d.type.name() + " but source holds " + s.type.name());
+        }
+        return bytes ? count : count << d.shift;
+    }
+
+    private void checkFits(SymArrayImpl<?> a, long nbytes, String what) {
+        if (nbytes > a.byteSize()) {
+            throw st.error(what + " needs " + nbytes + " bytes but " + a + " has " + a.byteSize());
+        }
+    }
+
+    private MemorySegment accumulator(long bytes) {
+        if (acc.byteSize() < bytes) {
+            acc = Arena.ofAuto().allocate(Math.max(bytes, 4096), 64);
+        }
+        return acc;
+    }
+
+    private MemorySegment staging(long bytes) {
+        if (staging.byteSize() < bytes) {
+            staging = Arena.ofAuto().allocate(Math.max(bytes, 4096), 64);
+        }
+        return staging;
+    }
+}

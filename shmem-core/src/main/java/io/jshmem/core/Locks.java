@@ -1,0 +1,92 @@
+package io.jshmem.core;
+
+import io.jshmem.core.transport.AmoOp;
+
+/**
+ * Distributed MCS queue locks. A lock is one symmetric long; its copy on world PE 0 holds the
+ * queue tail, and each PE's own copy is that PE's queue node. Waiters spin on their own memory
+ * and are served in arrival order: no storm of remote atomics on one word.
+ *
+ * <p>Word layout: bits 0-31 tail (PE+1, used on PE 0 only), bits 32-62 next waiter (PE+1), bit 63
+ * "still waiting". Fields share a word, so every update is an atomic and/or/add on it.
+ */
+final class Locks {
+    private static final int HOME = 0;
+    private static final long TAIL = 0xFFFF_FFFFL;
+    private static final long NEXT = 0x7FFF_FFFFL << 32;
+    private static final long WAITING = Long.MIN_VALUE;
+
+    private final ShmemRuntime rt;
+    private final PeState st;
+
+    Locks(ShmemRuntime rt) {
+        this.rt = rt;
+        this.st = rt.st;
+    }
+
+    void set(long off) {
+        long mine = st.me + 1L;
+        // Prepare this PE's node: no successor, waiting.
+        rt.amo(st.me, off, AmoOp.AND, ~NEXT, 0);
+        rt.amo(st.me, off, AmoOp.OR, WAITING, 0);
+        long prev = swapTail(off, mine) & TAIL;
+        if (prev == 0) {
+            rt.amo(st.me, off, AmoOp.AND, ~WAITING, 0);
+            return;
+        }
+        rt.amo((int) prev - 1, off, AmoOp.OR, mine << 32, 0);
+        for (int k = 0; (rt.readWord(st.me, off) & WAITING) != 0; ) {
+            k = st.backoff.idle(k);
+        }
+    }
+
+    boolean test(long off) {
+        long mine = st.me + 1L;
+        while (true) {
+            long old = rt.readWord(HOME, off);
+            if ((old & TAIL) != 0) {
+                return false;
+            }
+            // This PE's node must say "no successor" before it can be found at the tail.
+            rt.amo(st.me, off, AmoOp.AND, ~(NEXT | WAITING), 0);
+            old = rt.readWord(HOME, off);
+            if ((old & TAIL) != 0) {
+                return false;
+            }
+            if (rt.amo(HOME, off, AmoOp.COMPARE_SWAP, old | mine, old) == old) {
+                return true;
+            }
+        }
+    }
+
+    void clear(long off) {
+        long mine = st.me + 1L;
+        long next = (rt.readWord(st.me, off) & NEXT) >>> 32;
+        if (next == 0) {
+            while (true) {
+                long old = rt.readWord(HOME, off);
+                if ((old & TAIL) != mine) {
+                    break; // a successor is enqueueing: wait for its link below
+                }
+                if (rt.amo(HOME, off, AmoOp.COMPARE_SWAP, old & ~TAIL, old) == old) {
+                    return;
+                }
+            }
+            for (int k = 0; (next = (rt.readWord(st.me, off) & NEXT) >>> 32) == 0; ) {
+                k = st.backoff.idle(k);
+            }
+        }
+        rt.amo(st.me, off, AmoOp.AND, ~NEXT, 0);
+        rt.amo((int) next - 1, off, AmoOp.AND, ~WAITING, 0);
+    }
+
+    /** Atomically replaces the tail field on the home PE; returns the old word. */
+    private long swapTail(long off, long mine) {
+        while (true) {
+            long old = rt.readWord(HOME, off);
+            if (rt.amo(HOME, off, AmoOp.COMPARE_SWAP, (old & ~TAIL) | mine, old) == old) {
+                return old;
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.jshmem.core;
+
+import io.jshmem.ShmemException;
+import io.jshmem.core.bootstrap.Bootstrap;
+import io.jshmem.core.heap.SymmetricHeap;
+import io.jshmem.core.transport.RemoteTransport;
+import java.lang.foreign.MemorySegment;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** What every context of this PE shares: identity, heap, peers, transport, job health. */
+final class PeState {
+    final int me;
+    final int npes;
+    final Config config;
+    final Bootstrap bootstrap;
+    final SymmetricHeap heap;
+    final MemorySegment self;
+    /** Mapped heaps indexed by world PE; null for PEs on other nodes. */
+    final MemorySegment[] worldPeers;
+    final RemoteTransport transport;
+    final Backoff backoff;
+    final int localPes;
+    /** Contexts to invalidate at finalize. */
+    final Set<CtxBase> contexts = ConcurrentHashMap.newKeySet();
+
+    volatile String abortReason;
+    volatile boolean finalized;
+    /** This PE is going down abnormally: the implicit finalize must not wait for others. */
+    volatile boolean failed;
+
+    PeState(Bootstrap bootstrap, Config config, SymmetricHeap heap, RemoteTransport transport) {
+        this.bootstrap = bootstrap;
+        this.config = config;
+        this.me = bootstrap.rank();
+        this.npes = bootstrap.size();
+        this.heap = heap;
+        this.self = heap.self();
+        this.worldPeers = heap.peers();
+        this.transport = transport;
+        int local = 0;
+        for (MemorySegment s : worldPeers) {
+            local += s == null ? 0 : 1;
+        }
+        this.localPes = local;
+        this.backoff = new Backoff(local > Runtime.getRuntime().availableProcessors(), this::checkAbort);
+    }
+
+    void checkAbort() {
+        String reason = abortReason;
+        if (reason != null) {
+            failed = true;
+            throw new ShmemException("PE " + me + ": the job is being aborted: " + reason);
+        }
+    }
+
+    ShmemException error(String message) {
+        return new ShmemException("PE " + me + ": " + message);
+    }
+
+    ShmemException afterFinalize() {
+        return error("jshmem used after shmem finalize (close)");
+    }
+
+    /** Why {@code object} is not a live symmetric object of this heap. */
+    ShmemException badObject(Object object) {
+        if (finalized) {
+            return afterFinalize();
+        }
+        if (object == null) {
+            return error("symmetric object is null");
+        }
+        if (object instanceof SymArrayImpl<?> a) {
+            return a.heap != heap ? error(object + " belongs to another symmetric heap") : heap.deadObject(a);
+        }
+        return error(object.getClass().getName() + " is not a symmetric object: allocate one with shmem.malloc");
+    }
+
+    ShmemException outOfBounds(SymArrayImpl<?> a, long index, long count, String unit) {
+        long size = unit.equals("byte") ? a.length << a.shift : a.length;
+        return error(unit + "s [" + index + ", " + index + "+" + count + ") are outside the symmetric "
+                + a.type.name() + " array of " + size + " " + unit + "s");
+    }
+
+    /** Checks and returns a live symmetric object of this heap. */
+    SymArrayImpl<?> check(Object object) {
+        if (object instanceof SymArrayImpl<?> a && a.heap == heap && !a.freed) {
+            return a;
+        }
+        throw badObject(object);
+    }
+
+    /** Mapped heap of a world PE, or null when it is reached through the transport. */
+    MemorySegment direct(int worldPe) {
+        return worldPeers[worldPe];
+    }
+}

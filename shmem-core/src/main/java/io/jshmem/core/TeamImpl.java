@@ -1,0 +1,383 @@
+package io.jshmem.core;
+
+import io.jshmem.ShmemContext;
+import io.jshmem.ShmemException;
+import io.jshmem.ShmemTeam;
+import io.jshmem.SymArray;
+import io.jshmem.TeamConfig;
+import io.jshmem.TeamPair;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * A team: its members (world PE numbers in team order), its synchronization, its splits. Each
+ * team owns one of {@link TeamSlots#MAX_TEAMS} slots of the internal symmetric region, where its
+ * barrier flags and scratch words live on every member; members agree on a free slot when the
+ * team is created. Collectives are in {@link Collectives}.
+ */
+final class TeamImpl implements ShmemTeam {
+    private final ShmemRuntime rt;
+    final PeState st;
+    /** World PE number of each team PE. */
+    final int[] members;
+    /** This PE's number in the team. */
+    final int me;
+    final int slot;
+    private final TeamConfig config;
+    private final String name;
+    /** Mapped heaps by team PE number; null for members on other nodes. */
+    final MemorySegment[] peers;
+    final Collectives collectives;
+    /** Heap offset of this team's round-0 barrier flag and of its scratch word. */
+    private final long flags0;
+    private final long scratch0;
+    private long syncEpoch;
+    private long debugSequence;
+    private volatile boolean destroyed;
+
+    TeamImpl(ShmemRuntime rt, String name, int[] members, int slot, TeamConfig config) {
+        this.rt = rt;
+        this.st = rt.st;
+        this.name = name;
+        this.members = members;
+        this.slot = slot;
+        this.config = config;
+        int my = -1;
+        this.peers = new MemorySegment[members.length];
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] == st.me) {
+                my = i;
+            }
+            peers[i] = st.direct(members[i]);
+        }
+        if (my < 0) {
+            throw new IllegalStateException("PE " + st.me + " is not in team " + name);
+        }
+        this.me = my;
+        this.flags0 = rt.slots().flag(slot, 0);
+        this.scratch0 = rt.slots().scratch(slot, 0);
+        this.collectives = new Collectives(this);
+    }
+
+    // ---------------------------------------------------------------- identity
+
+    @Override
+    public int myPe() {
+        checkLive();
+        return me;
+    }
+
+    @Override
+    public int nPes() {
+        checkLive();
+        return members.length;
+    }
+
+    @Override
+    public TeamConfig getConfig(long configMask) {
+        checkLive();
+        return (configMask & TeamConfig.NUM_CONTEXTS) != 0 ? config : TeamConfig.DEFAULT;
+    }
+
+    @Override
+    public int translatePe(int pe, ShmemTeam destTeam) {
+        checkLive();
+        TeamImpl dest = rt.team(destTeam);
+        if (pe < 0 || pe >= members.length) {
+            return -1;
+        }
+        return dest.indexOfWorld(members[pe]);
+    }
+
+    int indexOfWorld(int worldPe) {
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] == worldPe) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** World PE number of team PE {@code pe}, checked. */
+    int world(int pe) {
+        if (pe < 0 || pe >= members.length) {
+            throw st.error("PE " + pe + " is not in " + this + " (team PEs are 0.." + (members.length - 1) + ")");
+        }
+        return members[pe];
+    }
+
+    @Override
+    public Optional<MemorySegment> ptr(SymArray<?> object, int pe) {
+        checkLive();
+        SymArrayImpl<?> a = st.check(object);
+        MemorySegment s = peers[checkedPe(pe)];
+        return s == null ? Optional.empty() : Optional.of(s.asSlice(a.offset, a.byteSize()));
+    }
+
+    private int checkedPe(int pe) {
+        world(pe);
+        return pe;
+    }
+
+    void checkLive() {
+        if (st.finalized) {
+            throw st.afterFinalize();
+        }
+        if (destroyed) {
+            throw st.error(this + " used after it was destroyed (closed)");
+        }
+    }
+
+    boolean isDestroyed() {
+        return destroyed;
+    }
+
+    // ---------------------------------------------------------------- synchronization
+
+    @Override
+    public void sync() {
+        checkLive();
+        syncInternal();
+    }
+
+    /**
+     * Dissemination barrier over the members: in round r, team PE i raises the round-r flag of
+     * team PE i+2^r and waits for its own from i-2^r; ceil(log2 N) rounds. Flags hold the sync's
+     * epoch, which only grows, so they never need resetting while the team lives.
+     */
+    void syncInternal() {
+        int n = members.length;
+        long epoch = ++syncEpoch;
+        MemorySegment self = st.self;
+        for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
+            long off = flags0 + (long) r * TeamSlots.LINE;
+            rt.writeFlag(members[(me + dist) % n], off, epoch);
+            for (int k = 0; (long) CtxBase.LONG.getAcquire(self, off) < epoch; ) {
+                k = st.backoff.idle(k);
+            }
+        }
+    }
+
+    /**
+     * Allgather of one long per member through the slot's scratch word (collective): each member
+     * publishes its value, then reads everyone's. Used for agreements and SHMEM_DEBUG checks.
+     */
+    long[] exchange(long value) {
+        long off = scratch0;
+        CtxBase.LONG.setRelease(st.self, off, value);
+        syncInternal();
+        long[] all = new long[members.length];
+        for (int i = 0; i < members.length; i++) {
+            all[i] = rt.readWord(members[i], off);
+        }
+        syncInternal();
+        return all;
+    }
+
+    /**
+     * SHMEM_DEBUG: checks that every member called {@code routine} with the same {@code (a, b)};
+     * throws on every member, naming the PEs, when they differ. All members see the same data, so
+     * either all throw or none.
+     */
+    void checkSameArgs(String routine, long a, long b) {
+        if (!st.config.debug()) {
+            return;
+        }
+        long seq = ++debugSequence;
+        long[] as = exchange(a);
+        long[] bs = exchange(b);
+        StringBuilder diff = null;
+        for (int i = 1; i < members.length; i++) {
+            if (as[i] != as[0] || bs[i] != bs[0]) {
+                if (diff == null) {
+                    diff = new StringBuilder("PE " + members[0] + ": (" + as[0] + ", " + bs[0] + ")");
+                }
+                diff.append(", PE ").append(members[i]).append(": (").append(as[i]).append(", ").append(bs[i]).append(')');
+            }
+        }
+        if (diff != null) {
+            throw st.error("SHMEM_DEBUG: " + routine + " #" + seq + " on " + this
+                    + " was called with different arguments on different PEs: " + diff);
+        }
+    }
+
+    // ---------------------------------------------------------------- splits
+
+    @Override
+    public Optional<ShmemTeam> splitStrided(int start, int stride, int size, TeamConfig config, long configMask) {
+        checkLive();
+        int n = members.length;
+        if (start < 0 || start >= n || size < 1 || stride < 1 || start + (long) (size - 1) * stride >= n) {
+            throw st.error("team split_strided(start=" + start + ", stride=" + stride + ", size=" + size
+                    + ") does not fit in " + this + " of " + n + " PEs");
+        }
+        checkSameArgs("team split_strided", start, ((long) stride << 32) | size);
+        int[] slots = rt.slots().agree(this, 1);
+        int[] newMembers = new int[size];
+        boolean in = false;
+        for (int i = 0; i < size; i++) {
+            newMembers[i] = members[start + i * stride];
+            in |= newMembers[i] == st.me;
+        }
+        TeamImpl team = in ? rt.newTeam("team(" + this.name + ".split(" + start + "," + stride + "," + size + "))",
+                newMembers, slots[0], effective(config, configMask)) : null;
+        syncInternal(); // every new member has reset its slot before anyone uses the team
+        return Optional.ofNullable(team);
+    }
+
+    @Override
+    public TeamPair split2d(int xRange, TeamConfig xConfig, long xMask, TeamConfig yConfig, long yMask) {
+        checkLive();
+        int n = members.length;
+        if (xRange < 1) {
+            throw st.error("team split_2d: xrange " + xRange + " must be at least 1");
+        }
+        int x = Math.min(xRange, n);
+        checkSameArgs("team split_2d", x, 0);
+        int[] slots = rt.slots().agree(this, 2);
+        int row = me / x;
+        int col = me % x;
+        int rowStart = row * x;
+        int[] xMembers = new int[Math.min(x, n - rowStart)];
+        for (int i = 0; i < xMembers.length; i++) {
+            xMembers[i] = members[rowStart + i];
+        }
+        int[] yMembers = new int[(n - col + x - 1) / x];
+        for (int i = 0; i < yMembers.length; i++) {
+            yMembers[i] = members[col + i * x];
+        }
+        TeamImpl xTeam = rt.newTeam("team(" + name + ".x" + row + ")", xMembers, slots[0], effective(xConfig, xMask));
+        TeamImpl yTeam = rt.newTeam("team(" + name + ".y" + col + ")", yMembers, slots[1], effective(yConfig, yMask));
+        syncInternal();
+        return new TeamPair(xTeam, yTeam);
+    }
+
+    private static TeamConfig effective(TeamConfig config, long mask) {
+        return config != null && (mask & TeamConfig.NUM_CONTEXTS) != 0 ? config : TeamConfig.DEFAULT;
+    }
+
+    @Override
+    public ShmemContext createCtx(long options) {
+        checkLive();
+        return rt.newContext(this, options);
+    }
+
+    @Override
+    public void close() {
+        if (slot < TeamSlots.FIRST_FREE_SLOT) {
+            throw st.error("the predefined " + this + " cannot be destroyed");
+        }
+        if (destroyed || st.finalized) {
+            return;
+        }
+        destroyed = true;
+        rt.teamDestroyed(this);
+    }
+
+    // ---------------------------------------------------------------- collectives (see Collectives)
+
+    @Override
+    public <A> void broadcast(SymArray<A> dest, SymArray<A> source, long nelems, int root) {
+        collectives.broadcast(dest, source, nelems, root, false);
+    }
+
+    @Override
+    public void broadcastmem(SymArray<?> dest, SymArray<?> source, long nbytes, int root) {
+        collectives.broadcast(dest, source, nbytes, root, true);
+    }
+
+    @Override
+    public <A> void collect(SymArray<A> dest, SymArray<A> source, long nelems) {
+        collectives.collect(dest, source, nelems, false, false);
+    }
+
+    @Override
+    public void collectmem(SymArray<?> dest, SymArray<?> source, long nbytes) {
+        collectives.collect(dest, source, nbytes, true, false);
+    }
+
+    @Override
+    public <A> void fcollect(SymArray<A> dest, SymArray<A> source, long nelems) {
+        collectives.collect(dest, source, nelems, false, true);
+    }
+
+    @Override
+    public void fcollectmem(SymArray<?> dest, SymArray<?> source, long nbytes) {
+        collectives.collect(dest, source, nbytes, true, true);
+    }
+
+    @Override
+    public <A> void alltoall(SymArray<A> dest, SymArray<A> source, long nelems) {
+        collectives.alltoall(dest, source, 1, 1, nelems, false);
+    }
+
+    @Override
+    public void alltoallmem(SymArray<?> dest, SymArray<?> source, long nbytes) {
+        collectives.alltoall(dest, source, 1, 1, nbytes, true);
+    }
+
+    @Override
+    public <A> void alltoalls(SymArray<A> dest, SymArray<A> source, long dst, long sst, long nelems) {
+        collectives.alltoall(dest, source, dst, sst, nelems, false);
+    }
+
+    @Override
+    public void alltoallsmem(SymArray<?> dest, SymArray<?> source, long dst, long sst, long nbytes) {
+        collectives.alltoall(dest, source, dst, sst, nbytes, true);
+    }
+
+    @Override
+    public <A> void andReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        collectives.reduce(io.jshmem.ReduceOp.AND, dest, source, nreduce);
+    }
+
+    @Override
+    public <A> void orReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        collectives.reduce(io.jshmem.ReduceOp.OR, dest, source, nreduce);
+    }
+
+    @Override
+    public <A> void xorReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        collectives.reduce(io.jshmem.ReduceOp.XOR, dest, source, nreduce);
+    }
+
+    @Override
+    public <A> void maxReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        collectives.reduce(io.jshmem.ReduceOp.MAX, dest, source, nreduce);
+    }
+
+    @Override
+    public <A> void minReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        collectives.reduce(io.jshmem.ReduceOp.MIN, dest, source, nreduce);
+    }
+
+    @Override
+    public <A> void sumReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        collectives.reduce(io.jshmem.ReduceOp.SUM, dest, source, nreduce);
+    }
+
+    @Override
+    public <A> void prodReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        collectives.reduce(io.jshmem.ReduceOp.PROD, dest, source, nreduce);
+    }
+
+    @Override
+    public <A> void sumInscan(SymArray<A> dest, SymArray<A> source, long nelems) {
+        collectives.scan(dest, source, nelems, true);
+    }
+
+    @Override
+    public <A> void sumExscan(SymArray<A> dest, SymArray<A> source, long nelems) {
+        collectives.scan(dest, source, nelems, false);
+    }
+
+    @Override
+    public String toString() {
+        return name + Arrays.toString(members.length <= 16 ? members : Arrays.copyOf(members, 16));
+    }
+
+    static ShmemException notATeam(PeState st, Object team) {
+        return st.error(team == null ? "team is null (SHMEM_TEAM_INVALID)" : team.getClass().getName() + " is not a jshmem team");
+    }
+}

@@ -1,0 +1,74 @@
+package io.jshmem.core;
+
+import io.jshmem.ShmemException;
+
+/**
+ * The per-team areas of the internal symmetric region. Slot s holds, on every PE, the barrier
+ * flags of the team using slot s (one cache line per round) and a few scratch words. A PE may be
+ * in several teams, each with its own slot; disjoint teams may share a slot number. Members of a
+ * parent team agree on a slot that is free on all of them (an AND of free-slot masks).
+ */
+final class TeamSlots {
+    static final int MAX_TEAMS = 64;
+    /** Slot 0: the world team; slot 1: the shared team. */
+    static final int FIRST_FREE_SLOT = 2;
+    private static final int ROUNDS = 32;
+    static final int LINE = 64;
+    private static final int FLAGS_BYTES = ROUNDS * LINE;
+    private static final int SCRATCH_WORDS = 4;
+    static final long SLOT_BYTES = FLAGS_BYTES + SCRATCH_WORDS * LINE;
+    static final long TOTAL_BYTES = MAX_TEAMS * SLOT_BYTES;
+
+    private final long base;
+    private final PeState st;
+    /** Bit s set: slot s is free on this PE. */
+    private long freeMask = -1L << FIRST_FREE_SLOT;
+
+    TeamSlots(PeState st, long internalBase) {
+        this.st = st;
+        this.base = internalBase;
+    }
+
+    long flag(int slot, int round) {
+        return base + slot * SLOT_BYTES + (long) round * LINE;
+    }
+
+    long scratch(int slot, int word) {
+        return base + slot * SLOT_BYTES + FLAGS_BYTES + (long) word * LINE;
+    }
+
+    /**
+     * Collective over {@code parent}: picks {@code count} slots free on every parent member (the
+     * same ones on all of them).
+     */
+    int[] agree(TeamImpl parent, int count) {
+        long mask;
+        synchronized (this) {
+            mask = freeMask;
+        }
+        long common = -1L;
+        for (long m : parent.exchange(mask)) {
+            common &= m;
+        }
+        int[] picked = new int[count];
+        for (int i = 0; i < count; i++) {
+            if (common == 0) {
+                throw new ShmemException("PE " + st.me + ": too many teams: at most " + (MAX_TEAMS - FIRST_FREE_SLOT)
+                        + " teams may exist at once besides the predefined ones (destroy unused teams)");
+            }
+            picked[i] = Long.numberOfTrailingZeros(common);
+            common &= common - 1;
+        }
+        return picked;
+    }
+
+    /** Takes a slot for a new team of which this PE is a member and clears its flags. */
+    synchronized void take(int slot) {
+        freeMask &= ~(1L << slot);
+        st.self.asSlice(flag(slot, 0), SLOT_BYTES).fill((byte) 0);
+    }
+
+    synchronized void release(int slot) {
+        freeMask |= 1L << slot;
+    }
+}
