@@ -1,0 +1,208 @@
+/*
+ * Collectives over all PEs, OpenSHMEM 1.4 active-set API (OSHMEM 4.1.x has
+ * no teams): barrier_all, broadcast64 (root 0), long_sum_to_all, fcollect64
+ * and alltoall64.
+ *
+ * Timing, as in the OSU OpenSHMEM collective tests: each PE times every call
+ * on its own and an untimed barrier_all separates consecutive calls (which
+ * also makes reusing a single pSync legal); the reported latency is the mean
+ * per-call time averaged over all PEs. barrier_all itself is timed as a
+ * back-to-back loop.
+ */
+#include "bench_common.h"
+
+#define MAX_ELEMS (65536 / 8) /* longs per PE (or per PE pair) */
+
+enum kind { BARRIER, BROADCAST, SUM_REDUCE, FCOLLECT, ALLTOALL };
+
+static const char *const kind_name[] = {"barrier_all", "broadcast", "sum_reduce",
+                                        "fcollect", "alltoall"};
+
+static long *src, *dst; /* symmetric, npes * MAX_ELEMS longs each */
+static long *pSync;     /* symmetric, big enough for every collective */
+static long *pWrk;      /* symmetric reduction scratch */
+static double *times;   /* symmetric, per-PE time sums gathered on PE 0 */
+
+struct coll_ctx {
+    enum kind kind;
+    size_t bytes;  /* see the bytes column: total, per PE or per PE pair */
+    unsigned seed; /* advanced every repetition */
+    int corrupt;   /* --inject-error: spoil the next check once */
+};
+
+/* Value that PE p contributes for peer q at element j in repetition seed. */
+static long val(unsigned seed, int p, int q, size_t j)
+{
+    return ((long)seed << 40) ^ ((long)p << 28) ^ ((long)q << 20) ^ (long)j;
+}
+
+static void check(const struct coll_ctx *c, size_t idx, long got, long want)
+{
+    if (got != want)
+        bench_fail("coll %s %zu B: element %zu is %ld, expected %ld",
+                   kind_name[c->kind], c->bytes, idx, got, want);
+}
+
+static void call(enum kind k, size_t nelems, int npes)
+{
+    switch (k) {
+    case BARRIER:
+        shmem_barrier_all();
+        break;
+    case BROADCAST:
+        shmem_broadcast64(dst, src, nelems, 0, 0, 0, npes, pSync);
+        break;
+    case SUM_REDUCE:
+        shmem_long_sum_to_all(dst, src, (int)nelems, 0, 0, npes, pWrk, pSync);
+        break;
+    case FCOLLECT:
+        shmem_fcollect64(dst, src, nelems, 0, 0, npes, pSync);
+        break;
+    case ALLTOALL:
+        shmem_alltoall64(dst, src, nelems, 0, 0, npes, pSync);
+        break;
+    }
+}
+
+/* barrier_all: besides timing, check that it completes earlier puts. */
+static void check_barrier(const struct coll_ctx *c, int me, int npes)
+{
+    for (int round = 0; round < 3; round++) {
+        long tag = val(c->seed, 0, 0, (size_t)round);
+        shmem_long_p(&dst[me], tag + me, 0);
+        shmem_barrier_all();
+        if (me == 0)
+            for (int p = 0; p < npes; p++)
+                check(c, (size_t)p, dst[p] - (c->corrupt && p == npes - 1),
+                      tag + p);
+        shmem_barrier_all();
+    }
+}
+
+static double coll_rep(void *vctx, long iters)
+{
+    struct coll_ctx *c = vctx;
+    int me = shmem_my_pe(), npes = shmem_n_pes();
+    size_t ne = c->bytes / 8;
+    unsigned seed = c->seed;
+
+    /* Inputs for this repetition; outputs poisoned so stale data fails. */
+    size_t nsrc = (c->kind == ALLTOALL) ? ne * (size_t)npes : ne;
+    for (size_t j = 0; j < nsrc; j++)
+        src[j] = (c->kind == ALLTOALL) ? val(seed, me, (int)(j / ne), j % ne)
+                                       : val(seed, me, 0, j);
+    for (size_t j = 0; j < ne * (size_t)npes; j++)
+        dst[j] = -1;
+    shmem_barrier_all();
+
+    double acc = 0;
+    if (c->kind == BARRIER) {
+        double t0 = bench_now_us();
+        for (long i = 0; i < iters; i++)
+            shmem_barrier_all();
+        acc = bench_now_us() - t0;
+    } else {
+        for (long i = 0; i < iters; i++) {
+            double t0 = bench_now_us();
+            call(c->kind, ne, npes);
+            acc += bench_now_us() - t0;
+            shmem_barrier_all();
+        }
+    }
+
+    /* Verify this PE's result of the last call. */
+    long flip = c->corrupt && me == npes - 1;
+    switch (c->kind) {
+    case BARRIER:
+        check_barrier(c, me, npes);
+        break;
+    case BROADCAST: /* 1.4 semantics: the root's target is not written */
+        if (me != 0)
+            for (size_t j = 0; j < ne; j++)
+                check(c, j, dst[j] ^ (flip && j == 0), val(seed, 0, 0, j));
+        break;
+    case SUM_REDUCE:
+        for (size_t j = 0; j < ne; j++) {
+            long want = 0;
+            for (int p = 0; p < npes; p++)
+                want += val(seed, p, 0, j);
+            check(c, j, dst[j] ^ (flip && j == 0), want);
+        }
+        break;
+    case FCOLLECT:
+        for (size_t j = 0; j < ne * (size_t)npes; j++)
+            check(c, j, dst[j] ^ (flip && j == 0), val(seed, (int)(j / ne), 0, j % ne));
+        break;
+    case ALLTOALL: /* block p of my target came from PE p's block for me */
+        for (size_t j = 0; j < ne * (size_t)npes; j++)
+            check(c, j, dst[j] ^ (flip && j == 0), val(seed, (int)(j / ne), me, j % ne));
+        break;
+    }
+    c->corrupt = 0;
+    c->seed++;
+
+    /* Gather every PE's time sum on PE 0 and average it. */
+    shmem_double_p(&times[me], acc, 0);
+    shmem_barrier_all();
+    double mean = 0;
+    if (me == 0) {
+        for (int p = 0; p < npes; p++)
+            mean += times[p];
+        mean /= npes;
+    }
+    return mean;
+}
+
+int main(int argc, char **argv)
+{
+    shmem_init();
+    bench_opts o = bench_parse(argc, argv);
+    int npes = shmem_n_pes();
+
+    /* pSync sized for the largest requirement; OSHMEM's constants are small
+     * (1..3) but other implementations differ, so take the maximum. */
+    size_t nsync = SHMEM_BCAST_SYNC_SIZE;
+    if (nsync < SHMEM_REDUCE_SYNC_SIZE) nsync = SHMEM_REDUCE_SYNC_SIZE;
+    if (nsync < SHMEM_COLLECT_SYNC_SIZE) nsync = SHMEM_COLLECT_SYNC_SIZE;
+    if (nsync < SHMEM_ALLTOALL_SYNC_SIZE) nsync = SHMEM_ALLTOALL_SYNC_SIZE;
+    if (nsync < SHMEM_BARRIER_SYNC_SIZE) nsync = SHMEM_BARRIER_SYNC_SIZE;
+    size_t nwrk = MAX_ELEMS / 2 + 1;
+    if (nwrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE) nwrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
+
+    src = shmem_malloc((size_t)npes * MAX_ELEMS * sizeof(long));
+    dst = shmem_malloc((size_t)npes * MAX_ELEMS * sizeof(long));
+    pSync = shmem_malloc(nsync * sizeof(long));
+    pWrk = shmem_malloc(nwrk * sizeof(long));
+    times = shmem_malloc((size_t)npes * sizeof(double));
+    if (!src || !dst || !pSync || !pWrk || !times) {
+        fprintf(stderr, "coll: shmem_malloc failed on PE %d\n", shmem_my_pe());
+        shmem_global_exit(2);
+    }
+    for (size_t i = 0; i < nsync; i++)
+        pSync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all(); /* pSync initialised everywhere before first use */
+
+    static const struct { enum kind k; size_t bytes; } plan[] = {
+        {BARRIER, 0},       {BROADCAST, 8}, {BROADCAST, 65536},
+        {SUM_REDUCE, 8},    {SUM_REDUCE, 65536},
+        {FCOLLECT, 8},      {FCOLLECT, 65536},
+        {ALLTOALL, 8},      {ALLTOALL, 65536},
+    };
+    struct coll_ctx c = {BARRIER, 0, 1, o.inject_error};
+    long iters;
+    for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]); i++) {
+        c.kind = plan[i].k;
+        c.bytes = plan[i].bytes;
+        double t = bench_run(&o, coll_rep, &c, o.quick ? 3 : 10, &iters);
+        bench_emit(&o, kind_name[c.kind], c.bytes, "lat_us", t);
+    }
+
+    shmem_barrier_all();
+    shmem_free(times);
+    shmem_free(pWrk);
+    shmem_free(pSync);
+    shmem_free(dst);
+    shmem_free(src);
+    shmem_finalize();
+    return 0;
+}
