@@ -12,8 +12,10 @@ import java.util.Map;
  * @param info          print the settings at init (SHMEM_INFO)
  * @param version       print the library version at init (SHMEM_VERSION)
  * @param shmDir        directory of the shared-memory segments (JSHMEM_SHM_DIR, default /dev/shm)
+ * @param transport     SHMEM_TRANSPORT: {@code auto} (shared memory on-node, network off-node),
+ *                      {@code shm} (shared memory only) or {@code ucx} (UCX for every peer but self)
  */
-public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir) {
+public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport) {
 
     /** Default symmetric heap size per PE: 128 MiB (tmpfs pages are only used once touched). */
     public static final long DEFAULT_SYMMETRIC_SIZE = 128L << 20;
@@ -25,7 +27,21 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 flag(env.get("SHMEM_DEBUG")),
                 flag(env.get("SHMEM_INFO")),
                 flag(env.get("SHMEM_VERSION")),
-                env.getOrDefault("JSHMEM_SHM_DIR", "/dev/shm"));
+                env.getOrDefault("JSHMEM_SHM_DIR", "/dev/shm"),
+                transport(env.get("SHMEM_TRANSPORT")));
+    }
+
+    static String transport(String v) {
+        String t = v == null || v.isBlank() ? "auto" : v.trim().toLowerCase(Locale.ROOT);
+        return switch (t) {
+            case "auto", "shm", "ucx" -> t;
+            default -> throw new ShmemException("SHMEM_TRANSPORT=" + v + " is not valid: use auto, shm or ucx");
+        };
+    }
+
+    /** Whether on-node peers are reached through shared memory (false: through the network transport). */
+    public boolean directOnNode() {
+        return !transport.equals("ucx");
     }
 
     /** A variable is on when set to anything but empty, 0, false, no or off. */

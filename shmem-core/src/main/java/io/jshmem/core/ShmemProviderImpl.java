@@ -4,9 +4,9 @@ import io.jshmem.Shmem;
 import io.jshmem.ShmemException;
 import io.jshmem.ThreadLevel;
 import io.jshmem.core.bootstrap.Bootstrap;
-import io.jshmem.core.bootstrap.SingletonBootstrap;
-import io.jshmem.core.bootstrap.TcpBootstrap;
+import io.jshmem.core.bootstrap.Bootstraps;
 import io.jshmem.spi.ShmemProvider;
+import java.util.Map;
 
 /** Creates the one runtime of this process (found by {@code Shmem.init()} through ServiceLoader). */
 public final class ShmemProviderImpl implements ShmemProvider {
@@ -22,8 +22,10 @@ public final class ShmemProviderImpl implements ShmemProvider {
             if (finalized) {
                 throw new ShmemException("jshmem was already finalized in this process; it cannot be initialized again");
             }
-            Config config = Config.fromEnvironment(System.getenv());
-            Bootstrap bootstrap = selectBootstrap();
+            Map<String, String> env = System.getenv();
+            SubprocessGuard.checkMayInitialize(env);
+            Config config = Config.fromEnvironment(env);
+            Bootstrap bootstrap = Bootstraps.select(env);
             try {
                 runtime = ShmemRuntime.create(bootstrap, config, requested == null ? ThreadLevel.SINGLE : requested);
             } catch (RuntimeException e) {
@@ -49,11 +51,5 @@ public final class ShmemProviderImpl implements ShmemProvider {
                 finalized = true;
             }
         }
-    }
-
-    /** The launcher's bootstrap when this process was started by one, else a job of one PE. */
-    static Bootstrap selectBootstrap() {
-        Bootstrap b = TcpBootstrap.fromEnvironment(System.getenv());
-        return b != null ? b : new SingletonBootstrap();
     }
 }

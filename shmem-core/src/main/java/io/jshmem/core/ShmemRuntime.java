@@ -65,14 +65,15 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     /** Collective: creates the symmetric heap and wires up the PEs. */
     static ShmemRuntime create(Bootstrap bootstrap, Config config, ThreadLevel requested) {
         SymmetricHeap heap = SymmetricHeap.create(bootstrap, config);
-        PeState st = new PeState(bootstrap, config, heap, null); // PEs on other nodes need shmem-ucx's transport
         ShmemRuntime rt;
         try {
+            PeState st = new PeState(bootstrap, config, heap, Transports.forHeap(bootstrap, heap, config));
             rt = new ShmemRuntime(st, requested);
         } catch (RuntimeException e) {
             heap.close();
             throw e;
         }
+        PeState st = rt.st;
         if (st.me == 0 && (config.version() || config.info())) {
             System.err.println("jshmem " + ShmemVersion.JSHMEM_VERSION + " (OpenSHMEM " + ShmemVersion.SPEC_MAJOR + "."
                     + ShmemVersion.SPEC_MINOR + ")");

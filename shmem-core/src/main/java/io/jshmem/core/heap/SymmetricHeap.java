@@ -71,7 +71,7 @@ public final class SymmetricHeap {
                 nodeOf[pe] = parts[0];
                 if (pe == me) {
                     peers[pe] = self;
-                } else if (parts[0].equals(bootstrap.nodeId())) {
+                } else if (config.directOnNode() && parts[0].equals(bootstrap.nodeId())) {
                     long size = Long.parseLong(parts[2]);
                     if (size != total) {
                         throw new ShmemException("PE " + me + ": PE " + pe + " has a symmetric heap of " + size
