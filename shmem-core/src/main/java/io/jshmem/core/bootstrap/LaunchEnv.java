@@ -1,0 +1,36 @@
+package io.jshmem.core.bootstrap;
+
+import java.util.List;
+
+/**
+ * Names of the environment variables through which {@code oshrun} describes the job to each PE.
+ * The launcher sets all of them; {@link TcpBootstrap#fromEnvironment} reads them.
+ */
+public final class LaunchEnv {
+    /** Job identifier: [a-z0-9], unique per job; also names the job's shared-memory files. */
+    public static final String JOBID = "JSHMEM_JOBID";
+    /** This PE's number, 0..NPES-1. */
+    public static final String PE = "JSHMEM_PE";
+    /** Number of PEs in the job. */
+    public static final String NPES = "JSHMEM_NPES";
+    /** Identity of the node this PE runs on (see {@link Bootstrap#nodeId()}). */
+    public static final String NODE = "JSHMEM_NODE";
+    /** Index of this PE among the PEs of its node. */
+    public static final String LOCAL_PE = "JSHMEM_LOCAL_PE";
+    /** Number of PEs on this PE's node. */
+    public static final String LOCAL_NPES = "JSHMEM_LOCAL_NPES";
+    /** host:port of the launcher's bootstrap server. */
+    public static final String BOOTSTRAP = "JSHMEM_BOOTSTRAP";
+    /** Hex of the job's random secret, proving to the bootstrap server that a PE belongs to the job. */
+    public static final String SECRET = "JSHMEM_SECRET";
+
+    /** Every variable above: the launcher owns them, so they cannot be set with {@code -x}. */
+    public static final List<String> JOB_VARIABLES =
+            List.of(JOBID, PE, NPES, NODE, LOCAL_PE, LOCAL_NPES, BOOTSTRAP, SECRET);
+
+    /** Extra JVM options for every PE, split on whitespace; read by the launcher itself. */
+    public static final String JAVA_OPTS = "JSHMEM_JAVA_OPTS";
+
+    private LaunchEnv() {
+    }
+}

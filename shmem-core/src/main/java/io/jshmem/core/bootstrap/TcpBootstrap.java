@@ -1,0 +1,448 @@
+package io.jshmem.core.bootstrap;
+
+import static io.jshmem.core.bootstrap.BootstrapProtocol.*;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * The PE side of the jshmem launcher's bootstrap: a TCP connection to {@code oshrun}'s server
+ * (see {@link BootstrapProtocol}). A daemon reader thread receives fence completions and abort
+ * notices, so {@link #fence()} and the {@link #onAbort} handlers never wait on a dead launcher.
+ */
+public final class TcpBootstrap implements Bootstrap {
+
+    /** Who this PE is, as the launcher assigned it. */
+    public record Identity(String jobId, int rank, int size, String nodeId, int localRank, int localSize) {
+    }
+
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_-]+");
+    /** How long to keep retrying a refused connection: the launcher's server is up before PEs start. */
+    private static final long CONNECT_RETRY_MILLIS = 5_000;
+    private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+    /** A launcher that accepted the connection answers HELLO at once; this only guards against a stuck one. */
+    private static final int HELLO_REPLY_TIMEOUT_MILLIS = 10_000;
+    /** After sending ABORT, the launcher normally kills this PE within a few seconds. */
+    private static final long ABORT_WAIT_MILLIS = 10_000;
+    private static final String LOST_CONNECTION = "lost connection to the launcher";
+
+    private final Identity identity;
+    private final InetSocketAddress server;
+    private final Socket socket;
+    private final DataOutputStream out; // guarded by itself
+    private final Map<String, byte[]> values = new ConcurrentHashMap<>();
+
+    private final Object state = new Object();
+    private long fencesDone;                                        // guarded by state
+    private String abortReason;                                     // guarded by state
+    private final List<Consumer<String>> abortHandlers = new ArrayList<>(); // guarded by state
+
+    private final Object fenceCall = new Object(); // one fence at a time per PE
+    private volatile boolean finalized;
+    private volatile boolean closed;
+
+    private TcpBootstrap(Identity identity, InetSocketAddress server, Socket socket) throws IOException {
+        this.identity = identity;
+        this.server = server;
+        this.socket = socket;
+        this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+    }
+
+    /**
+     * Connects to the launcher described by the {@link LaunchEnv} variables in {@code env}.
+     *
+     * @return the connected bootstrap, or {@code null} if {@code env} has no {@link LaunchEnv#BOOTSTRAP}
+     *         (the process was not started by oshrun)
+     * @throws IllegalStateException if the variables are incomplete or garbled, or the launcher
+     *         cannot be reached or refuses this PE
+     */
+    public static TcpBootstrap fromEnvironment(Map<String, String> env) {
+        String address = env.get(LaunchEnv.BOOTSTRAP);
+        if (address == null) {
+            return null;
+        }
+        int size = intVar(env, LaunchEnv.NPES, 1, Integer.MAX_VALUE);
+        int localSize = intVar(env, LaunchEnv.LOCAL_NPES, 1, size);
+        Identity id = new Identity(
+                textVar(env, LaunchEnv.JOBID, IDENTIFIER),
+                intVar(env, LaunchEnv.PE, 0, size - 1),
+                size,
+                textVar(env, LaunchEnv.NODE, IDENTIFIER),
+                intVar(env, LaunchEnv.LOCAL_PE, 0, localSize - 1),
+                localSize);
+        String secretHex = textVar(env, LaunchEnv.SECRET, Pattern.compile("[0-9a-fA-F]{" + 2 * SECRET_BYTES + "}"));
+        return connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id);
+    }
+
+    /**
+     * Connects to a bootstrap server and identifies as {@code identity.rank()}.
+     *
+     * @throws IllegalStateException if the server cannot be reached or refuses this PE
+     */
+    public static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity) {
+        if (secret.length != SECRET_BYTES) {
+            throw new IllegalArgumentException("the job secret must have " + SECRET_BYTES + " bytes");
+        }
+        Socket socket = connectWithRetry(server);
+        try {
+            TcpBootstrap bootstrap = new TcpBootstrap(identity, server, socket);
+            bootstrap.hello(secret);
+            bootstrap.startReader();
+            return bootstrap;
+        } catch (IOException e) {
+            closeQuietly(socket);
+            throw new IllegalStateException("bootstrap handshake with the launcher at " + hostPort(server)
+                    + " failed: " + e, e);
+        } catch (RuntimeException e) {
+            closeQuietly(socket);
+            throw e;
+        }
+    }
+
+    private static Socket connectWithRetry(InetSocketAddress server) {
+        long deadline = System.nanoTime() + CONNECT_RETRY_MILLIS * 1_000_000;
+        while (true) {
+            Socket socket = new Socket();
+            try {
+                socket.setTcpNoDelay(true);
+                socket.connect(server, CONNECT_TIMEOUT_MILLIS);
+                return socket;
+            } catch (ConnectException e) {
+                closeQuietly(socket);
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot reach the jshmem launcher at " + hostPort(server)
+                            + " (" + e.getMessage() + "); has oshrun ended?", e);
+                }
+                sleepQuietly(100);
+            } catch (IOException e) {
+                closeQuietly(socket);
+                throw new IllegalStateException("cannot reach the jshmem launcher at " + hostPort(server) + ": " + e, e);
+            }
+        }
+    }
+
+    private void hello(byte[] secret) throws IOException {
+        socket.setSoTimeout(HELLO_REPLY_TIMEOUT_MILLIS);
+        out.writeInt(MAGIC);
+        out.writeInt(VERSION);
+        out.write(secret);
+        out.writeInt(identity.rank());
+        out.writeLong(ProcessHandle.current().pid());
+        out.flush();
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        if (in.readByte() != HELLO_OK) {
+            throw new IllegalStateException("bootstrap refused: " + in.readUTF());
+        }
+        socket.setSoTimeout(0);
+    }
+
+    private void startReader() throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+        Thread.ofPlatform().daemon().name("jshmem-bootstrap-reader").start(() -> readLoop(in));
+    }
+
+    private void readLoop(DataInputStream in) {
+        try {
+            while (true) {
+                byte type = in.readByte();
+                switch (type) {
+                    case FENCE_DONE -> {
+                        int count = in.readInt();
+                        for (int i = 0; i < count; i++) {
+                            values.put(in.readUTF(), readValue(in));
+                        }
+                        synchronized (state) {
+                            fencesDone++;
+                            state.notifyAll();
+                        }
+                    }
+                    case ABORT_NOTICE -> aborted(in.readUTF());
+                    default -> throw new IOException("unknown bootstrap message type " + type);
+                }
+            }
+        } catch (IOException e) {
+            // After finalize or close the launcher going away is expected; before, nothing else
+            // would ever wake this PE's waiting loops.
+            if (!closed && !finalized) {
+                aborted(LOST_CONNECTION);
+            }
+        }
+    }
+
+    /** Records the abort (first reason wins), wakes a waiting fence, and runs the handlers once. */
+    private void aborted(String reason) {
+        List<Consumer<String>> handlers;
+        synchronized (state) {
+            if (abortReason != null) {
+                return;
+            }
+            abortReason = reason;
+            handlers = List.copyOf(abortHandlers);
+            state.notifyAll();
+        }
+        handlers.forEach(h -> runHandler(h, reason));
+    }
+
+    private static void runHandler(Consumer<String> handler, String reason) {
+        try {
+            handler.accept(reason);
+        } catch (RuntimeException e) {
+            // A faulty handler must not stop the others from running.
+            e.printStackTrace();
+        }
+    }
+
+    @Override
+    public int rank() {
+        return identity.rank();
+    }
+
+    @Override
+    public int size() {
+        return identity.size();
+    }
+
+    @Override
+    public String nodeId() {
+        return identity.nodeId();
+    }
+
+    @Override
+    public String jobId() {
+        return identity.jobId();
+    }
+
+    /** Index of this PE among the PEs on its node. */
+    public int localRank() {
+        return identity.localRank();
+    }
+
+    /** Number of PEs on this PE's node. */
+    public int localSize() {
+        return identity.localSize();
+    }
+
+    @Override
+    public void put(String key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (value.length > MAX_VALUE_BYTES) {
+            throw new IllegalArgumentException("bootstrap value of " + value.length + " bytes exceeds "
+                    + MAX_VALUE_BYTES);
+        }
+        try {
+            synchronized (out) {
+                out.writeByte(PUT);
+                out.writeUTF(key);
+                writeValue(out, value);
+                out.flush();
+            }
+        } catch (IOException e) {
+            throw lostConnection(e);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if the job is being aborted or the launcher is gone, instead of
+     *         waiting for PEs that will never come
+     */
+    @Override
+    public void fence() {
+        synchronized (fenceCall) {
+            long target;
+            synchronized (state) {
+                throwIfAborted();
+                target = fencesDone + 1;
+            }
+            try {
+                synchronized (out) {
+                    out.writeByte(FENCE);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                throw lostConnection(e);
+            }
+            synchronized (state) {
+                while (fencesDone < target && abortReason == null) {
+                    try {
+                        state.wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted while waiting in a bootstrap fence", e);
+                    }
+                }
+                if (fencesDone < target) {
+                    throwIfAborted();
+                }
+            }
+        }
+    }
+
+    private void throwIfAborted() {
+        if (abortReason != null) {
+            throw new IllegalStateException("jshmem job is ending: " + abortReason);
+        }
+    }
+
+    @Override
+    public byte[] get(String key) {
+        return values.get(key);
+    }
+
+    /** Sends ABORT and waits for the launcher to end this process; halts with {@code status} if it does not. */
+    @Override
+    public void abort(int status, String message) {
+        try {
+            synchronized (out) {
+                out.writeByte(ABORT);
+                out.writeInt(status);
+                writeText(out, message);
+                out.flush();
+            }
+            Thread.sleep(ABORT_WAIT_MILLIS);
+        } catch (IOException | InterruptedException e) {
+            // No launcher to end the job (or told to hurry): this process can at least end itself.
+        }
+        Runtime.getRuntime().halt(status);
+    }
+
+    /** Best effort: a launcher that is already gone no longer cares. */
+    @Override
+    public void finalized() {
+        finalized = true;
+        try {
+            synchronized (out) {
+                out.writeByte(FINALIZED);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // The launcher is gone or ending the job; there is nobody left to tell.
+        }
+    }
+
+    /** Runs {@code handler} when the job is aborted; at once if it already was. */
+    @Override
+    public void onAbort(Consumer<String> handler) {
+        Objects.requireNonNull(handler, "handler");
+        String reason;
+        synchronized (state) {
+            abortHandlers.add(handler);
+            reason = abortReason;
+        }
+        if (reason != null) {
+            runHandler(handler, reason);
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "jshmem launcher " + hostPort(server);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        closeQuietly(socket);
+    }
+
+    private IllegalStateException lostConnection(IOException e) {
+        String reason;
+        synchronized (state) {
+            reason = abortReason;
+        }
+        return new IllegalStateException(reason != null ? "jshmem job is ending: " + reason : LOST_CONNECTION, e);
+    }
+
+    private static InetSocketAddress parseAddress(String address) {
+        int colon = address.lastIndexOf(':');
+        if (colon > 0) {
+            String host = address.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            try {
+                int port = Integer.parseInt(address.substring(colon + 1));
+                if (port > 0 && port < 65536) {
+                    return new InetSocketAddress(host, port);
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw garbled(LaunchEnv.BOOTSTRAP, address, "is not host:port");
+    }
+
+    private static int intVar(Map<String, String> env, String name, int min, int max) {
+        String text = env.get(name);
+        if (text == null) {
+            throw missing(name);
+        }
+        try {
+            int value = Integer.parseInt(text.trim());
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw garbled(name, text, "is not an integer in " + min + ".." + max);
+    }
+
+    private static String textVar(Map<String, String> env, String name, Pattern format) {
+        String text = env.get(name);
+        if (text == null) {
+            throw missing(name);
+        }
+        if (!format.matcher(text).matches()) {
+            throw garbled(name, text, "is malformed");
+        }
+        return text;
+    }
+
+    private static IllegalStateException missing(String name) {
+        return new IllegalStateException("jshmem launcher environment is incomplete: " + LaunchEnv.BOOTSTRAP
+                + " is set but " + name + " is not (start PEs with oshrun)");
+    }
+
+    private static IllegalStateException garbled(String name, String value, String problem) {
+        return new IllegalStateException("jshmem launcher environment is garbled: " + name + "=\"" + value + "\" "
+                + problem + " (start PEs with oshrun)");
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        return a.getHostString() + ":" + a.getPort();
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // nothing left to release
+        }
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while connecting to the jshmem launcher", e);
+        }
+    }
+}

@@ -1,0 +1,417 @@
+package io.jshmem.core.launcher;
+
+import static io.jshmem.core.bootstrap.BootstrapProtocol.*;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The launcher's end of the bootstrap protocol ({@link io.jshmem.core.bootstrap.BootstrapProtocol}):
+ * authenticates PEs, runs the key-value fences, and reports job-level events to a {@link Listener}.
+ * Listens on 127.0.0.1 only. One virtual thread per connection; a PE may vanish at any moment, which
+ * only ends its own thread.
+ */
+final class BootstrapServer implements AutoCloseable {
+
+    /** Job-level events, called on server threads without any server lock held. */
+    interface Listener {
+        /** PE {@code pe} completed its handshake. */
+        void connected(int pe);
+
+        /** PE {@code pe} asked to end the job. */
+        void aborted(int pe, int status, String message);
+
+        /** The connection of PE {@code pe} ended while the server is open. */
+        void disconnected(int pe, boolean finalized);
+
+        /** PE {@code pe} broke the protocol, or made a fence impossible to complete; {@code reason} says how. */
+        void failed(int pe, String reason);
+    }
+
+    /** A connection that does not finish its HELLO in this time is dropped. */
+    private static final int HANDSHAKE_TIMEOUT_MILLIS = 5_000;
+    /** Bounds how long {@link #abortAll} may wait on a PE that does not read its socket. */
+    private static final long ABORT_NOTICE_WAIT_MILLIS = 500;
+
+    private final int npes;
+    private final byte[] secret;
+    private final Listener listener;
+    private final ServerSocket serverSocket;
+    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    // Guarded by this.
+    private final Peer[] peers;
+    private int handshakes; // connections accepted whose HELLO is not settled yet
+    private final Map<String, byte[]> putsSinceFence = new LinkedHashMap<>();
+    private final boolean[] inFence;
+    private int fenceArrivals;
+    private int firstFinalized = -1;
+
+    /** The connection of one authenticated PE. */
+    private static final class Peer {
+        final int pe;
+        final long pid;
+        final DataOutputStream out; // guarded by itself: messages are written whole
+        boolean finalized;          // guarded by the server
+        boolean closed;             // guarded by the server
+
+        Peer(int pe, long pid, DataOutputStream out) {
+            this.pe = pe;
+            this.pid = pid;
+            this.out = out;
+        }
+
+        /** Writes a complete message; a failure means the PE is gone, which its reader thread reports. */
+        void send(byte[] message) {
+            try {
+                synchronized (out) {
+                    out.write(message);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // The connection's reader sees the same failure and reports the disconnect.
+            }
+        }
+    }
+
+    private BootstrapServer(int npes, byte[] secret, Listener listener, ServerSocket serverSocket) {
+        this.npes = npes;
+        this.secret = secret.clone();
+        this.listener = listener;
+        this.serverSocket = serverSocket;
+        this.peers = new Peer[npes];
+        this.inFence = new boolean[npes];
+    }
+
+    /** Binds an ephemeral port on 127.0.0.1 and starts accepting PEs. */
+    static BootstrapServer start(int npes, byte[] secret, Listener listener) throws IOException {
+        ServerSocket socket = new ServerSocket();
+        try {
+            socket.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), npes + 16);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+        BootstrapServer server = new BootstrapServer(npes, secret, listener, socket);
+        Thread.ofPlatform().daemon().name("oshrun-bootstrap-accept").start(server::acceptLoop);
+        return server;
+    }
+
+    /** host:port for {@link io.jshmem.core.bootstrap.LaunchEnv#BOOTSTRAP}. */
+    String hostPort() {
+        return serverSocket.getInetAddress().getHostAddress() + ":" + serverSocket.getLocalPort();
+    }
+
+    InetSocketAddress address() {
+        return (InetSocketAddress) serverSocket.getLocalSocketAddress();
+    }
+
+    synchronized boolean hasConnected(int pe) {
+        return peers[pe] != null;
+    }
+
+    synchronized boolean anyConnected() {
+        return Arrays.stream(peers).anyMatch(p -> p != null);
+    }
+
+    synchronized boolean isFinalized(int pe) {
+        return peers[pe] != null && peers[pe].finalized;
+    }
+
+    /**
+     * Waits until everything PE {@code pe} sent has been processed, for a PE whose process has exited:
+     * until its connection is closed or, if it has none, for {@code helloGraceMillis} in case its
+     * connection is still in the accept queue. Bounded by {@code timeoutMillis}.
+     */
+    synchronized void awaitSettled(int pe, long helloGraceMillis, long timeoutMillis) throws InterruptedException {
+        long start = System.nanoTime();
+        while (true) {
+            long elapsed = (System.nanoTime() - start) / 1_000_000;
+            Peer peer = peers[pe];
+            if (peer != null ? peer.closed : handshakes == 0 && elapsed >= helloGraceMillis) {
+                return;
+            }
+            long until = peer == null && handshakes == 0 ? Math.min(helloGraceMillis, timeoutMillis) : timeoutMillis;
+            if (elapsed >= until) {
+                return;
+            }
+            wait(until - elapsed);
+        }
+    }
+
+    /**
+     * Tells every connected PE that the job is ending, so waiting loops end promptly. Waits at most
+     * {@link #ABORT_NOTICE_WAIT_MILLIS}: a stopped PE must not delay the end of the job.
+     */
+    void abortAll(String reason) {
+        byte[] notice = message(out -> {
+            out.writeByte(ABORT_NOTICE);
+            writeText(out, reason);
+        });
+        List<Thread> senders = new ArrayList<>();
+        for (Peer peer : connectedPeers()) {
+            senders.add(Thread.ofVirtual().name("oshrun-abort-notice-pe" + peer.pe).start(() -> peer.send(notice)));
+        }
+        long deadline = System.nanoTime() + ABORT_NOTICE_WAIT_MILLIS * 1_000_000;
+        for (Thread sender : senders) {
+            try {
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left <= 0 || !sender.join(Duration.ofMillis(left))) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private synchronized List<Peer> connectedPeers() {
+        return Arrays.stream(peers).filter(p -> p != null && !p.closed).toList();
+    }
+
+    /** Stops listening and drops every connection; idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            serverSocket.close();
+        } catch (IOException e) {
+            // already closed
+        }
+        sockets.forEach(BootstrapServer::closeQuietly);
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket socket;
+            try {
+                socket = serverSocket.accept();
+            } catch (IOException e) {
+                if (!closed) {
+                    // PEs that cannot connect fail their init, which ends the job: no hang.
+                    System.err.println("oshrun: bootstrap server stopped accepting: " + e.getMessage());
+                }
+                return;
+            }
+            sockets.add(socket);
+            synchronized (this) {
+                handshakes++;
+            }
+            Thread.ofVirtual().name("oshrun-bootstrap-conn").start(() -> serve(socket));
+        }
+    }
+
+    private void serve(Socket socket) {
+        Peer peer = null;
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
+            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+            try {
+                peer = handshake(in, out);
+            } finally {
+                synchronized (this) {
+                    handshakes--;
+                    notifyAll();
+                }
+            }
+            if (peer == null) {
+                return;
+            }
+            socket.setSoTimeout(0);
+            listener.connected(peer.pe);
+            readLoop(peer, in);
+        } catch (IOException e) {
+            // The PE went away (or never spoke the protocol); its exit is reported by the launcher.
+        } finally {
+            sockets.remove(socket);
+            if (peer != null) {
+                boolean finalized;
+                synchronized (this) {
+                    peer.closed = true;
+                    finalized = peer.finalized;
+                    notifyAll();
+                }
+                if (!closed) {
+                    listener.disconnected(peer.pe, finalized);
+                }
+            }
+        }
+    }
+
+    /** Reads HELLO; returns the registered peer, or null after sending a refusal. */
+    private Peer handshake(DataInputStream in, DataOutputStream out) throws IOException {
+        if (in.readInt() != MAGIC) {
+            return refuse(out, "not a jshmem bootstrap client");
+        }
+        int version = in.readInt();
+        if (version != VERSION) {
+            return refuse(out, "client speaks bootstrap protocol " + version + ", this oshrun speaks " + VERSION
+                    + " (mixed jshmem versions?)");
+        }
+        byte[] theirSecret = new byte[SECRET_BYTES];
+        in.readFully(theirSecret);
+        int pe = in.readInt();
+        long pid = in.readLong();
+        if (!MessageDigest.isEqual(theirSecret, secret)) {
+            return refuse(out, "wrong job secret (is this PE from another job?)");
+        }
+        if (pe < 0 || pe >= npes) {
+            return refuse(out, "PE " + pe + " is out of range for a job of " + npes + " PEs");
+        }
+        Peer peer = new Peer(pe, pid, out);
+        // Holding the peer's output lock until HELLO_OK is written keeps an ABORT_NOTICE, sent as
+        // soon as the peer is registered, from reaching the client before its handshake reply.
+        synchronized (out) {
+            synchronized (this) {
+                if (closed) {
+                    return refuse(out, "the job is ending");
+                }
+                if (peers[pe] != null) {
+                    return refuse(out, "PE " + pe + " is already connected (pid " + peers[pe].pid + ")");
+                }
+                peers[pe] = peer;
+            }
+            out.writeByte(HELLO_OK);
+            out.flush();
+        }
+        return peer;
+    }
+
+    private static Peer refuse(DataOutputStream out, String reason) throws IOException {
+        out.writeByte(HELLO_REFUSED);
+        writeText(out, reason);
+        out.flush();
+        return null;
+    }
+
+    private void readLoop(Peer peer, DataInputStream in) throws IOException {
+        while (true) {
+            byte type = in.readByte();
+            switch (type) {
+                case PUT -> {
+                    String key = in.readUTF();
+                    byte[] value = readValue(in);
+                    synchronized (this) {
+                        putsSinceFence.put(key, value);
+                    }
+                }
+                case FENCE -> fence(peer);
+                case ABORT -> {
+                    int status = in.readInt();
+                    listener.aborted(peer.pe, status, in.readUTF());
+                }
+                case FINALIZED -> finalized(peer);
+                default -> {
+                    listener.failed(peer.pe, "PE " + peer.pe + " sent an unknown bootstrap message (type " + type + ")");
+                    return;
+                }
+            }
+        }
+    }
+
+    private void fence(Peer peer) {
+        String problem = null;
+        byte[] done = null;
+        List<Peer> waiting = List.of();
+        synchronized (this) {
+            if (inFence[peer.pe]) {
+                problem = "PE " + peer.pe + " entered a bootstrap fence twice";
+            } else if (firstFinalized >= 0) {
+                problem = "PE " + peer.pe + " entered a bootstrap fence after PE " + firstFinalized
+                        + " had finalized; it would wait forever";
+            } else {
+                inFence[peer.pe] = true;
+                if (++fenceArrivals == npes) {
+                    // Every PE has seen all earlier puts, so the puts of this epoch are all it lacks.
+                    done = fenceDone(putsSinceFence);
+                    putsSinceFence.clear();
+                    Arrays.fill(inFence, false);
+                    fenceArrivals = 0;
+                    waiting = Arrays.asList(peers.clone());
+                }
+            }
+        }
+        if (problem != null) {
+            listener.failed(peer.pe, problem);
+        }
+        for (Peer p : waiting) {
+            p.send(done);
+        }
+    }
+
+    private void finalized(Peer peer) {
+        String problem = null;
+        synchronized (this) {
+            peer.finalized = true;
+            if (firstFinalized < 0) {
+                firstFinalized = peer.pe;
+            }
+            if (fenceArrivals > 0) {
+                int waiter = 0;
+                while (!inFence[waiter]) {
+                    waiter++;
+                }
+                problem = "PE " + peer.pe + " finalized while PE " + waiter + " waits in a bootstrap fence";
+            }
+        }
+        if (problem != null) {
+            listener.failed(peer.pe, problem);
+        }
+    }
+
+    private static byte[] fenceDone(Map<String, byte[]> puts) {
+        return message(out -> {
+            out.writeByte(FENCE_DONE);
+            out.writeInt(puts.size());
+            for (Map.Entry<String, byte[]> e : puts.entrySet()) {
+                out.writeUTF(e.getKey());
+                writeValue(out, e.getValue());
+            }
+        });
+    }
+
+    private interface MessageWriter {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    /** Encodes a message once, so it can be sent to every PE as one write. */
+    private static byte[] message(MessageWriter writer) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            writer.write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // cannot happen with an in-memory stream
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // already closed
+        }
+    }
+}

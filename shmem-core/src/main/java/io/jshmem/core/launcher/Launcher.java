@@ -1,0 +1,54 @@
+package io.jshmem.core.launcher;
+
+import io.jshmem.core.launcher.LaunchOptions.UsageException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * oshrun's main class: parses the command line and runs the job. Started by {@code bin/oshrun},
+ * which passes the PEs' java binary and jshmem's class path as system properties.
+ */
+public final class Launcher {
+    /** The java binary for the PEs; default: the one running the launcher. */
+    static final String JAVA_PROPERTY = "jshmem.java";
+    /** jshmem's class path, appended to the program's; default: the launcher's own class path. */
+    static final String CLASSPATH_PROPERTY = "jshmem.classpath";
+
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.getenv()));
+    }
+
+    static int run(String[] args, Map<String, String> env) {
+        LaunchOptions options;
+        List<String> command;
+        try {
+            options = LaunchOptions.parse(List.of(args), env);
+            switch (options.action()) {
+                case HELP -> {
+                    System.out.print(LaunchOptions.help());
+                    return 0;
+                }
+                case VERSION -> {
+                    System.out.println(LaunchOptions.version());
+                    return 0;
+                }
+                case RUN -> {
+                    // below
+                }
+            }
+            String java = System.getProperty(JAVA_PROPERTY,
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            String classpath = System.getProperty(CLASSPATH_PROPERTY, System.getProperty("java.class.path"));
+            command = PeCommand.build(options, java, classpath, env);
+        } catch (UsageException e) {
+            System.err.println("oshrun: " + e.getMessage());
+            System.err.println("see oshrun --help");
+            return 2;
+        }
+        return new Job(options, command, env).run();
+    }
+}

@@ -1,0 +1,90 @@
+package io.jshmem.core.launcher;
+
+import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.core.launcher.LaunchOptions.UsageException;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.regex.Pattern;
+
+/** Builds the command line that starts a PE's JVM; the same for every PE (they differ by environment). */
+final class PeCommand {
+    /**
+     * Several PE JVMs share a node: the serial collector keeps each from starting a GC thread per
+     * core. Dropped when the user picks a collector, since the JVM rejects two.
+     */
+    private static final String DEFAULT_GC = "-XX:+UseSerialGC";
+    private static final Pattern SELECTS_GC = Pattern.compile("-XX:\\+Use\\w*GC");
+    /** The runtime maps shared memory and calls native transports through the FFM API. */
+    private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+
+    private PeCommand() {
+    }
+
+    /**
+     * {@code java <default opts> <--jvm-opt values> <$JSHMEM_JAVA_OPTS> -cp <program cp>:<jshmem cp> Main args}.
+     *
+     * @param java            the java binary for the PEs
+     * @param jshmemClasspath jshmem's own classes, appended to the program's class path
+     * @param env             oshrun's environment (JSHMEM_JAVA_OPTS, CLASSPATH)
+     * @throws UsageException if the -jar file cannot be read or names no Main-Class
+     */
+    static List<String> build(LaunchOptions options, String java, String jshmemClasspath, Map<String, String> env)
+            throws UsageException {
+        List<String> jvmOptions = new ArrayList<>(options.jvmOptions());
+        String javaOpts = env.getOrDefault(LaunchEnv.JAVA_OPTS, "").strip();
+        if (!javaOpts.isEmpty()) {
+            jvmOptions.addAll(Arrays.asList(javaOpts.split("\\s+")));
+        }
+
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        if (jvmOptions.stream().noneMatch(SELECTS_GC.asMatchPredicate())) {
+            command.add(DEFAULT_GC);
+        }
+        command.add(NATIVE_ACCESS);
+        command.addAll(jvmOptions);
+
+        List<String> classpath = new ArrayList<>();
+        String mainClass;
+        if (options.jar() != null) {
+            mainClass = mainClassOf(options.jar());
+            classpath.add(options.jar());
+            if (options.classpath() != null) {
+                classpath.add(options.classpath());
+            }
+        } else {
+            mainClass = options.mainClass();
+            // As java does: -cp, else $CLASSPATH, else the current directory.
+            String userClasspath = options.classpath() != null ? options.classpath() : env.get("CLASSPATH");
+            classpath.add(userClasspath == null || userClasspath.isEmpty() ? "." : userClasspath);
+        }
+        if (!jshmemClasspath.isEmpty()) {
+            classpath.add(jshmemClasspath);
+        }
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, classpath));
+        command.add(mainClass);
+        command.addAll(options.programArgs());
+        return command;
+    }
+
+    private static String mainClassOf(String jar) throws UsageException {
+        try (JarFile file = new JarFile(jar)) {
+            Manifest manifest = file.getManifest();
+            String mainClass = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+            if (mainClass == null || mainClass.isBlank()) {
+                throw new UsageException(jar + " has no Main-Class in its manifest");
+            }
+            return mainClass.strip();
+        } catch (IOException e) {
+            throw new UsageException("cannot read jar " + jar + ": " + e.getMessage());
+        }
+    }
+}

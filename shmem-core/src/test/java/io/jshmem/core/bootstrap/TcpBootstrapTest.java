@@ -1,0 +1,66 @@
+package io.jshmem.core.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@link TcpBootstrap#fromEnvironment}'s checks; the protocol itself is tested with the launcher's server. */
+class TcpBootstrapTest {
+    private static Map<String, String> validEnv() {
+        Map<String, String> env = new HashMap<>();
+        env.put(LaunchEnv.JOBID, "abc123def456");
+        env.put(LaunchEnv.PE, "1");
+        env.put(LaunchEnv.NPES, "4");
+        env.put(LaunchEnv.NODE, "0");
+        env.put(LaunchEnv.LOCAL_PE, "1");
+        env.put(LaunchEnv.LOCAL_NPES, "4");
+        env.put(LaunchEnv.BOOTSTRAP, "127.0.0.1:1");
+        env.put(LaunchEnv.SECRET, "ab".repeat(BootstrapProtocol.SECRET_BYTES));
+        return env;
+    }
+
+    private static String failure(Map<String, String> env) {
+        return assertThrows(IllegalStateException.class, () -> TcpBootstrap.fromEnvironment(env)).getMessage();
+    }
+
+    @Test
+    void notStartedByOshrunMeansNoBootstrap() {
+        assertNull(TcpBootstrap.fromEnvironment(Map.of()));
+        assertNull(TcpBootstrap.fromEnvironment(Map.of(LaunchEnv.PE, "0", LaunchEnv.NPES, "2")));
+    }
+
+    @Test
+    void partialEnvironmentIsRejected() {
+        for (String name : LaunchEnv.JOB_VARIABLES) {
+            if (!name.equals(LaunchEnv.BOOTSTRAP)) {
+                Map<String, String> env = validEnv();
+                env.remove(name);
+                String message = failure(env);
+                assertTrue(message.contains("incomplete") && message.contains(name), message);
+            }
+        }
+    }
+
+    @Test
+    void garbledEnvironmentIsRejected() {
+        assertGarbled(LaunchEnv.PE, "x");
+        assertGarbled(LaunchEnv.PE, "4");       // not below NPES
+        assertGarbled(LaunchEnv.NPES, "0");
+        assertGarbled(LaunchEnv.LOCAL_PE, "-1");
+        assertGarbled(LaunchEnv.BOOTSTRAP, "localhost");
+        assertGarbled(LaunchEnv.BOOTSTRAP, "localhost:99999");
+        assertGarbled(LaunchEnv.SECRET, "abcd");
+        assertGarbled(LaunchEnv.JOBID, "../etc");
+    }
+
+    private static void assertGarbled(String name, String value) {
+        Map<String, String> env = validEnv();
+        env.put(name, value);
+        String message = failure(env);
+        assertTrue(message.contains("garbled") && message.contains(name + "=\"" + value + "\""), message);
+    }
+}

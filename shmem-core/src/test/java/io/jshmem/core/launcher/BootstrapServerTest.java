@@ -1,0 +1,288 @@
+package io.jshmem.core.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jshmem.core.bootstrap.BootstrapProtocol;
+import io.jshmem.core.bootstrap.TcpBootstrap;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** An in-process {@link BootstrapServer} with {@link TcpBootstrap} clients (and one raw socket). */
+class BootstrapServerTest {
+    /** Bounds every wait, so a broken implementation fails the test instead of hanging it. */
+    private static final long HANG_GUARD_SECONDS = 10;
+
+    private final byte[] secret = secret(1);
+    private final Events events = new Events();
+    private final List<TcpBootstrap> clients = new ArrayList<>();
+    private BootstrapServer server;
+
+    @AfterEach
+    void tearDown() {
+        clients.forEach(TcpBootstrap::close);
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void putFenceGetRoundTripWithThreeClients() throws Exception {
+        List<TcpBootstrap> pes = startJob(3);
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        for (TcpBootstrap pe : pes) {
+            done.add(CompletableFuture.runAsync(() -> twoRounds(pe), Thread::startVirtualThread));
+        }
+        for (CompletableFuture<Void> d : done) {
+            d.get(HANG_GUARD_SECONDS, TimeUnit.SECONDS);
+        }
+        for (int pe = 0; pe < 3; pe++) {
+            events.expect("connected " + pe);
+        }
+    }
+
+    private static void twoRounds(TcpBootstrap pe) {
+        int me = pe.rank();
+        pe.put("key" + me, bytes("first " + me));
+        pe.fence();
+        for (int other = 0; other < pe.size(); other++) {
+            assertArrayEquals(bytes("first " + other), pe.get("key" + other));
+        }
+        pe.put("key" + me, bytes("second " + me));
+        assertArrayEquals(bytes("first " + me), pe.get("key" + me), "a put is visible only after the next fence");
+        pe.fence();
+        for (int other = 0; other < pe.size(); other++) {
+            assertArrayEquals(bytes("second " + other), pe.get("key" + other));
+        }
+        assertNull(pe.get("never put"));
+    }
+
+    @Test
+    void refusesWrongSecretDuplicatesAndStrangers() throws Exception {
+        server = BootstrapServer.start(2, secret, events);
+        connect(0, 2, secret);
+        assertRefused("wrong job secret", () -> connect(1, 2, secret(2)));
+        assertRefused("PE 0 is already connected", () -> connect(0, 2, secret));
+        assertRefused("PE 5 is out of range", () -> connect(5, 6, secret));
+        try (Socket socket = rawSocket()) {
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.writeInt(0x12345678);
+            out.flush();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            assertEquals(BootstrapProtocol.HELLO_REFUSED, in.readByte());
+            assertEquals("not a jshmem bootstrap client", in.readUTF());
+        }
+    }
+
+    private static void assertRefused(String reason, Runnable connect) {
+        String message = assertThrows(IllegalStateException.class, connect::run).getMessage();
+        assertTrue(message.startsWith("bootstrap refused: ") && message.contains(reason), message);
+    }
+
+    @Test
+    void abortNoticeRunsEveryHandlerOnce() throws Exception {
+        List<TcpBootstrap> pes = startJob(3);
+        BlockingQueue<String> reasons = new LinkedBlockingQueue<>();
+        pes.forEach(pe -> pe.onAbort(reasons::add));
+        server.abortAll("PE 2 was killed by signal 9 (SIGKILL) before finalize");
+        for (int i = 0; i < 3; i++) {
+            assertEquals("PE 2 was killed by signal 9 (SIGKILL) before finalize",
+                    reasons.poll(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
+        }
+        // A handler registered after the abort runs at once, on the caller's thread.
+        pes.get(0).onAbort(reasons::add);
+        assertEquals("PE 2 was killed by signal 9 (SIGKILL) before finalize", reasons.poll());
+        assertNull(reasons.poll(), "each handler runs once");
+    }
+
+    @Test
+    void fenceInProgressThrowsWhenTheJobIsAborted() throws Exception {
+        List<TcpBootstrap> pes = startJob(3);
+        // PEs 0 and 1 wait in a fence that PE 2 never joins.
+        List<FenceThread> waiting = List.of(new FenceThread(pes.get(0)), new FenceThread(pes.get(1)));
+        for (FenceThread t : waiting) {
+            t.awaitWaiting();
+        }
+        server.abortAll("PE 2 exited with status 3 before finalize");
+        for (FenceThread t : waiting) {
+            Throwable failure = t.failure();
+            assertTrue(failure instanceof IllegalStateException, String.valueOf(failure));
+            assertTrue(failure.getMessage().contains("PE 2 exited with status 3 before finalize"), failure.getMessage());
+        }
+        // Later fences fail at once too.
+        assertThrows(IllegalStateException.class, pes.get(2)::fence);
+    }
+
+    @Test
+    void losingTheLauncherAbortsTheClient() throws Exception {
+        List<TcpBootstrap> pes = startJob(2);
+        BlockingQueue<String> reasons = new LinkedBlockingQueue<>();
+        pes.get(0).onAbort(reasons::add);
+        FenceThread waiting = new FenceThread(pes.get(0));
+        waiting.awaitWaiting();
+        server.close();
+        assertEquals("lost connection to the launcher", reasons.poll(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
+        assertTrue(waiting.failure().getMessage().contains("lost connection to the launcher"));
+    }
+
+    @Test
+    void reportsAbortFinalizeAndDisconnectOfARawClient() throws Exception {
+        server = BootstrapServer.start(2, secret, events);
+        try (Socket socket = rawSocket()) {
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.writeInt(BootstrapProtocol.MAGIC);
+            out.writeInt(BootstrapProtocol.VERSION);
+            out.write(secret);
+            out.writeInt(1);
+            out.writeLong(4242);
+            out.flush();
+            assertEquals(BootstrapProtocol.HELLO_OK, new DataInputStream(socket.getInputStream()).readByte());
+            events.expect("connected 1");
+            out.writeByte(BootstrapProtocol.ABORT);
+            out.writeInt(7);
+            out.writeUTF("raw abort");
+            out.writeByte(BootstrapProtocol.FINALIZED);
+            out.flush();
+            events.expect("aborted 1 7 raw abort");
+        }
+        server.awaitSettled(1, 0, TimeUnit.SECONDS.toMillis(HANG_GUARD_SECONDS));
+        assertTrue(server.isFinalized(1));
+        assertTrue(server.hasConnected(1));
+        events.expect("disconnected 1 true");
+    }
+
+    @Test
+    void fencingAfterAnotherPeFinalizedIsReportedInsteadOfHanging() throws Exception {
+        List<TcpBootstrap> pes = startJob(2);
+        pes.get(0).finalized();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_GUARD_SECONDS);
+        while (!server.isFinalized(0)) { // so that the server sees FINALIZED before the FENCE
+            assertTrue(System.nanoTime() < deadline, "FINALIZED never arrived");
+            Thread.sleep(5);
+        }
+        FenceThread waiting = new FenceThread(pes.get(1));
+        events.expect("failed 1 PE 1 entered a bootstrap fence after PE 0 had finalized");
+        server.abortAll("ending"); // what the launcher does on a failure
+        assertNotNull(waiting.failure());
+    }
+
+    /** Starts a server for {@code npes} PEs and connects them all. */
+    private List<TcpBootstrap> startJob(int npes) throws IOException {
+        server = BootstrapServer.start(npes, secret, events);
+        List<TcpBootstrap> pes = new ArrayList<>();
+        for (int pe = 0; pe < npes; pe++) {
+            pes.add(connect(pe, npes, secret));
+        }
+        return pes;
+    }
+
+    private TcpBootstrap connect(int pe, int npes, byte[] key) {
+        TcpBootstrap client = TcpBootstrap.connect(server.address(), key,
+                new TcpBootstrap.Identity("testjob", pe, npes, "0", pe, npes));
+        clients.add(client);
+        return client;
+    }
+
+    private Socket rawSocket() throws IOException {
+        return new Socket(server.address().getAddress(), server.address().getPort());
+    }
+
+    private static byte[] secret(int seed) {
+        byte[] s = new byte[BootstrapProtocol.SECRET_BYTES];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = (byte) (seed * 31 + i);
+        }
+        return s;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A thread calling fence() whose outcome the test can inspect. */
+    private static final class FenceThread {
+        private final CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        private final Thread thread;
+
+        FenceThread(TcpBootstrap pe) {
+            thread = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    pe.fence();
+                    outcome.complete(null);
+                } catch (Throwable t) {
+                    outcome.complete(t);
+                }
+            });
+        }
+
+        /** Returns once the thread is parked inside fence(), i.e. the FENCE has been sent. */
+        void awaitWaiting() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_GUARD_SECONDS);
+            while (thread.getState() != Thread.State.WAITING) {
+                assertTrue(System.nanoTime() < deadline, "fence() never started waiting");
+                Thread.sleep(5);
+            }
+        }
+
+        Throwable failure() throws InterruptedException, ExecutionException, TimeoutException {
+            return outcome.get(HANG_GUARD_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Records the server's listener calls as text. */
+    private static final class Events implements BootstrapServer.Listener {
+        private final List<String> all = new ArrayList<>(); // guarded by this
+
+        private synchronized void add(String event) {
+            all.add(event);
+            notifyAll();
+        }
+
+        @Override
+        public void connected(int pe) {
+            add("connected " + pe);
+        }
+
+        @Override
+        public void aborted(int pe, int status, String message) {
+            add("aborted " + pe + " " + status + " " + message);
+        }
+
+        @Override
+        public void disconnected(int pe, boolean finalized) {
+            add("disconnected " + pe + " " + finalized);
+        }
+
+        @Override
+        public void failed(int pe, String reason) {
+            add("failed " + pe + " " + reason);
+        }
+
+        /** Waits until some event starts with {@code prefix}; events of different PEs come in any order. */
+        synchronized void expect(String prefix) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_GUARD_SECONDS);
+            while (all.stream().noneMatch(e -> e.startsWith(prefix))) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                assertTrue(left > 0, "no event \"" + prefix + "...\"; saw " + all);
+                wait(left);
+            }
+        }
+    }
+}

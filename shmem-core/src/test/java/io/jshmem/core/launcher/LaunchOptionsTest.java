@@ -1,0 +1,110 @@
+package io.jshmem.core.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jshmem.core.launcher.LaunchOptions.Action;
+import io.jshmem.core.launcher.LaunchOptions.UsageException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LaunchOptionsTest {
+    private static final Map<String, String> ENV = Map.of("HOME", "/home/pe", "PATH", "/bin");
+
+    private static LaunchOptions parse(String... args) throws UsageException {
+        return LaunchOptions.parse(List.of(args), ENV);
+    }
+
+    private static String error(String... args) {
+        return assertThrows(UsageException.class, () -> parse(args)).getMessage();
+    }
+
+    @Test
+    void parsesEveryOptionAndLeavesTheRestToTheProgram() throws UsageException {
+        LaunchOptions o = parse("-np", "4", "-cp", "a:b", "--tag-output", "-x", "FOO=bar=baz", "-x", "HOME",
+                "--timeout", "30", "--jvm-opt", "-Xmx1g", "--jvm-opt=-ea", "app.Main", "x", "-np", "7", "--help");
+        assertEquals(Action.RUN, o.action());
+        assertEquals(4, o.npes());
+        assertEquals("a:b", o.classpath());
+        assertTrue(o.tagOutput());
+        assertEquals(Map.of("FOO", "bar=baz", "HOME", "/home/pe"), o.exportedEnv());
+        assertEquals(30, o.timeoutSeconds());
+        assertEquals(List.of("-Xmx1g", "-ea"), o.jvmOptions());
+        assertEquals("app.Main", o.mainClass());
+        assertNull(o.jar());
+        assertEquals(List.of("x", "-np", "7", "--help"), o.programArgs());
+    }
+
+    @Test
+    void defaultsAreMinimal() throws UsageException {
+        LaunchOptions o = parse("-n", "2", "Main");
+        assertEquals(2, o.npes());
+        assertNull(o.classpath());
+        assertFalse(o.tagOutput());
+        assertEquals(Map.of(), o.exportedEnv());
+        assertEquals(0, o.timeoutSeconds());
+        assertEquals(List.of(), o.jvmOptions());
+        assertEquals(List.of(), o.programArgs());
+    }
+
+    @Test
+    void acceptsAliasesAndInlineValues() throws UsageException {
+        assertEquals(3, parse("-np", "2", "--np=3", "Main").npes());
+        assertEquals("x.jar", parse("-np", "1", "--classpath=x.jar", "Main").classpath());
+        assertEquals("y", parse("-np", "1", "-classpath", "y", "Main").classpath());
+        assertEquals(5, parse("-np", "1", "--timeout=5", "Main").timeoutSeconds());
+    }
+
+    @Test
+    void jarEndsTheOptions() throws UsageException {
+        LaunchOptions o = parse("-np", "2", "-jar", "app.jar", "-cp", "z");
+        assertEquals("app.jar", o.jar());
+        assertNull(o.mainClass());
+        assertEquals(List.of("-cp", "z"), o.programArgs());
+    }
+
+    @Test
+    void doubleDashIntroducesTheMainClass() throws UsageException {
+        LaunchOptions o = parse("-np", "1", "--", "Main", "-x");
+        assertEquals("Main", o.mainClass());
+        assertEquals(List.of("-x"), o.programArgs());
+    }
+
+    @Test
+    void forwardingAnUnsetVariableExportsNothing() throws UsageException {
+        assertEquals(Map.of(), parse("-np", "1", "-x", "NOT_SET_ANYWHERE", "Main").exportedEnv());
+    }
+
+    @Test
+    void helpAndVersionNeedNothingElse() throws UsageException {
+        assertEquals(Action.HELP, parse("--help").action());
+        assertEquals(Action.HELP, parse("-np", "2", "-h").action());
+        assertEquals(Action.VERSION, parse("-V").action());
+        assertEquals(Action.VERSION, parse("--version").action());
+        assertTrue(LaunchOptions.help().contains("JSHMEM_JAVA_OPTS"));
+        assertTrue(LaunchOptions.help().contains("SHMEM_SYMMETRIC_SIZE"));
+        assertTrue(LaunchOptions.version().matches("oshrun \\(jshmem [0-9.]+\\), OpenSHMEM 1\\.6"));
+    }
+
+    @Test
+    void rejectsBadCommandLines() {
+        assertTrue(error("Main").contains("missing -np"));
+        assertTrue(error().contains("missing -np"));
+        assertTrue(error("-np", "0", "Main").contains("-np needs a positive integer, got \"0\""));
+        assertTrue(error("-np", "four", "Main").contains("got \"four\""));
+        assertTrue(error("-np", "-2", "Main").contains("got \"-2\""));
+        assertTrue(error("-np").contains("-np needs a number of PEs"));
+        assertTrue(error("-np", "2").contains("missing the program"));
+        assertTrue(error("-np", "2", "--frobnicate", "Main").contains("unknown option --frobnicate"));
+        assertTrue(error("-np", "2", "-x", "1BAD=v", "Main").contains("-x needs VAR or VAR=VALUE"));
+        assertTrue(error("-np", "2", "-x", "=v", "Main").contains("-x needs VAR or VAR=VALUE"));
+        assertTrue(error("-np", "2", "-x", "JSHMEM_PE=3", "Main").contains("JSHMEM_PE is set by oshrun"));
+        assertTrue(error("-np", "2", "--timeout", "0", "Main").contains("--timeout needs a positive integer"));
+        assertTrue(error("-np", "2", "-jar").contains("-jar needs a jar file"));
+        assertTrue(error("-np", "2", "--").contains("-- needs the main class"));
+    }
+}

@@ -1,0 +1,163 @@
+package io.jshmem.core.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the real {@code bin/oshrun} with {@link TestPeMain} as the program. Needs the module's classes
+ * compiled (as they are when Maven runs tests) and a JDK 25 for the script to find.
+ */
+class OshrunEndToEndTest {
+    /** Only a guard against a hanging oshrun; every job here ends in a few seconds. */
+    private static final long HANG_GUARD_SECONDS = 60;
+    private static final String MAIN = TestPeMain.class.getName();
+    private static final Pattern PE_LINE = Pattern.compile("pid (\\d+) bootstrap 127\\.0\\.0\\.1:(\\d+)");
+
+    @TempDir
+    Path dir;
+
+    private record Result(int status, String out, String err) {
+    }
+
+    @Test
+    void cleanJobExitsZero() throws Exception {
+        Result r = oshrun("-np", "3", "-x", "TEST_VAR=xyz", "-cp", testClasses(), MAIN, "ok");
+        assertEquals(0, r.status(), r.err());
+        for (int pe = 0; pe < 3; pe++) {
+            assertTrue(r.out().contains("hello from " + pe + " of 3 TEST_VAR=xyz\n"), r.out());
+        }
+        assertNothingLeft(r, 3);
+    }
+
+    @Test
+    void tagOutputPrefixesEveryLine() throws Exception {
+        Result r = oshrun("-np", "2", "--tag-output", "-cp", testClasses(), MAIN, "ok");
+        assertEquals(0, r.status(), r.err());
+        for (String line : r.out().split("\n")) {
+            assertTrue(line.matches("\\[PE [01]\\] .*"), line);
+        }
+        assertTrue(r.out().contains("[PE 0] hello from 0 of 2"), r.out());
+        assertTrue(r.out().contains("[PE 1] hello from 1 of 2"), r.out());
+        assertNothingLeft(r, 2);
+    }
+
+    @Test
+    void peDyingBeforeFinalizeEndsTheJobWithItsStatus() throws Exception {
+        Result r = oshrun("-np", "3", "-cp", testClasses(), MAIN, "die1");
+        assertEquals(3, r.status(), r.err());
+        assertTrue(r.err().matches("(?s)oshrun: PE 1 \\(pid \\d+\\) exited with status 3 before finalize; ending the job\n.*"),
+                r.err());
+        assertEquals(1, count(r.err(), "oshrun: "), "exactly one launcher message: " + r.err());
+        assertNothingLeft(r, 3);
+        Matcher segments = Pattern.compile("segment (\\S+)").matcher(r.out());
+        int swept = 0;
+        for (; segments.find(); swept++) {
+            assertFalse(Files.exists(Path.of(segments.group(1))), "not swept: " + segments.group(1));
+        }
+        assertTrue(swept > 0, r.out());
+    }
+
+    @Test
+    void abortEndsTheJobWithTheAbortStatus() throws Exception {
+        Result r = oshrun("-np", "3", "-cp", testClasses(), MAIN, "abort");
+        assertEquals(7, r.status(), r.err());
+        assertTrue(r.err().startsWith("oshrun: PE 0 aborted the job with status 7: test abort\n"), r.err());
+        assertNothingLeft(r, 3);
+    }
+
+    @Test
+    void timeoutEndsTheJobWith124() throws Exception {
+        Result r = oshrun("-np", "2", "--timeout", "1", "-cp", testClasses(), MAIN, "sleep");
+        assertEquals(124, r.status(), r.err());
+        assertTrue(r.err().contains("oshrun: job exceeded --timeout 1 s; ending the job"), r.err());
+        assertNothingLeft(r, 2);
+    }
+
+    @Test
+    void helpVersionAndUsageErrors() throws Exception {
+        Result help = oshrun("--help");
+        assertEquals(0, help.status());
+        assertTrue(help.out().startsWith("Usage: oshrun -np N"), help.out());
+        Result version = oshrun("-V");
+        assertEquals(0, version.status());
+        assertTrue(version.out().startsWith("oshrun (jshmem "), version.out());
+        Result usage = oshrun("-np", "zero", MAIN);
+        assertEquals(2, usage.status());
+        assertEquals("oshrun: -np needs a positive integer, got \"zero\"\nsee oshrun --help\n", usage.err());
+        Result badJar = oshrun("-np", "1", "-jar", dir.resolve("missing.jar").toString());
+        assertEquals(2, badJar.status());
+        assertTrue(badJar.err().startsWith("oshrun: cannot read jar"), badJar.err());
+    }
+
+    /** Every PE printed its pid and the job's bootstrap port: none may survive, nothing may listen. */
+    private static void assertNothingLeft(Result r, int npes) {
+        Matcher m = PE_LINE.matcher(r.out());
+        List<Long> pids = new ArrayList<>();
+        int port = -1;
+        while (m.find()) {
+            pids.add(Long.parseLong(m.group(1)));
+            port = Integer.parseInt(m.group(2));
+        }
+        assertEquals(npes, pids.size(), "every PE should have started: " + r.out());
+        for (long pid : pids) {
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "PE pid " + pid + " survived");
+        }
+        int bootstrapPort = port;
+        assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", bootstrapPort).close(),
+                "the bootstrap server still listens");
+    }
+
+    private Result oshrun(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(repositoryRoot().resolve("bin/oshrun").toString());
+        command.addAll(List.of(args));
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process oshrun = new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        if (!oshrun.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS)) {
+            oshrun.descendants().forEach(ProcessHandle::destroyForcibly);
+            oshrun.destroyForcibly();
+            throw new AssertionError("oshrun hung: " + String.join(" ", args));
+        }
+        return new Result(oshrun.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private static Path repositoryRoot() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isExecutable(p.resolve("bin/oshrun"))) {
+                return p;
+            }
+        }
+        throw new AssertionError("bin/oshrun not found above " + Path.of("").toAbsolutePath());
+    }
+
+    private static String testClasses() {
+        return Path.of("target/test-classes").toAbsolutePath().toString();
+    }
+
+    private static int count(String text, String what) {
+        return text.split(Pattern.quote(what), -1).length - 1;
+    }
+}

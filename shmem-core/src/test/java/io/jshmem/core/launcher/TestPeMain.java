@@ -1,0 +1,95 @@
+package io.jshmem.core.launcher;
+
+import io.jshmem.core.bootstrap.TcpBootstrap;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A PE program for {@link OshrunEndToEndTest}, started by bin/oshrun. Prints
+ * {@code pid <pid> bootstrap <host:port>} first, so the test can check afterwards that no PE survived
+ * the job and nothing listens any more. Modes:
+ * <ul>
+ * <li>{@code ok}: put, fence, check every PE's value, twice; print a greeting with $TEST_VAR;
+ *     finalize; exit 0
+ * <li>{@code die1}: each PE leaves a file named like a segment in /dev/shm (printing
+ *     {@code segment <path>}); PE 1 exits with status 3 without finalizing while the others wait in a fence
+ * <li>{@code abort}: PE 0 aborts with status 7 while the others wait in a fence
+ * <li>{@code sleep}: every PE sleeps (for --timeout)
+ * </ul>
+ */
+public final class TestPeMain {
+    private TestPeMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.out.println("pid " + ProcessHandle.current().pid() + " bootstrap " + System.getenv("JSHMEM_BOOTSTRAP"));
+        System.out.flush();
+        String mode = args[0];
+        if (mode.equals("sleep")) {
+            Thread.sleep(600_000);
+            return;
+        }
+        try (TcpBootstrap bootstrap = TcpBootstrap.fromEnvironment(System.getenv())) {
+            int me = bootstrap.rank();
+            switch (mode) {
+                case "ok" -> {
+                    exchange(bootstrap, "round1");
+                    exchange(bootstrap, "round2");
+                    if (bootstrap.get("never-put") != null) {
+                        fail("a key nobody put has a value");
+                    }
+                    System.out.println("hello from " + me + " of " + bootstrap.size() + " TEST_VAR="
+                            + System.getenv("TEST_VAR"));
+                    bootstrap.finalized();
+                }
+                case "die1" -> {
+                    leaveSegmentBehind(bootstrap);
+                    if (me == 1) {
+                        System.exit(3);
+                    }
+                    bootstrap.fence();
+                    fail("the fence returned although PE 1 died");
+                }
+                case "abort" -> {
+                    if (me == 0) {
+                        bootstrap.abort(7, "test abort");
+                    }
+                    bootstrap.fence();
+                    fail("the fence returned although PE 0 aborted");
+                }
+                default -> fail("unknown mode " + mode);
+            }
+        }
+    }
+
+    /** Creates a file named like the runtime's segments, as a PE killed before unlinking them would leave. */
+    private static void leaveSegmentBehind(TcpBootstrap bootstrap) throws IOException {
+        Path segment = Path.of("/dev/shm", "jshmem-" + bootstrap.jobId() + "-" + bootstrap.rank());
+        Files.writeString(segment, "test");
+        System.out.println("segment " + segment);
+        System.out.flush();
+    }
+
+    /** Each PE puts its own value under its own key; after the fence every value must be visible. */
+    private static void exchange(TcpBootstrap bootstrap, String round) {
+        bootstrap.put(round + ".pe" + bootstrap.rank(), value(round, bootstrap.rank()));
+        bootstrap.fence();
+        for (int pe = 0; pe < bootstrap.size(); pe++) {
+            byte[] got = bootstrap.get(round + ".pe" + pe);
+            if (got == null || !new String(got, StandardCharsets.UTF_8).equals(round + " of " + pe)) {
+                fail("wrong value for PE " + pe + " in " + round);
+            }
+        }
+    }
+
+    private static byte[] value(String round, int pe) {
+        return (round + " of " + pe).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void fail(String why) {
+        System.err.println("TestPeMain: " + why);
+        System.exit(10);
+    }
+}
