@@ -46,6 +46,7 @@ public final class TestPeMain {
                 }
                 case "die1" -> {
                     leaveSegmentBehind(bootstrap);
+                    bootstrap.fence(); // every PE has started and printed its pid
                     if (me == 1) {
                         System.exit(3);
                     }
@@ -53,6 +54,7 @@ public final class TestPeMain {
                     fail("the fence returned although PE 1 died");
                 }
                 case "abort" -> {
+                    bootstrap.fence(); // every PE has started and printed its pid
                     if (me == 0) {
                         bootstrap.abort(7, "test abort");
                     }
