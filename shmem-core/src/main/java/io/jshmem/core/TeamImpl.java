@@ -29,9 +29,12 @@ final class TeamImpl implements ShmemTeam {
     /** Mapped heaps by team PE number; null for members on other nodes. */
     final MemorySegment[] peers;
     final Collectives collectives;
-    /** Heap offset of this team's round-0 barrier flag and of its scratch word. */
-    private final long flags0;
+    /** Heap offset of this team's scratch word. */
     private final long scratch0;
+    /** Per dissemination round: the flag's heap offset, the world PE signalled and its mapped heap (null if remote). */
+    private final long[] roundOffset;
+    private final int[] roundPe;
+    private final MemorySegment[] roundTarget;
     private long syncEpoch;
     private long debugSequence;
     private volatile boolean destroyed;
@@ -55,8 +58,17 @@ final class TeamImpl implements ShmemTeam {
             throw new IllegalStateException("PE " + st.me + " is not in team " + name);
         }
         this.me = my;
-        this.flags0 = rt.slots().flag(slot, 0);
+        long flags0 = rt.slots().flag(slot, 0);
         this.scratch0 = rt.slots().scratch(slot, 0);
+        int rounds = 32 - Integer.numberOfLeadingZeros(Math.max(0, members.length - 1));
+        this.roundOffset = new long[rounds];
+        this.roundPe = new int[rounds];
+        this.roundTarget = new MemorySegment[rounds];
+        for (int r = 0; r < rounds; r++) {
+            roundOffset[r] = flags0 + (long) r * TeamSlots.LINE;
+            roundPe[r] = members[(my + (1 << r)) % members.length];
+            roundTarget[r] = st.direct(roundPe[r]);
+        }
         this.collectives = new Collectives(this);
     }
 
@@ -147,12 +159,16 @@ final class TeamImpl implements ShmemTeam {
      * epoch, which only grows, so they never need resetting while the team lives.
      */
     void syncInternal() {
-        int n = members.length;
         long epoch = ++syncEpoch;
         MemorySegment self = st.self;
-        for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
-            long off = flags0 + (long) r * TeamSlots.LINE;
-            rt.writeFlag(members[(me + dist) % n], off, epoch);
+        for (int r = 0; r < roundOffset.length; r++) {
+            long off = roundOffset[r];
+            MemorySegment to = roundTarget[r];
+            if (to != null) {
+                CtxBase.LONG.setRelease(to, off, epoch);
+            } else {
+                rt.writeFlag(roundPe[r], off, epoch);
+            }
             for (int k = 0; (long) CtxBase.LONG.getAcquire(self, off) < epoch; ) {
                 k = st.backoff.idle(k);
             }
