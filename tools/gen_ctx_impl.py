@@ -32,6 +32,7 @@ import io.jshmem.core.transport.AmoOp;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * The type-repetitive part of {@link ShmemCtx}, written once per type on top of the primitives of
@@ -64,7 +65,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void put(SymArray<?> dest, long destIndex, MemorySegment source, int pe) {
-        long off = offset(dest, destIndex, Arrays2.elements(source, (SymArrayImpl<?>) dest));
+        long off = offset(dest, destIndex, Arrays2.elements(source, st.check(dest)));
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
@@ -87,7 +88,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void get(MemorySegment dest, SymArray<?> source, long sourceIndex, int pe) {
-        long off = offset(source, sourceIndex, Arrays2.elements(dest, (SymArrayImpl<?>) source));
+        long off = offset(source, sourceIndex, Arrays2.elements(dest, st.check(source)));
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(s, off, dest, 0, dest.byteSize());
@@ -111,7 +112,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void putNbi(SymArray<?> dest, long destIndex, MemorySegment source, int pe) {
-        long off = offset(dest, destIndex, Arrays2.elements(source, (SymArrayImpl<?>) dest));
+        long off = offset(dest, destIndex, Arrays2.elements(source, st.check(dest)));
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
@@ -127,7 +128,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void getNbi(MemorySegment dest, SymArray<?> source, long sourceIndex, int pe) {
-        long off = offset(source, sourceIndex, Arrays2.elements(dest, (SymArrayImpl<?>) source));
+        long off = offset(source, sourceIndex, Arrays2.elements(dest, st.check(source)));
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(s, off, dest, 0, dest.byteSize());
@@ -198,6 +199,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
             return;
         }
         long off = offset(dest, destIndex, (nblocks - 1) * dst + bsize);
+        Arrays2.checkArrayRange(source, sourceIndex, (nblocks - 1) * sst + bsize);
         SymArrayImpl<?> d = (SymArrayImpl<?>) dest;
         MemorySegment s = seg(pe);
         for (long k = 0; k < nblocks; k++) {
@@ -219,6 +221,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
             return;
         }
         long off = offset(source, sourceIndex, (nblocks - 1) * sst + bsize);
+        Arrays2.checkArrayRange(dest, destIndex, (nblocks - 1) * dst + bsize);
         SymArrayImpl<?> src = (SymArrayImpl<?>) source;
         MemorySegment s = seg(pe);
         for (long k = 0; k < nblocks; k++) {
@@ -253,7 +256,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void putSignal(SymArray<?> dest, long destIndex, MemorySegment source,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe) {
-        long off = offset(dest, destIndex, Arrays2.elements(source, (SymArrayImpl<?>) dest));
+        long off = offset(dest, destIndex, Arrays2.elements(source, st.check(dest)));
         long sigOff = offset(sig, sigIndex, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
@@ -369,11 +372,13 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchNbi({t}[] fetch, int fetchIndex, {A}, int pe) {{
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetch(dest, index, pe);
     }}
 
     @Override
     public final void atomicSwapNbi({t}[] fetch, int fetchIndex, {A}, {t} value, int pe) {{
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
     }}
 ''')
@@ -405,11 +410,13 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicCompareSwapNbi({t}[] fetch, int fetchIndex, {A}, {t} cond, {t} value, int pe) {{
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicCompareSwap(dest, index, cond, value, pe);
     }}
 
     @Override
     public final void atomicFetchIncNbi({t}[] fetch, int fetchIndex, {A}, int pe) {{
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchAdd(dest, index, {one}, pe);
     }}
 ''')
@@ -439,6 +446,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetch{name}Nbi({t}[] fetch, int fetchIndex, {A}, {t} value, int pe) {{
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetch{name}(dest, index, value, pe);
     }}
 ''')

@@ -15,6 +15,7 @@ import io.jshmem.core.transport.AmoOp;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * The type-repetitive part of {@link ShmemCtx}, written once per type on top of the primitives of
@@ -47,7 +48,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void put(SymArray<?> dest, long destIndex, MemorySegment source, int pe) {
-        long off = offset(dest, destIndex, Arrays2.elements(source, (SymArrayImpl<?>) dest));
+        long off = offset(dest, destIndex, Arrays2.elements(source, st.check(dest)));
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
@@ -70,7 +71,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void get(MemorySegment dest, SymArray<?> source, long sourceIndex, int pe) {
-        long off = offset(source, sourceIndex, Arrays2.elements(dest, (SymArrayImpl<?>) source));
+        long off = offset(source, sourceIndex, Arrays2.elements(dest, st.check(source)));
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(s, off, dest, 0, dest.byteSize());
@@ -94,7 +95,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void putNbi(SymArray<?> dest, long destIndex, MemorySegment source, int pe) {
-        long off = offset(dest, destIndex, Arrays2.elements(source, (SymArrayImpl<?>) dest));
+        long off = offset(dest, destIndex, Arrays2.elements(source, st.check(dest)));
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
@@ -110,7 +111,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void getNbi(MemorySegment dest, SymArray<?> source, long sourceIndex, int pe) {
-        long off = offset(source, sourceIndex, Arrays2.elements(dest, (SymArrayImpl<?>) source));
+        long off = offset(source, sourceIndex, Arrays2.elements(dest, st.check(source)));
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(s, off, dest, 0, dest.byteSize());
@@ -181,6 +182,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
             return;
         }
         long off = offset(dest, destIndex, (nblocks - 1) * dst + bsize);
+        Arrays2.checkArrayRange(source, sourceIndex, (nblocks - 1) * sst + bsize);
         SymArrayImpl<?> d = (SymArrayImpl<?>) dest;
         MemorySegment s = seg(pe);
         for (long k = 0; k < nblocks; k++) {
@@ -202,6 +204,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
             return;
         }
         long off = offset(source, sourceIndex, (nblocks - 1) * sst + bsize);
+        Arrays2.checkArrayRange(dest, destIndex, (nblocks - 1) * dst + bsize);
         SymArrayImpl<?> src = (SymArrayImpl<?>) source;
         MemorySegment s = seg(pe);
         for (long k = 0; k < nblocks; k++) {
@@ -235,7 +238,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void putSignal(SymArray<?> dest, long destIndex, MemorySegment source,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe) {
-        long off = offset(dest, destIndex, Arrays2.elements(source, (SymArrayImpl<?>) dest));
+        long off = offset(dest, destIndex, Arrays2.elements(source, st.check(dest)));
         long sigOff = offset(sig, sigIndex, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
@@ -463,11 +466,13 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetch(dest, index, pe);
     }
 
     @Override
     public final void atomicSwapNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
     }
 
@@ -504,11 +509,13 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetch(dest, index, pe);
     }
 
     @Override
     public final void atomicSwapNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
     }
 
@@ -545,11 +552,13 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchNbi(float[] fetch, int fetchIndex, SymFloatArray dest, long index, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetch(dest, index, pe);
     }
 
     @Override
     public final void atomicSwapNbi(float[] fetch, int fetchIndex, SymFloatArray dest, long index, float value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
     }
 
@@ -586,11 +595,13 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchNbi(double[] fetch, int fetchIndex, SymDoubleArray dest, long index, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetch(dest, index, pe);
     }
 
     @Override
     public final void atomicSwapNbi(double[] fetch, int fetchIndex, SymDoubleArray dest, long index, double value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
     }
 
@@ -616,11 +627,13 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicCompareSwapNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long cond, long value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicCompareSwap(dest, index, cond, value, pe);
     }
 
     @Override
     public final void atomicFetchIncNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchAdd(dest, index, 1L, pe);
     }
 
@@ -647,6 +660,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchAddNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchAdd(dest, index, value, pe);
     }
 
@@ -673,6 +687,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchAndNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchAnd(dest, index, value, pe);
     }
 
@@ -699,6 +714,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchOrNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchOr(dest, index, value, pe);
     }
 
@@ -725,6 +741,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchXorNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchXor(dest, index, value, pe);
     }
 
@@ -750,11 +767,13 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicCompareSwapNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int cond, int value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicCompareSwap(dest, index, cond, value, pe);
     }
 
     @Override
     public final void atomicFetchIncNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchAdd(dest, index, 1, pe);
     }
 
@@ -781,6 +800,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchAddNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchAdd(dest, index, value, pe);
     }
 
@@ -807,6 +827,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchAndNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchAnd(dest, index, value, pe);
     }
 
@@ -833,6 +854,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchOrNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchOr(dest, index, value, pe);
     }
 
@@ -859,6 +881,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void atomicFetchXorNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
+        Objects.checkIndex(fetchIndex, fetch.length);
         fetch[fetchIndex] = atomicFetchXor(dest, index, value, pe);
     }
 

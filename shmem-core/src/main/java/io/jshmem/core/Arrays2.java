@@ -34,6 +34,11 @@ final class Arrays2 {
         return size >> object.shift;
     }
 
+    /** Checks that {@code array[index, index + count)} exists, before any element moves. */
+    static void checkArrayRange(Object array, int index, long count) {
+        java.util.Objects.checkFromIndexSize(index, count, (long) java.lang.reflect.Array.getLength(array));
+    }
+
     static void checkStrides(long dst, long sst, long bsize, long nblocks) {
         if (dst < 1 || sst < 1 || bsize < 0 || nblocks < 0) {
             throw new IllegalArgumentException("strides must be >= 1 and counts >= 0 (dst=" + dst + ", sst=" + sst

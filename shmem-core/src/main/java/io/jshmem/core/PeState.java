@@ -21,6 +21,8 @@ final class PeState {
     final RemoteTransport transport;
     final Backoff backoff;
     final int localPes;
+    /** Live symmetric objects, marked unusable at finalize. */
+    final Set<SymArrayImpl<?>> live = ConcurrentHashMap.newKeySet();
     /** Contexts to invalidate at finalize. */
     final Set<CtxBase> contexts = ConcurrentHashMap.newKeySet();
 

@@ -62,7 +62,18 @@ final class TeamSlots {
         return picked;
     }
 
-    /** Takes a slot for a new team of which this PE is a member and clears its flags. */
+    /**
+     * Marks a predefined team's slot used, at init. Its flags are not cleared: the segment is new
+     * (zero), and a faster peer may already have raised one of them.
+     */
+    synchronized void reserve(int slot) {
+        freeMask &= ~(1L << slot);
+    }
+
+    /**
+     * Takes a slot for a new team of which this PE is a member and clears its flags. Safe because
+     * no member signals the new team before the parent's sync that ends the split.
+     */
     synchronized void take(int slot) {
         freeMask &= ~(1L << slot);
         st.self.asSlice(flag(slot, 0), SLOT_BYTES).fill((byte) 0);

@@ -1,0 +1,187 @@
+package io.jshmem.conformance;
+
+import io.jshmem.Shmem;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Runs the conformance cases inside one jshmem job:
+ * {@code bin/oshrun -np N -cp conformance/target/classes io.jshmem.conformance.CaseRunner [--list] [filter...]}.
+ *
+ * <p>Every PE runs every selected case, in the fixed order of {@link AllCases}, and prints one line
+ * per case: {@code CASE <name> PE <k> PASS}, {@code ... FAIL <message>} or {@code ... SKIP <reason>};
+ * the PEs meet in a barrier between cases. A filter selects the cases whose name contains it (any
+ * filter matching is enough). At the end PE 0 prints {@code SUMMARY passed=N failed=M skipped=K}
+ * (its own view), and each PE exits with status 1 if any of its cases failed.
+ */
+public final class CaseRunner {
+    /** The watchdog's names for initialization and finalization (not cases). */
+    private static final String INIT = "(Shmem.init)";
+    private static final String CLOSE = "(Shmem.close)";
+
+    private CaseRunner() {
+    }
+
+    public static void main(String[] args) {
+        List<String> filters = new ArrayList<>();
+        boolean list = false;
+        for (String a : args) {
+            if (a.equals("--list")) {
+                list = true;
+            } else if (a.equals("-h") || a.equals("--help")) {
+                System.out.println("usage: CaseRunner [--list] [filter...]   (a filter selects the cases whose name contains it)");
+                return;
+            } else {
+                filters.add(a);
+            }
+        }
+        List<Case> cases = select(AllCases.all(), filters);
+        if (list) {
+            cases.forEach(c -> System.out.println(c.name()));
+            return;
+        }
+        if (cases.isEmpty()) {
+            System.err.println("CaseRunner: no case matches " + filters + " (see --list)");
+            System.exit(2);
+        }
+        System.exit(run(cases));
+    }
+
+    /** The cases whose names contain one of {@code filters} (all of them when there is no filter), in order. */
+    public static List<Case> select(List<Case> all, List<String> filters) {
+        Set<String> names = new HashSet<>();
+        for (Case c : all) {
+            if (!names.add(c.name())) {
+                throw new IllegalStateException("duplicate case name " + c.name());
+            }
+        }
+        if (filters.isEmpty()) {
+            return all;
+        }
+        return all.stream().filter(c -> filters.stream().anyMatch(f -> c.name().contains(f))).toList();
+    }
+
+    /** Initializes jshmem, runs the cases, finalizes; returns this PE's exit status. */
+    static int run(List<Case> cases) {
+        String envPe = System.getenv("JSHMEM_PE");
+        Watchdog watchdog = Watchdog.start(envPe == null ? 0 : Integer.parseInt(envPe), Thread.currentThread());
+        watchdog.caseStarted(INIT);
+        Shmem shmem = Shmem.init();
+        int me = shmem.myPe();
+        watchdog.caseStarted(null);
+        int passed = 0;
+        int failed = 0;
+        int skipped = 0;
+        for (Case kase : cases) {
+            watchdog.caseStarted(kase.name());
+            CaseContext c = new CaseContext(shmem, kase.name());
+            String skipReason = null;
+            if (shmem.nPes() < kase.minPes()) {
+                skipReason = "needs at least " + kase.minPes() + " PEs, the job has " + shmem.nPes();
+            } else {
+                try {
+                    kase.body().run(c);
+                } catch (SkipCase s) {
+                    skipReason = s.getMessage();
+                } catch (Throwable t) {
+                    c.fail("unexpected " + CaseContext.describe(t));
+                }
+                try {
+                    c.releaseAll();
+                } catch (Throwable t) {
+                    c.fail("freeing the case's objects: " + CaseContext.describe(t));
+                }
+            }
+            String prefix = "CASE " + kase.name() + " PE " + me + " ";
+            if (c.failures() > 0) {
+                failed++;
+                Out.line(prefix + "FAIL " + c.failureSummary());
+            } else if (skipReason != null) {
+                skipped++;
+                Out.line(prefix + "SKIP " + skipReason);
+            } else {
+                passed++;
+                Out.line(prefix + "PASS");
+            }
+            try {
+                shmem.barrierAll();
+            } catch (Throwable t) {
+                Out.line("CaseRunner: PE " + me + ": barrier after case " + kase.name() + " failed, giving up: "
+                        + CaseContext.describe(t));
+                return 1;
+            }
+        }
+        if (me == 0) {
+            Out.line("SUMMARY passed=" + passed + " failed=" + failed + " skipped=" + skipped);
+        }
+        watchdog.caseStarted(CLOSE);
+        shmem.close();
+        watchdog.caseStarted(null);
+        return failed > 0 ? 1 : 0;
+    }
+
+    /**
+     * Ends this PE when one case runs far too long (a lost update leaves a PE waiting forever):
+     * prints the case's FAIL line with where the main thread is stuck, then halts, so the launcher
+     * ends the job at once instead of at its --timeout. The limit is CONFORMANCE_CASE_TIMEOUT
+     * seconds (default 90; a case normally takes well under 5 s).
+     */
+    static final class Watchdog implements Runnable {
+        private final int me;
+        private final Thread main;
+        private final long limitNanos;
+        private volatile String current;
+        private volatile long startedAt;
+
+        private Watchdog(int me, Thread main, long limitSeconds) {
+            this.me = me;
+            this.main = main;
+            this.limitNanos = limitSeconds * 1_000_000_000L;
+        }
+
+        static Watchdog start(int me, Thread main) {
+            String v = System.getenv("CONFORMANCE_CASE_TIMEOUT");
+            long limit = v == null || v.isBlank() ? 90 : Long.parseLong(v.trim());
+            Watchdog w = new Watchdog(me, main, limit);
+            Thread t = new Thread(w, "conformance-watchdog");
+            t.setDaemon(true);
+            t.start();
+            return w;
+        }
+
+        void caseStarted(String name) {
+            startedAt = System.nanoTime();
+            current = name;
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                String name = current;
+                if (name != null && System.nanoTime() - startedAt > limitNanos && name.equals(current)) {
+                    StringBuilder where = new StringBuilder();
+                    StackTraceElement[] stack = main.getStackTrace();
+                    for (int i = 0; i < Math.min(12, stack.length); i++) {
+                        where.append(i == 0 ? "" : " < ").append(stack[i]);
+                    }
+                    long limit = limitNanos / 1_000_000_000L;
+                    if (name.startsWith("(")) {
+                        Out.line("CaseRunner: PE " + me + ": " + name.substring(1, name.length() - 1) + "() has not returned after " + limit
+                                + " s (CONFORMANCE_CASE_TIMEOUT); ending this PE; main thread at: " + where);
+                    } else {
+                        Out.line("CASE " + name + " PE " + me + " FAIL still running after " + limit
+                                + " s (CONFORMANCE_CASE_TIMEOUT); ending this PE; main thread at: " + where);
+                    }
+                    Runtime.getRuntime().halt(3);
+                }
+            }
+        }
+    }
+}

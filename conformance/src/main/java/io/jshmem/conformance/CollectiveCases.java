@@ -1,0 +1,410 @@
+package io.jshmem.conformance;
+
+import io.jshmem.ReduceOp;
+import io.jshmem.ShmemTeam;
+import io.jshmem.SymArray;
+import io.jshmem.SymByteArray;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Team collectives with values checked: broadcast from every root, collect/fcollect,
+ * alltoall(s) on all / even / odd PEs, every reduction on every type (boundary values, in place,
+ * small and large), scans, and the errors of bad arguments.
+ */
+final class CollectiveCases {
+    private CollectiveCases() {
+    }
+
+    /** Element counts: the small path, and one past the runtime's whole-array threshold (reduce-scatter). */
+    private static final long[] COUNTS = {1, 7, 3000};
+
+    static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        cases.add(Case.of("coll.sync", CollectiveCases::sync));
+        for (SymType<?> t : Elements.TYPES) {
+            cases.add(Case.of("coll.broadcast-every-root." + t.name(), c -> broadcast(c, t)));
+        }
+        cases.add(Case.of("coll.broadcastmem", CollectiveCases::broadcastmem));
+        for (SymType<?> t : Elements.TYPES) {
+            cases.add(Case.of("coll.fcollect." + t.name(), c -> fcollect(c, t)));
+            cases.add(Case.of("coll.collect." + t.name(), c -> collect(c, t)));
+        }
+        cases.add(Case.of("coll.collectmem-fcollectmem", CollectiveCases::collectmem));
+        cases.add(Case.of("coll.alltoall.all", c -> alltoall(c, c.shmem.teamWorld(), "all")));
+        cases.add(Case.atLeast(2, "coll.alltoall.even", c -> alltoallOnSplit(c, 0, "even")));
+        cases.add(Case.atLeast(2, "coll.alltoall.odd", c -> alltoallOnSplit(c, 1, "odd")));
+        cases.add(Case.of("coll.alltoalls.strides", CollectiveCases::alltoalls));
+        cases.add(Case.of("coll.alltoallmem", CollectiveCases::alltoallmem));
+        for (SymType<?> t : Elements.TYPES) {
+            for (ReduceOp op : ReduceOp.values()) {
+                if (op.bitwise() && Elements.floating(t)) {
+                    continue;
+                }
+                cases.add(Case.of("coll.reduce." + op.name().toLowerCase() + "." + t.name(), c -> reduce(c, t, op)));
+            }
+        }
+        cases.add(Case.of("coll.reduce.in-place", CollectiveCases::reduceInPlace));
+        cases.add(Case.atLeast(2, "coll.reduce.on-split-team", CollectiveCases::reduceOnTeam));
+        for (SymType<?> t : Elements.TYPES) {
+            cases.add(Case.of("coll.scan." + t.name(), c -> scan(c, t)));
+        }
+        cases.add(Case.of("coll.bad-arguments", CollectiveCases::badArguments));
+        return cases;
+    }
+
+    private interface OnTeam {
+        void run(ShmemTeam team, int start) throws Exception;
+    }
+
+    /** Runs {@code body} on the members of a stride-2 split starting at {@code start}. */
+    private static void onSplit(CaseContext c, int start, OnTeam body) throws Exception {
+        int size = (c.npes - start + 1) / 2;
+        Optional<ShmemTeam> team = c.shmem.teamWorld().splitStrided(start, 2, size, null, 0);
+        c.checkEquals(c.me % 2 == start, team.isPresent(), "membership of the stride-2 team from " + start);
+        if (team.isPresent()) {
+            try {
+                body.run(team.get(), start);
+            } finally {
+                team.get().close();
+            }
+        }
+        c.shmem.barrierAll();
+    }
+
+    private static void sync(CaseContext c) {
+        // Each PE raises its slot on PE 0 before the sync; after it, PE 0 must see all of them.
+        SymLongArray seen = c.calloc(SymType.LONG, c.npes);
+        for (int round = 1; round <= 50; round++) {
+            c.shmem.p(seen, c.me, round, 0);
+            c.shmem.quiet();
+            c.shmem.teamWorld().sync();
+            if (c.me == 0) {
+                for (int pe = 0; pe < c.npes; pe++) {
+                    if (!c.checkEq(round, seen.get(pe), "round " + round + ": PE " + pe + "'s mark after sync")) {
+                        return;
+                    }
+                }
+            }
+            c.shmem.teamWorld().sync();
+        }
+    }
+
+    private static void broadcast(CaseContext c, SymType<?> t) {
+        int n = 37;
+        SymArray<?> src = c.malloc(t, n);
+        SymArray<?> dst = c.malloc(t, n);
+        ShmemTeam w = c.shmem.teamWorld();
+        for (int root = 0; root < c.npes; root++) {
+            for (int i = 0; i < n; i++) {
+                Elements.set(src, i, Elements.value(t, c.me, i));
+                Elements.set(dst, i, Elements.narrow(t, 99));
+            }
+            bcast(w, dst, src, n, root);
+            for (int i = 0; i < n; i++) {
+                long want = Elements.value(t, root, i);
+                if (!c.checkEq(want, Elements.get(dst, i), "root " + root + ": dest[" + i + "]")) {
+                    return;
+                }
+            }
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void bcast(ShmemTeam team, SymArray dst, SymArray src, long n, int root) {
+        team.broadcast(dst, src, n, root);
+    }
+
+    private static void broadcastmem(CaseContext c) {
+        SymByteArray src = c.malloc(SymType.BYTE, 1000);
+        SymLongArray dst = c.calloc(SymType.LONG, 200);
+        for (int i = 0; i < 1000; i++) {
+            src.set(i, (byte) (i * 7 + c.me));
+        }
+        int root = c.npes - 1;
+        c.shmem.teamWorld().broadcastmem(dst, src, 1000, root);
+        for (int i = 0; i < 1000; i++) {
+            byte got = dst.local().get(java.lang.foreign.ValueLayout.JAVA_BYTE, i);
+            if (!c.checkEq((byte) (i * 7 + root), got, "byte " + i)) {
+                return;
+            }
+        }
+        c.checkEq(0, dst.get(199), "bytes past nbytes stay untouched");
+    }
+
+    private static void fcollect(CaseContext c, SymType<?> t) {
+        int n = 5;
+        SymArray<?> src = c.malloc(t, n);
+        SymArray<?> dst = c.calloc(t, (long) n * c.npes);
+        for (int i = 0; i < n; i++) {
+            Elements.set(src, i, Elements.value(t, c.me, i));
+        }
+        fcollectRaw(c.shmem.teamWorld(), dst, src, n);
+        for (int pe = 0; pe < c.npes; pe++) {
+            for (int i = 0; i < n; i++) {
+                if (!c.checkEq(Elements.value(t, pe, i), Elements.get(dst, (long) pe * n + i), "block of PE " + pe + " [" + i + "]")) {
+                    return;
+                }
+            }
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void fcollectRaw(ShmemTeam team, SymArray dst, SymArray src, long n) {
+        team.fcollect(dst, src, n);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void collectRaw(ShmemTeam team, SymArray dst, SymArray src, long n) {
+        team.collect(dst, src, n);
+    }
+
+    private static void collect(CaseContext c, SymType<?> t) {
+        // PE k contributes k+1 elements (PE 0 one, ...), so the blocks have different sizes.
+        long total = (long) c.npes * (c.npes + 1) / 2;
+        SymArray<?> src = c.malloc(t, c.npes);
+        SymArray<?> dst = c.calloc(t, total + 1);
+        for (int i = 0; i <= c.me; i++) {
+            Elements.set(src, i, Elements.value(t, c.me, i));
+        }
+        Elements.set(dst, total, Elements.narrow(t, 55));
+        collectRaw(c.shmem.teamWorld(), dst, src, c.me + 1);
+        long at = 0;
+        for (int pe = 0; pe < c.npes; pe++) {
+            for (int i = 0; i <= pe; i++, at++) {
+                if (!c.checkEq(Elements.value(t, pe, i), Elements.get(dst, at), "element " + i + " of PE " + pe)) {
+                    return;
+                }
+            }
+        }
+        c.checkEq(Elements.narrow(t, 55), Elements.get(dst, total), "the element after the last block is untouched");
+    }
+
+    private static void collectmem(CaseContext c) {
+        SymByteArray src = c.malloc(SymType.BYTE, 64);
+        SymByteArray dst = c.calloc(SymType.BYTE, 64L * c.npes);
+        for (int i = 0; i < 64; i++) {
+            src.set(i, (byte) (c.me * 16 + i));
+        }
+        c.shmem.teamWorld().fcollectmem(dst, src, 64);
+        for (int pe = 0; pe < c.npes; pe++) {
+            for (int i = 0; i < 64; i++) {
+                if (!c.checkEq((byte) (pe * 16 + i), dst.get(pe * 64L + i), "fcollectmem byte " + i + " of PE " + pe)) {
+                    return;
+                }
+            }
+        }
+        c.shmem.teamWorld().collectmem(dst, src, c.me + 1);
+        long at = 0;
+        for (int pe = 0; pe < c.npes; pe++) {
+            for (int i = 0; i <= pe; i++, at++) {
+                if (!c.checkEq((byte) (pe * 16 + i), dst.get(at), "collectmem byte " + i + " of PE " + pe)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void alltoallOnSplit(CaseContext c, int start, String which) throws Exception {
+        // Symmetric allocation is collective over the world: allocate before the split, on every PE.
+        SymLongArray src = c.calloc(SymType.LONG, 3L * c.npes);
+        SymLongArray dst = c.calloc(SymType.LONG, 3L * c.npes);
+        onSplit(c, start, (team, s) -> alltoall(c, team, which, src, dst));
+    }
+
+    private static void alltoall(CaseContext c, ShmemTeam team, String which) {
+        alltoall(c, team, which, c.calloc(SymType.LONG, 3L * c.npes), c.calloc(SymType.LONG, 3L * c.npes));
+    }
+
+    private static void alltoall(CaseContext c, ShmemTeam team, String which, SymLongArray src, SymLongArray dst) {
+        int n = team.nPes();
+        int me = team.myPe();
+        int per = 3;
+        for (int j = 0; j < n; j++) {
+            for (int k = 0; k < per; k++) {
+                src.set((long) j * per + k, me * 1000L + j * 10L + k);
+            }
+        }
+        team.alltoall(dst, src, per);
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < per; k++) {
+                long want = i * 1000L + me * 10L + k;
+                if (!c.checkEq(want, dst.get((long) i * per + k), which + ": block from team PE " + i + " [" + k + "]")) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void alltoalls(CaseContext c) {
+        int n = c.npes;
+        long per = 4;
+        long dst = 2;
+        long sst = 3;
+        long elems = per * n;
+        SymLongArray src = c.calloc(SymType.LONG, (elems - 1) * sst + 1);
+        SymLongArray out = c.calloc(SymType.LONG, (elems - 1) * dst + 1);
+        for (int j = 0; j < n; j++) {
+            for (long k = 0; k < per; k++) {
+                src.set(sst * (j * per + k), c.me * 1000L + j * 10L + k);
+            }
+        }
+        c.shmem.teamWorld().alltoalls(out, src, dst, sst, per);
+        for (int i = 0; i < n; i++) {
+            for (long k = 0; k < per; k++) {
+                if (!c.checkEq(i * 1000L + c.me * 10L + k, out.get(dst * (i * per + k)), "block from PE " + i + " [" + k + "]")) {
+                    return;
+                }
+                if (k < per - 1 || i < n - 1) {
+                    c.checkEq(0, out.get(dst * (i * per + k) + 1), "the gap after element " + k + " of block " + i);
+                }
+            }
+        }
+    }
+
+    private static void alltoallmem(CaseContext c) {
+        int n = c.npes;
+        SymByteArray src = c.malloc(SymType.BYTE, 8L * n);
+        SymByteArray dst = c.calloc(SymType.BYTE, 8L * n);
+        for (int j = 0; j < n; j++) {
+            for (int k = 0; k < 8; k++) {
+                src.set(j * 8L + k, (byte) (c.me * 40 + j * 8 + k));
+            }
+        }
+        c.shmem.teamWorld().alltoallmem(dst, src, 8);
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < 8; k++) {
+                if (!c.checkEq((byte) (i * 40 + c.me * 8 + k), dst.get(i * 8L + k), "byte " + k + " from PE " + i)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void reduce(CaseContext c, SymType<?> t, ReduceOp op) {
+        for (long n : COUNTS) {
+            SymArray<?> src = c.malloc(t, n);
+            SymArray<?> dst = c.malloc(t, n);
+            for (long i = 0; i < n; i++) {
+                Elements.set(src, i, Elements.value(t, c.me, i));
+            }
+            reduceRaw(c.shmem.teamWorld(), op, dst, src, n);
+            for (long i = 0; i < n; i++) {
+                long want = Elements.value(t, 0, i);
+                for (int pe = 1; pe < c.npes; pe++) {
+                    want = Elements.combine(t, op, want, Elements.value(t, pe, i));
+                }
+                long got = Elements.get(dst, i);
+                if (!c.check(want == got, op + " of " + n + " " + t.name() + "s, element " + i + ": expected "
+                        + Elements.show(t, want) + ", got " + Elements.show(t, got))) {
+                    return;
+                }
+            }
+            c.shmem.free(dst);
+            c.shmem.free(src);
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static void reduceRaw(ShmemTeam team, ReduceOp op, SymArray dst, SymArray src, long n) {
+        switch (op) {
+            case AND -> team.andReduce(dst, src, n);
+            case OR -> team.orReduce(dst, src, n);
+            case XOR -> team.xorReduce(dst, src, n);
+            case MAX -> team.maxReduce(dst, src, n);
+            case MIN -> team.minReduce(dst, src, n);
+            case SUM -> team.sumReduce(dst, src, n);
+            case PROD -> team.prodReduce(dst, src, n);
+        }
+    }
+
+    private static void reduceInPlace(CaseContext c) {
+        for (long n : COUNTS) {
+            SymLongArray a = c.malloc(SymType.LONG, n);
+            for (long i = 0; i < n; i++) {
+                a.set(i, c.me + i);
+            }
+            c.shmem.teamWorld().sumReduce(a, a, n);
+            long base = (long) c.npes * (c.npes - 1) / 2;
+            for (long i = 0; i < n; i++) {
+                if (!c.checkEq(base + c.npes * i, a.get(i), "in-place sum of " + n + ", element " + i)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void reduceOnTeam(CaseContext c) throws Exception {
+        SymLongArray src = c.calloc(SymType.LONG, 2);
+        SymLongArray dst = c.calloc(SymType.LONG, 2);
+        onSplit(c, 1, (team, s) -> {
+            src.set(0, c.me);
+            src.set(1, 1);
+            team.sumReduce(dst, src, 2);
+            long want = 0;
+            for (int pe = 1; pe < c.npes; pe += 2) {
+                want += pe;
+            }
+            c.checkEq(want, dst.get(0), "sum of the odd PE numbers over the odd team");
+            c.checkEq(team.nPes(), dst.get(1), "member count over the odd team");
+        });
+    }
+
+    private static void scan(CaseContext c, SymType<?> t) {
+        int n = 9;
+        SymArray<?> src = c.malloc(t, n);
+        SymArray<?> in = c.malloc(t, n);
+        SymArray<?> ex = c.malloc(t, n);
+        for (int i = 0; i < n; i++) {
+            Elements.set(src, i, Elements.value(t, c.me, i));
+        }
+        scanRaw(c.shmem.teamWorld(), in, src, n, true);
+        scanRaw(c.shmem.teamWorld(), ex, src, n, false);
+        for (int i = 0; i < n; i++) {
+            long zero = Elements.floating(t) ? (t == SymType.FLOAT ? Float.floatToRawIntBits(0f) : Double.doubleToRawLongBits(0d)) : 0;
+            long acc = zero;
+            for (int pe = 0; pe < c.me; pe++) {
+                acc = Elements.combine(t, ReduceOp.SUM, acc, Elements.value(t, pe, i));
+            }
+            if (!c.check(acc == Elements.get(ex, i), "exscan element " + i + ": expected " + Elements.show(t, acc) + ", got "
+                    + Elements.show(t, Elements.get(ex, i)))) {
+                return;
+            }
+            acc = Elements.combine(t, ReduceOp.SUM, acc, Elements.value(t, c.me, i));
+            if (!c.check(acc == Elements.get(in, i), "inscan element " + i + ": expected " + Elements.show(t, acc) + ", got "
+                    + Elements.show(t, Elements.get(in, i)))) {
+                return;
+            }
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void scanRaw(ShmemTeam team, SymArray dst, SymArray src, long n, boolean inclusive) {
+        if (inclusive) {
+            team.sumInscan(dst, src, n);
+        } else {
+            team.sumExscan(dst, src, n);
+        }
+    }
+
+    private static void badArguments(CaseContext c) {
+        ShmemTeam w = c.shmem.teamWorld();
+        SymLongArray a = c.calloc(SymType.LONG, 4);
+        SymLongArray b = c.calloc(SymType.LONG, 4);
+        // Every check below fails on every PE before any communication, so no PE waits for another.
+        c.expectShmemException("broadcast from root nPes", () -> w.broadcast(a, b, 4, c.npes), "PE " + c.npes);
+        c.expectShmemException("broadcast from root -1", () -> w.broadcast(a, b, 4, -1), "PE -1");
+        c.expectShmemException("broadcast of more elements than dest has", () -> w.broadcast(a, b, 5, 0), "needs");
+        c.expectShmemException("fcollect into a dest too small", () -> w.fcollect(a, b, 4 + (c.npes > 1 ? 0 : 1)), "needs");
+        c.expectShmemException("negative count", () -> w.sumReduce(a, b, -1), "negative");
+        io.jshmem.SymDoubleArray d = c.calloc(SymType.DOUBLE, 4);
+        c.expectShmemException("xor of doubles", () -> w.xorReduce(d, d, 1), "not defined for double");
+        c.expectShmemException("alltoalls with stride 0", () -> w.alltoalls(a, b, 0, 1, 1), "stride");
+        c.shmem.barrierAll();
+        w.sumReduce(a, b, 4); // the team still works
+        c.checkEq(0, a.get(0), "a reduction after the errors");
+    }
+}

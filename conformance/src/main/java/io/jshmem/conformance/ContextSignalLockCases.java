@@ -1,0 +1,182 @@
+package io.jshmem.conformance;
+
+import io.jshmem.Cmp;
+import io.jshmem.Shmem;
+import io.jshmem.ShmemContext;
+import io.jshmem.ShmemTeam;
+import io.jshmem.SignalOp;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Contexts (world and team ones), signals and distributed locks. */
+final class ContextSignalLockCases {
+    private ContextSignalLockCases() {
+    }
+
+    static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        cases.add(Case.of("ctx.many-contexts-increment-neighbour", ContextSignalLockCases::manyContexts));
+        cases.add(Case.atLeast(2, "ctx.team-context-uses-team-pe-numbers", ContextSignalLockCases::teamContext));
+        cases.add(Case.of("ctx.options-team-session", ContextSignalLockCases::options));
+        cases.add(Case.of("ctx.destroyed", ContextSignalLockCases::destroyed));
+        cases.add(Case.of("signal.put-signal-set", c -> putSignal(c, SignalOp.SET)));
+        cases.add(Case.of("signal.put-signal-add", c -> putSignal(c, SignalOp.ADD)));
+        cases.add(Case.of("signal.add-set-fetch", ContextSignalLockCases::signalAddSet));
+        cases.add(Case.of("lock.counter", ContextSignalLockCases::lockCounter));
+        cases.add(Case.of("lock.test-lock", ContextSignalLockCases::testLock));
+        return cases;
+    }
+
+    private static void manyContexts(CaseContext c) {
+        int k = 8;
+        int rounds = 50;
+        SymLongArray counter = c.calloc(SymType.LONG, 1);
+        List<ShmemContext> ctxs = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            ctxs.add(c.shmem.ctxCreate(i % 2 == 0 ? Shmem.CTX_PRIVATE : Shmem.CTX_SERIALIZED));
+        }
+        for (int r = 0; r < rounds; r++) {
+            for (ShmemContext ctx : ctxs) {
+                ctx.atomicInc(counter, 0, c.right());
+            }
+        }
+        for (ShmemContext ctx : ctxs) {
+            ctx.quiet();
+        }
+        c.shmem.barrierAll();
+        c.checkEq((long) k * rounds, counter.get(0), "increments from the left neighbour's " + k + " contexts");
+        for (ShmemContext ctx : ctxs) {
+            ctx.close();
+        }
+    }
+
+    private static void teamContext(CaseContext c) {
+        SymLongArray box = c.calloc(SymType.LONG, 1);
+        int size = (c.npes + 1) / 2;
+        Optional<ShmemTeam> evens = c.shmem.teamWorld().splitStrided(0, 2, size, null, 0);
+        evens.ifPresent(team -> {
+            try (ShmemContext ctx = team.createCtx(0)) {
+                c.check(ctx.team() == team, "ctx_get_team returns the team");
+                int next = (team.myPe() + 1) % team.nPes();
+                ctx.p(box, 0, 1000 + c.me, next); // team PE numbers: next is world PE 2*next
+                ctx.quiet();
+            }
+        });
+        c.shmem.barrierAll();
+        if (c.me % 2 == 0) {
+            int prevTeamPe = (c.me / 2 - 1 + size) % size;
+            c.checkEq(1000 + 2L * prevTeamPe, box.get(0), "value from the previous even PE through the team context");
+        } else {
+            c.checkEq(0, box.get(0), "odd PEs receive nothing");
+        }
+        evens.ifPresent(ShmemTeam::close);
+    }
+
+    private static void options(CaseContext c) {
+        try (ShmemContext ctx = c.shmem.ctxCreate(Shmem.CTX_NOSTORE | Shmem.CTX_SERIALIZED)) {
+            c.checkEq(Shmem.CTX_NOSTORE | Shmem.CTX_SERIALIZED, ctx.options(), "options round trip");
+            c.check(ctx.team() == c.shmem.teamWorld(), "a world context's team is the world");
+            SymLongArray a = c.calloc(SymType.LONG, 1);
+            ctx.sessionStart(0);
+            long old = ctx.atomicFetchAdd(a, 0, 5, c.right());
+            ctx.sessionStop();
+            c.check(old >= 0, "fetch_add inside a session");
+        }
+        c.expectShmemException("unknown context options", () -> c.shmem.ctxCreate(1L << 40), "option");
+    }
+
+    private static void destroyed(CaseContext c) {
+        SymLongArray a = c.calloc(SymType.LONG, 1);
+        ShmemContext ctx = c.shmem.ctxCreate(0);
+        ctx.p(a, 0, 3, c.me);
+        ctx.close();
+        ctx.close(); // twice is harmless
+        c.expectShmemException("put on a destroyed context", () -> ctx.p(a, 0, 4, c.me), "destroyed");
+        c.expectShmemException("quiet on a destroyed context", ctx::quiet, "destroyed");
+        c.expectShmemException("ctx_get_team of a destroyed context", ctx::team, "destroyed");
+        c.checkEq(3, a.get(0), "the put made before destroy");
+        c.expectShmemException("PE out of range on a context", () -> {
+            try (ShmemContext other = c.shmem.ctxCreate(0)) {
+                other.p(a, 0, 1, c.npes);
+            }
+        }, "out of range");
+    }
+
+    private static void putSignal(CaseContext c, SignalOp op) {
+        int n = 64;
+        int rounds = 30;
+        SymLongArray data = c.calloc(SymType.LONG, n);
+        SymLongArray sig = c.calloc(SymType.LONG, 1);
+        long[] block = new long[n];
+        for (int r = 1; r <= rounds; r++) {
+            for (int i = 0; i < n; i++) {
+                block[i] = (long) c.me * 1_000_000 + r * 1000L + i;
+            }
+            if (r % 2 == 0) {
+                c.shmem.putSignal(data, 0, block, 0, n, sig, 0, op == SignalOp.SET ? r : 1, op, c.right());
+            } else {
+                c.shmem.putSignalNbi(data, 0, block, 0, n, sig, 0, op == SignalOp.SET ? r : 1, op, c.right());
+            }
+            long seen = c.shmem.signalWaitUntil(sig, 0, Cmp.GE, r);
+            c.check(seen >= r, "signal_wait_until returned " + seen + " before round " + r);
+            for (int i = 0; i < n; i++) {
+                long want = (long) c.left() * 1_000_000 + r * 1000L + i;
+                if (!c.checkEq(want, data.get(i), op + " round " + r + ": data[" + i + "] visible with the signal")) {
+                    return;
+                }
+            }
+            c.shmem.barrierAll(); // the sender may overwrite data only after the check
+        }
+        c.checkEq(rounds, c.shmem.signalFetch(sig, 0), "final signal value");
+    }
+
+    private static void signalAddSet(CaseContext c) {
+        SymLongArray sig = c.calloc(SymType.LONG, 2);
+        c.shmem.signalAdd(sig, 0, c.me + 1, 0);
+        c.shmem.signalSet(sig, 1, 42, c.right());
+        c.shmem.barrierAll();
+        if (c.me == 0) {
+            c.checkEq((long) c.npes * (c.npes + 1) / 2, c.shmem.signalFetch(sig, 0), "signal_add from every PE");
+        }
+        c.checkEq(42, c.shmem.signalFetch(sig, 1), "signal_set from the left neighbour");
+    }
+
+    private static void lockCounter(CaseContext c) {
+        int iterations = 300;
+        SymLongArray lock = c.calloc(SymType.LONG, 1);
+        SymLongArray counter = c.calloc(SymType.LONG, 1);
+        for (int i = 0; i < iterations; i++) {
+            c.shmem.setLock(lock, 0);
+            // A non-atomic read-modify-write: only mutual exclusion keeps it exact.
+            long v = c.shmem.g(counter, 0, 0);
+            c.shmem.p(counter, 0, v + 1, 0);
+            c.shmem.clearLock(lock, 0);
+        }
+        c.shmem.barrierAll();
+        c.checkEq((long) c.npes * iterations, c.shmem.g(counter, 0, 0), "lock-protected counter");
+    }
+
+    private static void testLock(CaseContext c) {
+        SymLongArray lock = c.calloc(SymType.LONG, 1);
+        if (c.me == 0) {
+            c.check(c.shmem.testLock(lock, 0), "test_lock of a free lock acquires it");
+        }
+        c.shmem.barrierAll();
+        if (c.me != 0) {
+            c.check(!c.shmem.testLock(lock, 0), "test_lock of a held lock fails");
+        }
+        c.shmem.barrierAll();
+        if (c.me == 0) {
+            c.shmem.clearLock(lock, 0);
+        }
+        c.shmem.barrierAll();
+        if (c.me == c.npes - 1) {
+            c.check(c.shmem.testLock(lock, 0), "test_lock after clear_lock acquires it");
+            c.shmem.clearLock(lock, 0);
+        }
+        c.shmem.barrierAll();
+    }
+}

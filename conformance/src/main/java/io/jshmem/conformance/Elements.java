@@ -1,0 +1,135 @@
+package io.jshmem.conformance;
+
+import io.jshmem.ReduceOp;
+import io.jshmem.SymArray;
+import io.jshmem.SymType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+
+/**
+ * Element values of the seven types as long "bits" (integral types sign-extended, char
+ * zero-extended, float/double as raw IEEE bits), with the reduction semantics computed here,
+ * independently of the runtime, for the collective cases.
+ */
+final class Elements {
+    static final List<SymType<?>> TYPES = List.of(SymType.LONG, SymType.INT, SymType.SHORT, SymType.BYTE,
+            SymType.CHAR, SymType.FLOAT, SymType.DOUBLE);
+
+    private Elements() {
+    }
+
+    static boolean floating(SymType<?> t) {
+        return t == SymType.FLOAT || t == SymType.DOUBLE;
+    }
+
+    /** Element {@code i} of a segment holding elements of type {@code t}. */
+    static long get(MemorySegment s, SymType<?> t, long i) {
+        return switch (t.name()) {
+            case "long" -> s.getAtIndex(ValueLayout.JAVA_LONG, i);
+            case "int" -> s.getAtIndex(ValueLayout.JAVA_INT, i);
+            case "short" -> s.getAtIndex(ValueLayout.JAVA_SHORT, i);
+            case "byte" -> s.getAtIndex(ValueLayout.JAVA_BYTE, i);
+            case "char" -> s.getAtIndex(ValueLayout.JAVA_CHAR, i);
+            case "float" -> Float.floatToRawIntBits(s.getAtIndex(ValueLayout.JAVA_FLOAT, i));
+            default -> Double.doubleToRawLongBits(s.getAtIndex(ValueLayout.JAVA_DOUBLE, i));
+        };
+    }
+
+    static void set(MemorySegment s, SymType<?> t, long i, long v) {
+        switch (t.name()) {
+            case "long" -> s.setAtIndex(ValueLayout.JAVA_LONG, i, v);
+            case "int" -> s.setAtIndex(ValueLayout.JAVA_INT, i, (int) v);
+            case "short" -> s.setAtIndex(ValueLayout.JAVA_SHORT, i, (short) v);
+            case "byte" -> s.setAtIndex(ValueLayout.JAVA_BYTE, i, (byte) v);
+            case "char" -> s.setAtIndex(ValueLayout.JAVA_CHAR, i, (char) v);
+            case "float" -> s.setAtIndex(ValueLayout.JAVA_FLOAT, i, Float.intBitsToFloat((int) v));
+            default -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, i, Double.longBitsToDouble(v));
+        }
+    }
+
+    static long get(SymArray<?> a, long i) {
+        return get(a.local(), a.type(), i);
+    }
+
+    static void set(SymArray<?> a, long i, long v) {
+        set(a.local(), a.type(), i, v);
+    }
+
+    /**
+     * A value for PE {@code pe}, element {@code i}. Integral types include their boundary values
+     * (so sums and products wrap); floating values are small multiples of 1/2, exact in any order.
+     */
+    static long value(SymType<?> t, int pe, long i) {
+        if (floating(t)) {
+            double d = ((pe + 1) * 0.5) + (i % 7) - 3;
+            return t == SymType.FLOAT ? Float.floatToRawIntBits((float) d) : Double.doubleToRawLongBits(d);
+        }
+        long[] specials = switch (t.name()) {
+            case "long" -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE, -1, 0};
+            case "int" -> new long[] {Integer.MAX_VALUE, Integer.MIN_VALUE, -1, 0};
+            case "short" -> new long[] {Short.MAX_VALUE, Short.MIN_VALUE, -1, 0};
+            case "byte" -> new long[] {Byte.MAX_VALUE, Byte.MIN_VALUE, -1, 0};
+            default -> new long[] {Character.MAX_VALUE, 0x8000, 1, 0};
+        };
+        long v = i % 11 < specials.length && (pe + i) % 3 == 0 ? specials[(int) (i % 11)] : (pe * 37 + i * 5) % 97 - 20;
+        return narrow(t, v);
+    }
+
+    /** {@code v} as a value of type {@code t} (wrapped like a Java cast). */
+    static long narrow(SymType<?> t, long v) {
+        return switch (t.name()) {
+            case "int" -> (int) v;
+            case "short" -> (short) v;
+            case "byte" -> (byte) v;
+            case "char" -> (char) v;
+            default -> v;
+        };
+    }
+
+    /** {@code a op b} with the semantics of type {@code t}. */
+    static long combine(SymType<?> t, ReduceOp op, long a, long b) {
+        if (t == SymType.DOUBLE) {
+            double x = Double.longBitsToDouble(a);
+            double y = Double.longBitsToDouble(b);
+            return Double.doubleToRawLongBits(switch (op) {
+                case MAX -> Math.max(x, y);
+                case MIN -> Math.min(x, y);
+                case SUM -> x + y;
+                case PROD -> x * y;
+                default -> throw new IllegalArgumentException(op.name());
+            });
+        }
+        if (t == SymType.FLOAT) {
+            float x = Float.intBitsToFloat((int) a);
+            float y = Float.intBitsToFloat((int) b);
+            return Float.floatToRawIntBits(switch (op) {
+                case MAX -> Math.max(x, y);
+                case MIN -> Math.min(x, y);
+                case SUM -> x + y;
+                case PROD -> x * y;
+                default -> throw new IllegalArgumentException(op.name());
+            });
+        }
+        // Integral: a and b already hold the typed values (char zero-extended), so long arithmetic
+        // then narrowing gives Java's wrap-around, and signed (unsigned for char) max/min.
+        return narrow(t, switch (op) {
+            case AND -> a & b;
+            case OR -> a | b;
+            case XOR -> a ^ b;
+            case MAX -> Math.max(a, b);
+            case MIN -> Math.min(a, b);
+            case SUM -> a + b;
+            case PROD -> a * b;
+        });
+    }
+
+    /** Printable form of a value. */
+    static String show(SymType<?> t, long v) {
+        return switch (t.name()) {
+            case "float" -> Float.toString(Float.intBitsToFloat((int) v));
+            case "double" -> Double.toString(Double.longBitsToDouble(v));
+            default -> Long.toString(v);
+        };
+    }
+}

@@ -1,0 +1,51 @@
+package io.jshmem.conformance;
+
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/** A SymLongArray that jshmem did not allocate: every routine must refuse it. */
+final class FakeLongArray implements SymLongArray {
+    private final MemorySegment memory;
+
+    FakeLongArray(long length) {
+        this.memory = Arena.ofAuto().allocate(Math.max(8, length * 8), 8);
+    }
+
+    @Override
+    public long length() {
+        return memory.byteSize() / 8;
+    }
+
+    @Override
+    public SymType<?> type() {
+        return SymType.LONG;
+    }
+
+    @Override
+    public long byteSize() {
+        return memory.byteSize();
+    }
+
+    @Override
+    public MemorySegment local() {
+        return memory;
+    }
+
+    @Override
+    public long get(long index) {
+        return memory.getAtIndex(ValueLayout.JAVA_LONG, index);
+    }
+
+    @Override
+    public void set(long index, long value) {
+        memory.setAtIndex(ValueLayout.JAVA_LONG, index, value);
+    }
+
+    @Override
+    public String toString() {
+        return "FakeLongArray[" + length() + "]";
+    }
+}

@@ -1,0 +1,10 @@
+package io.jshmem.conformance;
+
+/** Thrown by a case body (identically on every PE) to report SKIP with a reason. */
+public final class SkipCase extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public SkipCase(String reason) {
+        super(reason, null, false, false);
+    }
+}

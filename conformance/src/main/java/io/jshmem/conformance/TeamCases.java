@@ -1,0 +1,182 @@
+package io.jshmem.conformance;
+
+import io.jshmem.ShmemContext;
+import io.jshmem.ShmemTeam;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import io.jshmem.TeamConfig;
+import io.jshmem.TeamPair;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Teams: the predefined ones, strided and 2-D splits, translation, configuration, destroy, errors. */
+final class TeamCases {
+    private TeamCases() {
+    }
+
+    static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        cases.add(Case.of("team.world-and-shared", TeamCases::predefined));
+        cases.add(Case.atLeast(2, "team.split-strided.2", c -> strided(c, 2)));
+        cases.add(Case.atLeast(3, "team.split-strided.3", c -> strided(c, 3)));
+        cases.add(Case.atLeast(2, "team.split-of-a-split", TeamCases::nested));
+        cases.add(Case.atLeast(2, "team.split-2d.x2", c -> split2d(c, 2)));
+        cases.add(Case.atLeast(3, "team.split-2d.x3", c -> split2d(c, 3)));
+        cases.add(Case.of("team.get-config", TeamCases::config));
+        cases.add(Case.of("team.create-destroy-cycles", TeamCases::cycles));
+        cases.add(Case.of("team.bad-input", TeamCases::badInput));
+        return cases;
+    }
+
+    private static void predefined(CaseContext c) {
+        ShmemTeam w = c.shmem.teamWorld();
+        ShmemTeam s = c.shmem.teamShared();
+        c.checkEq(c.me, w.myPe(), "world team my_pe");
+        c.checkEq(c.npes, w.nPes(), "world team n_pes");
+        // One node here: the shared team is the world.
+        c.checkEq(c.npes, s.nPes(), "shared team n_pes on one node");
+        for (int pe = 0; pe < c.npes; pe++) {
+            c.checkEq(pe, w.translatePe(pe, s), "world PE " + pe + " in the shared team");
+            c.checkEq(pe, s.translatePe(pe, w), "shared PE " + pe + " in the world team");
+        }
+        c.checkEq(-1, w.translatePe(c.npes, s), "translating a PE out of range");
+        c.checkEq(-1, w.translatePe(-1, s), "translating PE -1");
+        SymLongArray a = c.calloc(SymType.LONG, 1);
+        c.check(s.ptr(a, (c.me + 1) % c.npes).isPresent(), "team_ptr to a shared-team peer is present");
+    }
+
+    private static void strided(CaseContext c, int stride) {
+        ShmemTeam w = c.shmem.teamWorld();
+        int size = (c.npes + stride - 1) / stride;
+        Optional<ShmemTeam> t = w.splitStrided(0, stride, size, null, 0);
+        boolean member = c.me % stride == 0;
+        c.checkEquals(member, t.isPresent(), "membership of split(0, " + stride + ", " + size + ")");
+        SymLongArray src = c.calloc(SymType.LONG, 1);
+        SymLongArray dst = c.calloc(SymType.LONG, 1);
+        if (t.isPresent()) {
+            ShmemTeam team = t.get();
+            c.checkEq(c.me / stride, team.myPe(), "team my_pe");
+            c.checkEq(size, team.nPes(), "team n_pes");
+            for (int i = 0; i < size; i++) {
+                c.checkEq((long) i * stride, team.translatePe(i, w), "team PE " + i + " in the world");
+            }
+            for (int pe = 0; pe < c.npes; pe++) {
+                c.checkEq(pe % stride == 0 ? pe / stride : -1, w.translatePe(pe, team), "world PE " + pe + " in the team");
+            }
+            src.set(0, c.me);
+            team.sumReduce(dst, src, 1);
+            long want = 0;
+            for (int pe = 0; pe < c.npes; pe += stride) {
+                want += pe;
+            }
+            c.checkEq(want, dst.get(0), "sum over the team");
+            team.close();
+        }
+        c.shmem.barrierAll();
+    }
+
+    private static void nested(CaseContext c) {
+        ShmemTeam w = c.shmem.teamWorld();
+        // All but PE 0, then every second of those: world PEs 1, 3, 5, ...
+        Optional<ShmemTeam> rest = w.splitStrided(1, 1, c.npes - 1, null, 0);
+        c.checkEquals(c.me != 0, rest.isPresent(), "membership of split(1, 1, n-1)");
+        if (rest.isPresent()) {
+            ShmemTeam r = rest.get();
+            Optional<ShmemTeam> odd = r.splitStrided(0, 2, (r.nPes() + 1) / 2, null, 0);
+            c.checkEquals(c.me % 2 == 1, odd.isPresent(), "membership of the odd team");
+            odd.ifPresent(o -> {
+                c.checkEq(c.me, o.translatePe(o.myPe(), w), "odd team PE in the world");
+                c.checkEq(c.me / 2, o.myPe(), "odd team my_pe");
+                o.sync();
+                o.close();
+            });
+            r.close();
+        }
+        c.shmem.barrierAll();
+    }
+
+    private static void split2d(CaseContext c, int xrange) {
+        ShmemTeam w = c.shmem.teamWorld();
+        TeamPair p = w.split2d(xrange, null, 0, null, 0);
+        ShmemTeam x = p.xTeam();
+        ShmemTeam y = p.yTeam();
+        int x0 = Math.min(xrange, c.npes);
+        c.checkEq(c.me % x0, x.myPe(), "x team my_pe");
+        c.checkEq(c.me / x0, y.myPe(), "y team my_pe");
+        int rowStart = c.me / x0 * x0;
+        c.checkEq(Math.min(x0, c.npes - rowStart), x.nPes(), "x team n_pes");
+        c.checkEq((c.npes - c.me % x0 + x0 - 1) / x0, y.nPes(), "y team n_pes");
+        for (int i = 0; i < x.nPes(); i++) {
+            c.checkEq(rowStart + i, x.translatePe(i, w), "x team PE " + i + " in the parent");
+        }
+        for (int i = 0; i < y.nPes(); i++) {
+            c.checkEq(c.me % x0 + (long) i * x0, y.translatePe(i, w), "y team PE " + i + " in the parent");
+        }
+        // The two teams work independently: a reduction on each.
+        SymLongArray src = c.calloc(SymType.LONG, 1);
+        SymLongArray dx = c.calloc(SymType.LONG, 1);
+        SymLongArray dy = c.calloc(SymType.LONG, 1);
+        src.set(0, 1);
+        x.sumReduce(dx, src, 1);
+        y.sumReduce(dy, src, 1);
+        c.checkEq(x.nPes(), dx.get(0), "count over the x team");
+        c.checkEq(y.nPes(), dy.get(0), "count over the y team");
+        x.close();
+        y.close();
+    }
+
+    private static void config(CaseContext c) {
+        ShmemTeam w = c.shmem.teamWorld();
+        Optional<ShmemTeam> t = w.splitStrided(0, 1, c.npes, new TeamConfig(5), TeamConfig.NUM_CONTEXTS);
+        c.check(t.isPresent(), "every PE is in split(0, 1, n)");
+        t.ifPresent(team -> {
+            c.checkEq(5, team.getConfig(TeamConfig.NUM_CONTEXTS).numContexts(), "num_contexts round trip");
+            c.checkEq(0, team.getConfig(0).numContexts(), "num_contexts with an empty mask");
+            team.close();
+        });
+        Optional<ShmemTeam> u = w.splitStrided(0, 1, c.npes, new TeamConfig(5), 0);
+        u.ifPresent(team -> {
+            c.checkEq(0, team.getConfig(TeamConfig.NUM_CONTEXTS).numContexts(), "config ignored when the mask omits it");
+            team.close();
+        });
+        c.checkEq(0, w.getConfig(TeamConfig.NUM_CONTEXTS).numContexts(), "world team config");
+    }
+
+    private static void cycles(CaseContext c) {
+        // More cycles than there are team slots: destroyed teams must give their slot back.
+        ShmemTeam w = c.shmem.teamWorld();
+        SymLongArray src = c.calloc(SymType.LONG, 1);
+        SymLongArray dst = c.calloc(SymType.LONG, 1);
+        src.set(0, 1);
+        for (int i = 0; i < 150; i++) {
+            ShmemTeam t = w.splitStrided(0, 1, c.npes, null, 0).orElseThrow();
+            t.sumReduce(dst, src, 1);
+            if (!c.checkEq(c.npes, dst.get(0), "cycle " + i)) {
+                t.close();
+                return;
+            }
+            t.close();
+        }
+    }
+
+    private static void badInput(CaseContext c) {
+        ShmemTeam w = c.shmem.teamWorld();
+        c.expectShmemException("split beyond the parent", () -> w.splitStrided(0, 1, c.npes + 1, null, 0), "split");
+        c.expectShmemException("split with stride 0", () -> w.splitStrided(0, 0, 1, null, 0), "split");
+        c.expectShmemException("split starting at -1", () -> w.splitStrided(-1, 1, 1, null, 0), "split");
+        c.expectShmemException("destroying the world team", w::close, "predefined");
+        c.expectShmemException("translate to a null team", () -> w.translatePe(0, null), "team");
+        ShmemTeam t = w.splitStrided(0, 1, c.npes, null, 0).orElseThrow();
+        ShmemContext ctx = t.createCtx(0);
+        t.close();
+        c.expectShmemException("a destroyed team's my_pe", t::myPe, "destroyed");
+        c.expectShmemException("a destroyed team's sync", t::sync, "destroyed");
+        SymLongArray a = c.calloc(SymType.LONG, 1);
+        c.expectShmemException("a context of a destroyed team", () -> ctx.p(a, 0, 1, 0), "destroyed");
+        c.expectShmemException("split of a destroyed team", () -> t.splitStrided(0, 1, 1, null, 0), "destroyed");
+        c.shmem.barrierAll();
+        c.shmem.p(a, 0, 7, c.me);
+        c.checkEq(7, a.get(0), "the library still works");
+    }
+}

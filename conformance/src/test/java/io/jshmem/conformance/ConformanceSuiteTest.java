@@ -1,0 +1,121 @@
+package io.jshmem.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The conformance cases, run for real: one job through bin/oshrun per PE count (2 and 4 PEs with
+ * every case, 8 PEs with the barrier loop), one dynamic test per case and PE count asserting that
+ * every PE reported PASS (or SKIP), plus one per job asserting it exited with status 0.
+ */
+class ConformanceSuiteTest {
+    private static final String RUNNER = "io.jshmem.conformance.CaseRunner";
+
+    @TestFactory
+    Stream<DynamicNode> cases() {
+        return Stream.of(
+                job(2, AllCases.names(), List.of()),
+                job(4, AllCases.names(), List.of()),
+                job(8, List.of("order.barrier-loop"), List.of("order.barrier-loop")));
+    }
+
+    /** The names --list prints are the registered cases, in order. */
+    @Test
+    void listPrintsEveryCase() throws Exception {
+        Oshrun.Result r = Oshrun.runPlainJava(RUNNER, "--list");
+        assertEquals(0, r.exitCode(), "CaseRunner --list" + r.tail());
+        assertEquals(AllCases.names(), r.stdout().lines().toList(), "CaseRunner --list" + r.tail());
+        assertTrue(AllCases.names().size() > 100, "only " + AllCases.names().size() + " cases registered");
+    }
+
+    private static DynamicContainer job(int npes, List<String> cases, List<String> filters) {
+        SuiteJob job = new SuiteJob(npes, filters);
+        List<DynamicNode> tests = new ArrayList<>();
+        for (String name : cases) {
+            tests.add(DynamicTest.dynamicTest(name + " @ " + npes + " PEs", () -> job.get().assertCase(name)));
+        }
+        tests.add(DynamicTest.dynamicTest("job exit status and summary @ " + npes + " PEs", () -> job.get().assertJob(cases)));
+        return DynamicContainer.dynamicContainer(npes + " PEs", tests);
+    }
+
+    /** One CaseRunner job, started by the first test that needs it. */
+    private static final class SuiteJob {
+        private final int npes;
+        private final List<String> filters;
+        private Outcome outcome;
+
+        SuiteJob(int npes, List<String> filters) {
+            this.npes = npes;
+            this.filters = filters;
+        }
+
+        synchronized Outcome get() throws Exception {
+            if (outcome == null) {
+                outcome = new Outcome(npes, Oshrun.run(npes, List.of(), Oshrun.conformanceClasses(), RUNNER,
+                        filters.toArray(String[]::new)));
+            }
+            return outcome;
+        }
+    }
+
+    /** What a job reported, by case and PE. */
+    private static final class Outcome {
+        private final int npes;
+        private final Oshrun.Result result;
+        private final Map<String, Map<Integer, List<Oshrun.CaseLine>>> byCase = new LinkedHashMap<>();
+
+        Outcome(int npes, Oshrun.Result result) {
+            this.npes = npes;
+            this.result = result;
+            for (Oshrun.CaseLine line : result.caseLines()) {
+                byCase.computeIfAbsent(line.name(), k -> new TreeMap<>()).computeIfAbsent(line.pe(), k -> new ArrayList<>()).add(line);
+            }
+        }
+
+        void assertCase(String name) {
+            Map<Integer, List<Oshrun.CaseLine>> perPe = byCase.getOrDefault(name, Map.of());
+            List<String> problems = new ArrayList<>();
+            for (int pe = 0; pe < npes; pe++) {
+                List<Oshrun.CaseLine> lines = perPe.getOrDefault(pe, List.of());
+                if (lines.isEmpty()) {
+                    problems.add("PE " + pe + " reported nothing for this case");
+                } else if (lines.size() > 1) {
+                    problems.add("PE " + pe + " reported it " + lines.size() + " times: " + lines);
+                } else if (lines.getFirst().result().equals("FAIL")) {
+                    problems.add(lines.getFirst().toString());
+                }
+            }
+            for (int pe : perPe.keySet()) {
+                if (pe >= npes) {
+                    problems.add("a report from PE " + pe + " in a job of " + npes + " PEs");
+                }
+            }
+            if (!problems.isEmpty()) {
+                fail("case " + name + " at " + npes + " PEs:\n  " + String.join("\n  ", problems) + result.tail());
+            }
+        }
+
+        void assertJob(List<String> expectedCases) {
+            Set<String> unknown = byCase.keySet().stream().filter(n -> !expectedCases.contains(n)).collect(Collectors.toSet());
+            assertTrue(unknown.isEmpty(), "reports of cases that are not registered: " + unknown + result.tail());
+            boolean summary = result.stdout().lines().anyMatch(l -> l.matches(".*SUMMARY passed=\\d+ failed=0 skipped=\\d+.*"));
+            assertTrue(summary, "no 'SUMMARY ... failed=0' line from PE 0" + result.tail());
+            assertEquals(0, result.exitCode(), "exit status of the " + npes + "-PE job" + result.tail());
+        }
+    }
+}
