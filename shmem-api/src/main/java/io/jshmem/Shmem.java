@@ -43,6 +43,16 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
         return RuntimeLocator.loaded() != null && RuntimeLocator.loaded().initialized();
     }
 
+    /**
+     * Whether fork() is safe in this process, and why (see {@link ForkSafetyReport}). Usable before
+     * init (it then judges the transport that init would use) and after: the same as
+     * {@link #forkSafetyReport()} of the initialized handle. No OpenSHMEM routine corresponds; the
+     * proposed subprocess clauses (OpenSHMEM PR #474) ask for one.
+     */
+    static ForkSafetyReport forkSafety() {
+        return RuntimeLocator.get().forkSafety();
+    }
+
     // ---------------------------------------------------------------- setup and query
 
     /** shmem_my_pe: this PE's number in the world team. */
@@ -154,4 +164,20 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
 
     /** shmem_sync_all: waits for every PE, without completing outstanding operations. */
     void syncAll();
+
+    // ---------------------------------------------------------------- subprocesses and fork safety
+
+    /**
+     * Whether fork() is safe in this PE, considering the transport in use: {@code forkSafetyReport().safe()}.
+     * Subprocesses started with posix_spawn (the JVM's default launch mechanism, and
+     * {@code io.jshmem.spawn.Spawn} always) are safe either way.
+     */
+    default boolean isForkSafe() {
+        return forkSafetyReport().safe();
+    }
+
+    /** The detailed report behind {@link #isForkSafe()}: safe or not, and every reason. */
+    default ForkSafetyReport forkSafetyReport() {
+        return forkSafety();
+    }
 }

@@ -376,6 +376,20 @@ final class BadInputCases {
         SymIntArray y = c.calloc(SymType.INT, 8);
         c.expectShmemException("free of different objects on different PEs", () -> s.free(c.me % 2 == 0 ? x : y), "SHMEM_DEBUG");
         c.check(s.addrAccessible(x, c.me) && s.addrAccessible(y, c.me), "a free rejected by SHMEM_DEBUG freed the object");
+        // Team collectives: a different root, a different element count.
+        SymLongArray src = c.calloc(SymType.LONG, 8);
+        SymLongArray dst = c.calloc(SymType.LONG, 8);
+        ShmemException b = c.expectShmemException("broadcast with a different root on each PE",
+                () -> s.teamWorld().broadcast(dst, src, 4, c.me), "SHMEM_DEBUG", "broadcast");
+        if (b != null) {
+            for (int pe = 0; pe < c.npes; pe++) {
+                c.check(b.getMessage().contains("PE " + pe), "the broadcast mismatch message does not name PE " + pe + ": " + b.getMessage());
+            }
+        }
+        c.expectShmemException("sum_reduce with a different count on each PE",
+                () -> s.teamWorld().sumReduce(dst, src, 1 + c.me % 2), "SHMEM_DEBUG", "sum_reduce");
+        s.teamWorld().sumReduce(dst, src, 4); // matching arguments still work
+        c.checkEq(0, dst.get(0), "a reduction with matching arguments under SHMEM_DEBUG");
         // The same call with matching arguments works.
         SymLongArray ok = c.calloc(SymType.LONG, 1000);
         c.checkEq(1000, ok.length(), "malloc with matching lengths under SHMEM_DEBUG");

@@ -208,6 +208,24 @@ class JobLevelTest {
                 "no 'PE 1: received 100 batches ...' line" + r.tail());
     }
 
+    @Test
+    void heat2dExample() throws Exception {
+        for (int npes : new int[] {4, 6}) {
+            Oshrun.Result r = Oshrun.run(npes, List.of(), Oshrun.examplesClasses(), "io.jshmem.examples.Heat2D", "48", "60");
+            assertEquals(0, r.exitCode(), "Heat2D at " + npes + " PEs" + r.tail());
+            long ok = r.stdout().lines().filter(l -> l.matches("PE \\d+: block \\(\\d+,\\d+\\) of \\d+x\\d+ grid, 60 steps, max error vs serial .* OK")).count();
+            assertEquals(npes, ok, "PEs whose block matches the serial run" + r.tail());
+        }
+    }
+
+    @Test
+    void histogramExample() throws Exception {
+        Oshrun.Result r = Oshrun.run(4, List.of(), Oshrun.examplesClasses(), "io.jshmem.examples.Histogram", "20000", "24");
+        assertEquals(0, r.exitCode(), "Histogram" + r.tail());
+        assertEquals(4, r.stdout().lines().filter(l -> l.matches("PE \\d: bins and total correct")).count(), "PEs with correct bins" + r.tail());
+        assertTrue(r.stdout().contains("histogram of 80000 samples in 24 bins"), "PE 0's histogram" + r.tail());
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** Every named case reported PASS (or SKIP if allowed) exactly once by each of the job's PEs. */

@@ -1,5 +1,6 @@
 package io.jshmem.spi;
 
+import io.jshmem.ForkSafetyReport;
 import io.jshmem.Shmem;
 import io.jshmem.ThreadLevel;
 
@@ -11,4 +12,12 @@ public interface ShmemProvider {
 
     /** Whether the library is initialized and not finalized. */
     boolean initialized();
+
+    /**
+     * Whether fork() is safe in this process (see {@link ForkSafetyReport}): for the transport in
+     * use when initialized, else for the one init would use. Backs {@link Shmem#forkSafety()}.
+     */
+    default ForkSafetyReport forkSafety() {
+        return ForkSafetyReport.unknown(getClass().getName() + " does not report fork safety");
+    }
 }

@@ -1,5 +1,6 @@
 package io.jshmem.core;
 
+import io.jshmem.ForkSafetyReport;
 import io.jshmem.ShmemVersion;
 import io.jshmem.core.heap.SymmetricHeap;
 import java.util.ArrayList;
@@ -25,6 +26,15 @@ public final class InfoReport {
         lines.add("  SHMEM_INFO:           " + (c.info() ? "on" : "off"));
         lines.add("  SHMEM_VERSION:        " + (c.version() ? "on" : "off"));
         lines.add("  thread levels:        SINGLE, FUNNELED, SERIALIZED, MULTIPLE (all provided)");
+        return lines;
+    }
+
+    /** The fork-safety report, indented like the settings (bin/shmem-info, SHMEM_INFO). */
+    public static List<String> forkSafety(ForkSafetyReport report) {
+        List<String> lines = new ArrayList<>();
+        for (String line : report.lines()) {
+            lines.add("  " + line);
+        }
         return lines;
     }
 

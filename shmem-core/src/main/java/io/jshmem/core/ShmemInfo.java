@@ -1,5 +1,7 @@
 package io.jshmem.core;
 
+import io.jshmem.core.forksafety.ForkSafety;
+
 /** {@code bin/shmem-info}: prints the version, the specification version, transports and settings. */
 public final class ShmemInfo {
     private ShmemInfo() {
@@ -11,6 +13,7 @@ public final class ShmemInfo {
                 System.out.println("usage: shmem-info\n  Prints jshmem's version, the OpenSHMEM version it implements, its transports,\n"
                         + "  and the settings the SHMEM_* environment variables give (SHMEM_SYMMETRIC_SIZE,\n"
                         + "  SHMEM_DEBUG, SHMEM_INFO, SHMEM_VERSION).");
+                System.out.println("  Then whether fork() is safe in this process, and why (Shmem.forkSafety()).");
                 return;
             }
             System.err.println("shmem-info: unknown option " + a + " (see shmem-info --help)");
@@ -18,6 +21,7 @@ public final class ShmemInfo {
         }
         try {
             InfoReport.settings(Config.fromEnvironment(System.getenv()), System.getenv()).forEach(System.out::println);
+            InfoReport.forkSafety(ForkSafety.beforeInit(System.getenv())).forEach(System.out::println);
         } catch (RuntimeException e) {
             System.err.println("shmem-info: " + e.getMessage());
             System.exit(1);

@@ -1,10 +1,13 @@
 package io.jshmem.core;
 
+import io.jshmem.ForkSafetyReport;
 import io.jshmem.Shmem;
 import io.jshmem.ShmemException;
 import io.jshmem.ThreadLevel;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.bootstrap.Bootstraps;
+import io.jshmem.core.forksafety.ForkSafety;
+import io.jshmem.core.forksafety.Phase;
 import io.jshmem.spi.ShmemProvider;
 import java.util.Map;
 
@@ -41,6 +44,22 @@ public final class ShmemProviderImpl implements ShmemProvider {
     public boolean initialized() {
         synchronized (ShmemProviderImpl.class) {
             return runtime != null;
+        }
+    }
+
+    @Override
+    public ForkSafetyReport forkSafety() {
+        ShmemRuntime r;
+        synchronized (ShmemProviderImpl.class) {
+            r = runtime;
+        }
+        return r != null ? r.forkSafetyReport() : ForkSafety.beforeInit(System.getenv());
+    }
+
+    /** Where this process is in the jshmem life cycle (for shmem-spawn's child marker). */
+    public static Phase phase() {
+        synchronized (ShmemProviderImpl.class) {
+            return runtime != null ? Phase.INITIALIZED : finalized ? Phase.FINALIZED : Phase.BEFORE_INIT;
         }
     }
 

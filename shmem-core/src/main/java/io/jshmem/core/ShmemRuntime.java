@@ -1,6 +1,7 @@
 package io.jshmem.core;
 
 import io.jshmem.Cmp;
+import io.jshmem.ForkSafetyReport;
 import io.jshmem.Shmem;
 import io.jshmem.ShmemContext;
 import io.jshmem.ShmemException;
@@ -13,6 +14,7 @@ import io.jshmem.SymType;
 import io.jshmem.TeamConfig;
 import io.jshmem.ThreadLevel;
 import io.jshmem.core.bootstrap.Bootstrap;
+import io.jshmem.core.forksafety.ForkSafety;
 import io.jshmem.core.heap.HeapAllocator;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.AmoOp;
@@ -35,6 +37,8 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     private final TeamImpl shared;
     private final List<TeamImpl> teams = new ArrayList<>();
     private final Locks locks;
+    /** The process that initialized: only it may finalize implicitly (subprocess clause 4). */
+    private final long initPid = ProcessHandle.current().pid();
 
     private ShmemRuntime(PeState st, ThreadLevel requested) {
         super(st, st.worldPeers.clone(), null);
@@ -50,8 +54,8 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
                 local[j++] = pe;
             }
         }
-        slots.take(0);
-        slots.take(1);
+        slots.reserve(0);
+        slots.reserve(1);
         this.world = new TeamImpl(this, "SHMEM_TEAM_WORLD", all, 0, TeamConfig.DEFAULT);
         this.shared = new TeamImpl(this, "SHMEM_TEAM_SHARED", local, 1, TeamConfig.DEFAULT);
         this.locks = new Locks(this);
@@ -80,6 +84,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         }
         if (st.me == 0 && config.info()) {
             InfoReport.forJob(config, st.npes, st.localPes, bootstrap.describe(), rt.transportName()).forEach(System.err::println);
+            InfoReport.forkSafety(rt.forkSafetyReport()).forEach(System.err::println);
         }
         return rt;
     }
@@ -169,7 +174,14 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     @Override
     public void barrierAll() {
-        quiet();
+        if (st.finalized) {
+            throw st.afterFinalize();
+        }
+        // On shared memory the barrier's release/acquire chain already makes every earlier store
+        // visible to every PE; only a network transport has operations to complete first.
+        if (st.transport != null) {
+            st.transport.quiet();
+        }
         world.syncInternal();
     }
 
@@ -328,6 +340,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
                 throw exhausted(routine, bytes);
             }
             obj = SymArrayImpl.create(st.heap, type, off, length);
+            st.live.add(obj);
         }
         if (zero) {
             obj.local.fill((byte) 0);
@@ -381,6 +394,8 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
                 }
             }
             old.freed = true;
+            st.live.remove(old);
+            st.live.add(obj);
         }
         barrierAll();
         @SuppressWarnings("unchecked")
@@ -399,6 +414,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
                 st.heap.allocator().free(a.offset);
             }
             a.freed = true;
+            st.live.remove(a);
         }
     }
 
@@ -421,6 +437,12 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             for (CtxBase c : st.contexts) {
                 c.invalidate(false);
             }
+            synchronized (st.heap) {
+                for (SymArrayImpl<?> a : st.live) {
+                    a.freed = true; // every later use reports "after finalize"
+                }
+                st.live.clear();
+            }
         }
         st.heap.close();
         st.bootstrap.finalized();
@@ -437,6 +459,9 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     /** At exit without close(): finalize collectively, unless this PE is failing (then others may never come). */
     private void implicitFinalize() {
+        if (ProcessHandle.current().pid() != initPid) {
+            return; // not the initializing process (a JVM never runs its parent's hooks; checked anyway)
+        }
         if (st.finalized) {
             return;
         }
@@ -465,6 +490,11 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
                 error.printStackTrace();
             }
         });
+    }
+
+    @Override
+    public ForkSafetyReport forkSafetyReport() {
+        return ForkSafety.inUse(st.transport == null ? null : st.transport.name(), System.getenv());
     }
 
     String transportName() {

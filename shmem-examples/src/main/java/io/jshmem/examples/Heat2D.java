@@ -88,8 +88,9 @@ public final class Heat2D {
                 }
             }
             boolean ok = maxErr < 1e-12;
-            System.out.printf("PE %d: block (%d,%d) of %dx%d grid, %d steps, max error vs serial %.1e %s%n",
-                    shmem.myPe(), x, y, px, py, steps, maxErr, ok ? "OK" : "WRONG");
+            // One println per line: PEs share the output stream, and a line must not be split.
+            System.out.println(String.format("PE %d: block (%d,%d) of %dx%d grid, %d steps, max error vs serial %.1e %s",
+                    shmem.myPe(), x, y, px, py, steps, maxErr, ok ? "OK" : "WRONG"));
             if (!ok) {
                 shmem.globalExit(1);
             }

@@ -28,7 +28,8 @@ public final class Pi {
             shmem.barrierAll();
             if (shmem.myPe() == 0) {
                 double pi = 4.0 * counts.get(0) / counts.get(1);
-                System.out.printf("pi ~= %.6f from %d darts on %d PEs (error %.2e)%n", pi, counts.get(1), shmem.nPes(), Math.abs(pi - Math.PI));
+                System.out.println(String.format("pi ~= %.6f from %d darts on %d PEs (error %.2e)", pi, counts.get(1), shmem.nPes(),
+                        Math.abs(pi - Math.PI)));
             }
         }
     }

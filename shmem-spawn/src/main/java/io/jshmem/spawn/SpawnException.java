@@ -1,0 +1,20 @@
+package io.jshmem.spawn;
+
+import io.jshmem.ShmemException;
+
+/**
+ * A subprocess could not be started: the command does not exist or cannot be executed, the working
+ * directory or a redirect file is unusable, or the platform cannot spawn safely. The message names
+ * the command; the cause is the underlying {@link java.io.IOException} when there is one.
+ */
+public class SpawnException extends ShmemException {
+    private static final long serialVersionUID = 1L;
+
+    public SpawnException(String message) {
+        super(message);
+    }
+
+    public SpawnException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
