@@ -2,14 +2,37 @@ package io.jshmem.core.bootstrap;
 
 import java.util.Map;
 
-/** Picks the bootstrap from how this process was started. */
+/**
+ * Picks the bootstrap from how this process was started:
+ * <ol>
+ * <li>by {@code bin/oshrun} (JSHMEM_BOOTSTRAP is set): the jshmem launcher's TCP bootstrap;
+ * <li>by a launcher serving PMIx (srun --mpi=pmix, Open MPI's mpirun; PMIX_NAMESPACE is set): PMIx;
+ * <li>by a launcher serving PMI-2 (srun --mpi=pmi2; PMI_FD is set): PMI-2;
+ * <li>by srun without a PMI plugin, in a step of several tasks: an error naming the fix;
+ * <li>otherwise: a job of one PE.
+ * </ol>
+ * See {@link PmiEnvironment} ({@value PmiEnvironment#FORCE} overrides 2-5).
+ */
 public final class Bootstraps {
     private Bootstraps() {
     }
 
-    /** The jshmem launcher's when it started this process; otherwise a job of one PE. */
+    /**
+     * The bootstrap for this process.
+     *
+     * @throws io.jshmem.ShmemException if the launcher's interface cannot be used (missing library,
+     *         srun without PMI), with the fix in the message
+     */
     public static Bootstrap select(Map<String, String> env) {
         Bootstrap b = TcpBootstrap.fromEnvironment(env);
-        return b != null ? b : new SingletonBootstrap();
+        if (b != null) {
+            return b;
+        }
+        PmiEnvironment.Detected d = PmiEnvironment.detect(env);
+        return switch (d.kind()) {
+            case PMIX -> PmixBootstrap.create(env, d.launcher());
+            case PMI2 -> Pmi2Bootstrap.create(env, d.launcher());
+            case NONE -> new SingletonBootstrap();
+        };
     }
 }

@@ -1,0 +1,345 @@
+package io.jshmem.core.bootstrap;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * What the PMI-2 and PMIx bootstraps share: the jshmem key-value semantics on top of a launcher's
+ * store, abort, and the failure paths. No jshmem launcher process is involved: the launcher (srun,
+ * mpirun) serves the interface.
+ *
+ * <p><b>Keys.</b> jshmem's {@link #get(String)} does not say which PE put a key, and PMI stores
+ * are write-once with short keys (PMI-2: 64 characters), so values are stored under generated keys
+ * {@code j<rank>.<epoch>.<i>} (the i-th put of that PE between two fences), and before each fence
+ * every PE stores its directory {@code j<rank>.<epoch>.d}: the user keys it put, in order. A
+ * {@code get} after the fence reads the directories of the epochs it has not seen (once), then the
+ * value from the PE that put the key (the latest epoch wins; a PE may put a key again later).
+ *
+ * <p><b>Failures.</b> The launcher ends the job when a PE aborts (PMI2_Abort, PMIx_Abort). A PE
+ * whose initializing thread dies of an uncaught exception before finalize aborts the job (as the
+ * jshmem launcher does when a PE exits before finalize), naming the PE. SIGTERM/SIGINT (how
+ * srun and mpirun end a job) become an abort notice first ({@link LauncherSignals}), so the
+ * runtime's exit hook does not start a collective finalize that would wait for PEs being killed.
+ */
+abstract class PmiBootstrap implements Bootstrap {
+    /** After asking the launcher to abort, how long to wait for it to end this process before halting. */
+    static final long ABORT_WAIT_MILLIS = 5_000;
+
+    /** Identity as the launcher gave it. */
+    record Identity(int rank, int size, String nodeId, int localRank, int localSize, String jobId) {
+    }
+
+    private final Identity id;
+    private final String launcher;
+
+    /** Serializes calls into the PMI library (PMI-2's client is not thread-safe), except abort. */
+    private final ReentrantLock pmi = new ReentrantLock();
+    private int epoch;                                          // fences done; guarded by pmi
+    private final List<String> pending = new ArrayList<>();      // keys put in this epoch; guarded by pmi
+    private int directoriesRead;                                // epochs whose directories are read; guarded by pmi
+    private final Map<String, String> where = new HashMap<>();   // user key -> generated key; guarded by pmi
+    private final Map<String, byte[]> cache = new HashMap<>();   // generated key -> value; guarded by pmi
+
+    private final Object state = new Object();
+    private String abortReason;                                             // guarded by state
+    private final List<Consumer<String>> abortHandlers = new ArrayList<>(); // guarded by state
+
+    private volatile boolean finalized;
+    private volatile boolean closed;
+    private volatile boolean released;
+
+    PmiBootstrap(Identity id, String launcher) {
+        this.id = id;
+        this.launcher = launcher;
+    }
+
+    /** Installs the failure paths (call once the launcher interface is initialized). */
+    final void armFailurePaths() {
+        Thread creator = Thread.currentThread();
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) -> {
+            String reason = abortReason();
+            if (reason != null && thread == creator && String.valueOf(error.getMessage()).contains(reason)) {
+                // A consequence of the launcher ending the job, not a failure of this PE: one line, no trace.
+                String m = error.getMessage();
+                System.err.println("jshmem: " + (m.startsWith("PE ") ? m : "PE " + id.rank() + ": " + m));
+                return;
+            }
+            if (previous != null) {
+                previous.uncaughtException(thread, error);
+            } else {
+                System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+                error.printStackTrace();
+            }
+            if (thread == creator && !finalized && reason == null) {
+                abort(1, "PE " + id.rank() + " failed before finalize: " + error);
+            }
+        });
+        LauncherSignals.onTermination(this::aborted);
+    }
+
+    // ---------------------------------------------------------------- the launcher's interface
+
+    /** Name of the interface for messages: "PMI-2", "PMIx". */
+    abstract String interfaceName();
+
+    /** Extra words for {@link #describe()}: the launcher's job id or namespace. */
+    abstract String detail();
+
+    /** Stores {@code value} under {@code key} (write-once) for the next fence. */
+    abstract void storePut(String key, byte[] value);
+
+    /** The launcher's fence: every PE's stored values become visible to every PE. */
+    abstract void storeFence();
+
+    /** The value {@code rank} stored under {@code key} before the last fence, or null. */
+    abstract byte[] storeGet(int rank, String key);
+
+    /** Asks the launcher to end the job; may not return. */
+    abstract void nativeAbort(int status, String message);
+
+    /** Leaves the launcher's interface (after finalize). */
+    abstract void nativeFinalize();
+
+    // ---------------------------------------------------------------- Bootstrap
+
+    @Override
+    public final int rank() {
+        return id.rank();
+    }
+
+    @Override
+    public final int size() {
+        return id.size();
+    }
+
+    @Override
+    public final String nodeId() {
+        return id.nodeId();
+    }
+
+    @Override
+    public final String jobId() {
+        return id.jobId();
+    }
+
+    /** Index of this PE among the PEs on its node, as the launcher says. */
+    public final int localRank() {
+        return id.localRank();
+    }
+
+    /** Number of PEs on this PE's node, as the launcher says. */
+    public final int localSize() {
+        return id.localSize();
+    }
+
+    /** Who started this process ("srun --mpi=pmi2", "Open MPI mpirun"). */
+    public final String launcher() {
+        return launcher;
+    }
+
+    @Override
+    public final void put(String key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (key.indexOf('\n') >= 0 || key.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("bootstrap key with a newline or NUL: " + key);
+        }
+        pmi.lock();
+        try {
+            throwIfClosed();
+            storePut(valueKey(id.rank(), epoch, pending.size()), value);
+            pending.add(key);
+        } finally {
+            pmi.unlock();
+        }
+    }
+
+    @Override
+    public final void fence() {
+        pmi.lock();
+        try {
+            throwIfClosed();
+            throwIfAborted();
+            storePut(directoryKey(id.rank(), epoch), String.join("\n", pending).getBytes(StandardCharsets.UTF_8));
+            pending.clear();
+            storeFence();
+            epoch++;
+        } finally {
+            pmi.unlock();
+        }
+        throwIfAborted();
+    }
+
+    @Override
+    public final byte[] get(String key) {
+        pmi.lock();
+        try {
+            throwIfClosed();
+            readDirectories();
+            String generated = where.get(key);
+            if (generated == null) {
+                return null;
+            }
+            byte[] v = cache.get(generated);
+            if (v == null) {
+                int rank = Integer.parseInt(generated.substring(1, generated.indexOf('.')));
+                v = storeGet(rank, generated);
+                if (v == null) {
+                    throw new IllegalStateException("PE " + rank + " listed bootstrap key \"" + key
+                            + "\" but the launcher has no value for it (" + generated + ")");
+                }
+                cache.put(generated, v);
+            }
+            return v.clone();
+        } finally {
+            pmi.unlock();
+        }
+    }
+
+    private void readDirectories() {
+        for (; directoriesRead < epoch; directoriesRead++) {
+            int e = directoriesRead;
+            for (int r = 0; r < id.size(); r++) {
+                byte[] dir = storeGet(r, directoryKey(r, e));
+                if (dir == null) {
+                    throw new IllegalStateException("PE " + r + " stored no bootstrap directory for fence " + (e + 1)
+                            + " (" + directoryKey(r, e) + ")");
+                }
+                if (dir.length == 0) {
+                    continue;
+                }
+                String[] keys = new String(dir, StandardCharsets.UTF_8).split("\n", -1);
+                for (int i = 0; i < keys.length; i++) {
+                    where.put(keys[i], valueKey(r, e, i)); // later epochs, then higher ranks, win
+                }
+            }
+        }
+    }
+
+    static String valueKey(int rank, int epoch, int index) {
+        return "j" + rank + "." + epoch + "." + index;
+    }
+
+    static String directoryKey(int rank, int epoch) {
+        return "j" + rank + "." + epoch + ".d";
+    }
+
+    /** Prints why, asks the launcher to end the job, and halts with {@code status} if it did not. */
+    @Override
+    public final void abort(int status, String message) {
+        System.err.println("jshmem: " + message + "; ending the job through " + interfaceName() + " abort ("
+                + launcher + ")");
+        System.err.flush();
+        long deadline = System.nanoTime() + ABORT_WAIT_MILLIS * 1_000_000;
+        Thread t = Thread.ofPlatform().daemon().name("jshmem-pmi-abort").start(() -> nativeAbort(status, message));
+        try {
+            t.join(ABORT_WAIT_MILLIS);
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left > 0) {
+                Thread.sleep(left); // the launcher kills every PE, this one included
+            }
+        } catch (InterruptedException e) {
+            // told to hurry: end this process at least
+        }
+        Runtime.getRuntime().halt(status);
+    }
+
+    @Override
+    public final void finalized() {
+        finalized = true;
+    }
+
+    @Override
+    public final void onAbort(Consumer<String> handler) {
+        Objects.requireNonNull(handler, "handler");
+        String reason;
+        synchronized (state) {
+            abortHandlers.add(handler);
+            reason = abortReason;
+        }
+        if (reason != null) {
+            runHandler(handler, reason);
+        }
+    }
+
+    /** Records the abort (first reason wins) and runs the handlers once. */
+    final void aborted(String reason) {
+        List<Consumer<String>> handlers;
+        synchronized (state) {
+            if (abortReason != null) {
+                return;
+            }
+            abortReason = reason;
+            handlers = List.copyOf(abortHandlers);
+        }
+        handlers.forEach(h -> runHandler(h, reason));
+    }
+
+    private static void runHandler(Consumer<String> handler, String reason) {
+        try {
+            handler.accept(reason);
+        } catch (RuntimeException e) {
+            e.printStackTrace();
+        }
+    }
+
+    /** Why the job is being ended, or null (then a PE's failure is a consequence, not the cause). */
+    private String abortReason() {
+        synchronized (state) {
+            return abortReason;
+        }
+    }
+
+    private void throwIfAborted() {
+        synchronized (state) {
+            if (abortReason != null) {
+                throw new IllegalStateException("jshmem job is ending: " + abortReason);
+            }
+        }
+    }
+
+    private void throwIfClosed() {
+        if (closed) {
+            throw new IllegalStateException("the " + interfaceName() + " bootstrap is closed");
+        }
+    }
+
+    @Override
+    public final String describe() {
+        return interfaceName() + " (" + launcher + ", " + detail() + ", node " + id.nodeId() + ": local PE "
+                + id.localRank() + " of " + id.localSize() + ")";
+    }
+
+    /**
+     * After {@link #finalized()}: leaves the launcher's interface. Before (initialization failed):
+     * stays connected, so that the failure can still end the job through abort.
+     */
+    @Override
+    public final void close() {
+        closed = true;
+        if (!finalized) {
+            return;
+        }
+        pmi.lock();
+        try {
+            if (!released) {
+                released = true;
+                nativeFinalize();
+            }
+        } finally {
+            pmi.unlock();
+        }
+    }
+
+    /** Makes a job id from the launcher's words: [A-Za-z0-9._-] only (it names shared-memory files). */
+    static String fileSafe(String s) {
+        return s.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+}

@@ -1,0 +1,49 @@
+package io.jshmem.slurmtests;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** bin/oshrun inside a Slurm allocation hands the job to srun (as Sandia OpenSHMEM's oshrun does). */
+class OshrunDelegationTest {
+
+    static List<String> sallocOshrun(String... oshrunArgs) {
+        List<String> cmd = new ArrayList<>(List.of("salloc", "-N", "1", "-n", "2", "--overcommit", "-t", "2",
+                "--job-name=jshmem-slurm-tests", Cluster.ROOT.resolve("bin/oshrun").toString()));
+        cmd.addAll(List.of(oshrunArgs));
+        return cmd;
+    }
+
+    @Test
+    void insideAnAllocationOshrunUsesSrun() {
+        Cluster.assumeBuilt();
+        Cluster.assumeSlurm(1);
+        Cluster.assumeMpiPlugin("pmi2");
+        List<String> cmd = sallocOshrun("-np", "2", "--timeout", "90", "-x", "JSHMEM_TEST_VAR=1",
+                "-cp", Cluster.ROOT.resolve("conformance/target/classes").toString(),
+                Cluster.CASE_RUNNER, "setup.my-pe", "rma.put-get.long");
+        Run run = Run.of(cmd, Map.of("SHMEM_INFO", "1", "JSHMEM_JAVA_OPTS", "-XX:TieredStopAtLevel=1"), Cluster.ROOT, 150);
+        CaseReport.check(run, 2, "salloc oshrun -np 2");
+        assertTrue(run.stderr().contains("oshrun: inside Slurm allocation"), "oshrun does not say it delegates" + run.tail());
+        assertTrue(run.stderr().matches("(?s).*oshrun: srun --mpi=pmi2 --kill-on-bad-exit=1 -n 2 --time=2 .*"),
+                "oshrun does not show the srun command it runs" + run.tail());
+        assertTrue(run.stderr().contains("bootstrap: PMI-2 (srun --mpi=pmi2"), "the PEs do not bootstrap through PMI-2" + run.tail());
+    }
+
+    @Test
+    void jshmemLauncherOshrunKeepsOshrunsOwnLauncher() {
+        Cluster.assumeBuilt();
+        Cluster.assumeSlurm(1);
+        List<String> cmd = sallocOshrun("-np", "2", "-cp", Cluster.ROOT.resolve("conformance/target/classes").toString(),
+                Cluster.CASE_RUNNER, "setup.my-pe");
+        Run run = Run.of(cmd, Map.of("SHMEM_INFO", "1", "JSHMEM_LAUNCHER", "oshrun"), Cluster.ROOT, 150);
+        CaseReport.check(run, 2, "salloc JSHMEM_LAUNCHER=oshrun oshrun -np 2");
+        assertTrue(run.stderr().contains("using oshrun's own launcher"), "oshrun does not say which launcher" + run.tail());
+        assertTrue(run.stderr().contains("bootstrap: jshmem launcher"), "the PEs do not use oshrun's bootstrap" + run.tail());
+        assertFalse(run.stderr().contains("launching with srun"), "oshrun delegated anyway" + run.tail());
+    }
+}
