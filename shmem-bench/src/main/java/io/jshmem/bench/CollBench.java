@@ -1,0 +1,80 @@
+package io.jshmem.bench;
+
+import io.jshmem.Shmem;
+import io.jshmem.SymDoubleArray;
+import io.jshmem.SymType;
+import java.util.List;
+
+/**
+ * Collectives over all PEs, as {@code bench/c/coll.c}: each PE times its own calls and the
+ * reported latency is the per-call time averaged over all PEs.
+ *
+ * <p>{@code bin/oshrun -np 4 -cp shmem-bench/target/classes io.jshmem.bench.CollBench [--quick]}
+ */
+public final class CollBench {
+    /**
+     * Collectives that coll.c measures and jshmem does not provide yet; {@code Report} shows their
+     * OSHMEM rows as "jshmem: not implemented yet". When the API gains one, add a
+     * {@link Collective} for it to {@link #plan} (at 8 and 65536 bytes, as coll.c) and remove it
+     * from here.
+     */
+    public static final List<String> NOT_YET = List.of("broadcast", "sum_reduce", "fcollect", "alltoall");
+
+    private final Harness h;
+    private final Shmem shmem;
+    /** Per-PE time sums, gathered on PE 0. */
+    private final SymDoubleArray times;
+    private int seed = 1; // advanced every repetition
+    private boolean corrupt;
+
+    private CollBench(Harness h) {
+        this.h = h;
+        this.shmem = h.shmem();
+        this.times = shmem.calloc(SymType.DOUBLE, shmem.nPes());
+        this.corrupt = h.options().injectError();
+    }
+
+    /** The cases measured, in order. */
+    private List<Collective> plan() {
+        return List.of(new BarrierAll(h));
+    }
+
+    public static void main(String[] args) {
+        try (Shmem shmem = Shmem.init()) {
+            new CollBench(Harness.start(shmem, args, 1, "CollBench")).run();
+        }
+    }
+
+    private void run() {
+        for (Collective c : plan()) {
+            double t = h.measure(iters -> rep(c, iters), h.options().quick() ? 3 : 10);
+            h.emit(c.op(), c.bytes(), Metric.LATENCY, t);
+        }
+    }
+
+    /** Value that PE p contributes for peer q at element j in repetition seed (coll.c's val). */
+    static long value(int seed, int p, int q, long j) {
+        return ((long) seed << 40) ^ ((long) p << 28) ^ ((long) q << 20) ^ j;
+    }
+
+    private double rep(Collective c, long iters) {
+        int s = seed++;
+        c.prepare(s);
+        shmem.barrierAll();
+        double elapsed = c.time(iters);
+        c.verify(s, corrupt);
+        corrupt = false;
+
+        int me = shmem.myPe();
+        shmem.p(times, me, elapsed, 0);
+        shmem.barrierAll();
+        if (me != 0) {
+            return 0;
+        }
+        double sum = 0;
+        for (int pe = 0; pe < shmem.nPes(); pe++) {
+            sum += times.get(pe);
+        }
+        return sum / shmem.nPes();
+    }
+}

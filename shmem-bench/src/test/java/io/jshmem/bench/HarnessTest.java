@@ -1,0 +1,24 @@
+package io.jshmem.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class HarnessTest {
+    @Test
+    void medianOfOddAndEvenCounts() {
+        assertEquals(2.0, Harness.median(new double[] {3, 1, 2}));
+        assertEquals(2.5, Harness.median(new double[] {4, 1, 3, 2}));
+    }
+
+    @Test
+    void patternMatchesBenchCommonH() {
+        // bench_pattern(seed, i) in C: x = i * 2654435761u + seed * 40503u; (uint8_t)(x >> 24 ^ x >> 8)
+        for (int seed : new int[] {1, 7, 1000}) {
+            for (long i : new long[] {0, 1, 2047, 1048575}) {
+                long x = (i * 2654435761L + seed * 40503L) & 0xFFFFFFFFL;
+                assertEquals((byte) ((x >> 24) ^ (x >> 8)), Pattern.at(seed, i), "seed " + seed + " i " + i);
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.jshmem.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+class ComparisonTest {
+    private static List<Comparison> pair(String... lines) {
+        return Comparison.pair(Stream.of(lines).map(Row::parse).toList());
+    }
+
+    @Test
+    void latencyTargetIsAnUpperBoundOnTheRatio() {
+        List<Comparison> c = pair("jshmem,shm,2,put,8,lat_us,0.050,us", "oshmem,shm,2,put,8,lat_us,0.100,us",
+                "jshmem,shm,2,get,8,lat_us,0.300,us", "oshmem,shm,2,get,8,lat_us,0.100,us");
+        assertEquals(0.5, c.get(0).ratio().getAsDouble(), 1e-12);
+        assertEquals(Comparison.Status.MET, c.get(0).status());
+        assertEquals(Comparison.Status.MISSED, c.get(1).status());
+    }
+
+    @Test
+    void bandwidthTargetIsALowerBoundOnTheRatio() {
+        List<Comparison> c = pair("jshmem,shm,2,put,1048576,bw_MBps,9000,MB/s",
+                "oshmem,shm,2,put,1048576,bw_MBps,10000,MB/s", "jshmem,shm,2,get,1048576,bw_MBps,8000,MB/s",
+                "oshmem,shm,2,get,1048576,bw_MBps,10000,MB/s");
+        assertEquals(Comparison.Status.MET, c.get(0).status());
+        assertEquals(Comparison.Status.MISSED, c.get(1).status());
+    }
+
+    @Test
+    void rowsWithoutTargetAndMissingCollectives() {
+        List<Comparison> c = pair("jshmem,shm,2,swap,8,lat_us,0.01,us", "oshmem,shm,2,swap,8,lat_us,1,us",
+                "oshmem,shm,4,broadcast,8,lat_us,0.4,us", "oshmem,shm,2,put,8,lat_us,0.1,us");
+        Comparison swap = c.stream().filter(x -> x.key().op().equals("swap")).findFirst().orElseThrow();
+        Comparison bcast = c.stream().filter(x -> x.key().op().equals("broadcast")).findFirst().orElseThrow();
+        Comparison put = c.stream().filter(x -> x.key().op().equals("put")).findFirst().orElseThrow();
+        assertEquals(Comparison.Status.NO_TARGET, swap.status());
+        assertEquals(Comparison.Status.NOT_IMPLEMENTED, bcast.status());
+        assertEquals(Comparison.Status.MISSING, put.status());
+    }
+
+    @Test
+    void groupsByPeCountKeepingFileOrderWithin() {
+        List<Comparison> c = pair("oshmem,shm,4,get,8,lat_us,1,us", "oshmem,shm,2,put,8,lat_us,1,us",
+                "oshmem,shm,2,get,8,lat_us,1,us", "oshmem,shm,4,put,8,lat_us,1,us");
+        assertEquals(List.of("2 put", "2 get", "4 get", "4 put"),
+                c.stream().map(x -> x.key().pes() + " " + x.key().op()).toList());
+    }
+
+    @Test
+    void summaryListsMissedTargets() {
+        String md = Summary.markdown(pair("jshmem,shm,2,get,8,lat_us,0.300,us", "oshmem,shm,2,get,8,lat_us,0.100,us",
+                "oshmem,shm,4,alltoall,8,lat_us,2,us"), List.of("get_lat_2pe.png"), "");
+        assertTrue(md.contains("0 of 2 targets met"), md);
+        assertTrue(md.contains("* **missed**: get 8 B lat_us at 2 PEs on shm: jshmem/oshmem = 3.00, target ≤ 1.00"), md);
+        assertTrue(md.contains("| alltoall | 8 | lat_us | 4 | shm | not implemented yet | 2.00 |"), md);
+        assertTrue(md.contains("![get_lat_2pe.png](get_lat_2pe.png)"), md);
+    }
+
+    @Test
+    void malformedRowsAreRejected() {
+        assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,2,put,8,lat_us,0.1"));
+        assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,two,put,8,lat_us,0.1,us"));
+        assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,2,put,8,lat_ms,0.1,us"));
+    }
+}
