@@ -4,6 +4,8 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.net.ProtocolException;
+import java.net.Socket;
+import jdk.net.ExtendedSocketOptions;
 
 /**
  * Wire format shared by {@link TcpBootstrap} (PE side) and the launcher's bootstrap server.
@@ -17,18 +19,28 @@ import java.net.ProtocolException;
  *   FENCE     (collective: answered by FENCE_DONE once every PE has sent FENCE)
  *   ABORT     int status, text message
  *   FINALIZED
+ *   HEARTBEAT (every HEARTBEAT_INTERVAL_MILLIS until FINALIZED)
  * server -> client, any time after HELLO_OK:
  *   FENCE_DONE    int count, count x (text key, value): the puts made since the previous fence
  *   ABORT_NOTICE  text reason: the job is ending
+ *   HEARTBEAT     (every HEARTBEAT_INTERVAL_MILLIS)
  * text = writeUTF, value = int length, bytes
  * </pre>
  *
  * Message type codes are per direction, so the two sets may overlap.
+ *
+ * <p>Heartbeats bound how long either end can take to notice that the other is gone when no FIN or
+ * RST ever comes (its host lost power, the network between them was cut): the server gives up on a
+ * PE that has not finalized after {@link #PE_SILENCE_LIMIT_MILLIS} without a message from it, a PE
+ * gives up on the launcher after {@link #LAUNCHER_SILENCE_LIMIT_MILLIS}. TCP keepalive alone does
+ * not do it: it only probes connections with nothing unacknowledged in flight, and once data is in
+ * flight the kernel retransmits for about 15 minutes before giving up.
  */
 public final class BootstrapProtocol {
     /** "JSHM": rejects connections that are not from a jshmem PE. */
     public static final int MAGIC = 0x4A53484D;
-    public static final int VERSION = 1;
+    /** 2: heartbeats. */
+    public static final int VERSION = 2;
     public static final int SECRET_BYTES = 32;
 
     public static final byte HELLO_OK = 0;
@@ -39,17 +51,52 @@ public final class BootstrapProtocol {
     public static final byte FENCE = 2;
     public static final byte ABORT = 3;
     public static final byte FINALIZED = 4;
+    public static final byte HEARTBEAT = 5;
 
     // server -> client
     public static final byte FENCE_DONE = 1;
     public static final byte ABORT_NOTICE = 2;
+    public static final byte SERVER_HEARTBEAT = 3;
+
+    /** Both ends send a heartbeat this often. */
+    public static final long HEARTBEAT_INTERVAL_MILLIS = 5_000;
+    /** The launcher considers a PE (before finalize) gone after this long without a message from it. */
+    public static final int PE_SILENCE_LIMIT_MILLIS = 30_000;
+    /**
+     * A PE considers the launcher gone after this long without a message from it: longer than the
+     * other way round, since the PE then halts (the launcher ends the job in any case).
+     */
+    public static final int LAUNCHER_SILENCE_LIMIT_MILLIS = 60_000;
 
     /** Bound on one value, so a garbled length cannot make the peer allocate gigabytes. */
     public static final int MAX_VALUE_BYTES = 16 << 20;
     /** Messages are cut to this many chars, well inside writeUTF's 65535-byte limit. */
     private static final int MAX_TEXT_CHARS = 4000;
 
+    /** TCP keepalive on bootstrap connections: first probe after this many idle seconds... */
+    private static final int KEEPALIVE_IDLE_SECONDS = 10;
+    /** ...then one every this many seconds... */
+    private static final int KEEPALIVE_INTERVAL_SECONDS = 5;
+    /** ...and the connection is dropped after this many unanswered probes: about 25 s in all. */
+    private static final int KEEPALIVE_COUNT = 3;
+
     private BootstrapProtocol() {
+    }
+
+    /**
+     * Turns on TCP keepalive with short timers, so a peer host that vanishes without closing the
+     * connection (power loss, a cut network) shows up as a lost connection within about half a
+     * minute on both ends. Best effort: platforms without the knobs keep their defaults.
+     */
+    public static void keepAlive(Socket socket) {
+        try {
+            socket.setKeepAlive(true);
+            socket.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, KEEPALIVE_IDLE_SECONDS);
+            socket.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, KEEPALIVE_INTERVAL_SECONDS);
+            socket.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, KEEPALIVE_COUNT);
+        } catch (IOException | UnsupportedOperationException e) {
+            // the system defaults then
+        }
     }
 
     /** Writes a human-readable text (reason, message), truncated if longer than writeUTF allows. */

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -23,6 +24,17 @@ import java.util.regex.Pattern;
  * The PE side of the jshmem launcher's bootstrap: a TCP connection to {@code oshrun}'s server
  * (see {@link BootstrapProtocol}). A daemon reader thread receives fence completions and abort
  * notices, so {@link #fence()} and the {@link #onAbort} handlers never wait on a dead launcher.
+ *
+ * <p>Orphan guard: a PE started by oshrun ({@link #fromEnvironment}) that loses its connection to
+ * the launcher before finalizing halts itself {@value #DEFAULT_ORPHAN_GRACE_MILLIS} ms later, unless
+ * it has finalized or closed the bootstrap meanwhile. The connection is lost only when the launcher
+ * is gone, or is ending the job (it closes its server after killing the PEs), or the network to it
+ * failed (which the launcher reports as this PE's failure, ending the job): in every case the job is
+ * over and no collective can complete. The abort handlers run at once, so a PE waiting in jshmem
+ * fails and exits by itself; the halt is for a PE busy in its own code, which would otherwise live on
+ * as an orphan, e.g. on another host when its launch agent's lifeline did not end it. The grace lets
+ * the PE's own error handling run first. System property {@value #ORPHAN_GRACE_PROPERTY} sets it in
+ * milliseconds (0: never halt).
  */
 public final class TcpBootstrap implements Bootstrap {
 
@@ -39,6 +51,13 @@ public final class TcpBootstrap implements Bootstrap {
     /** After sending ABORT, the launcher normally kills this PE within a few seconds. */
     private static final long ABORT_WAIT_MILLIS = 10_000;
     private static final String LOST_CONNECTION = "lost connection to the launcher";
+    /** Milliseconds between losing the launcher and halting (see the class comment); 0 disables. */
+    public static final String ORPHAN_GRACE_PROPERTY = "jshmem.bootstrap.orphanGraceMillis";
+    static final long DEFAULT_ORPHAN_GRACE_MILLIS = 10_000;
+    /** Exit status of a PE halted as an orphan. */
+    static final int ORPHAN_STATUS = 1;
+    /** Overrides {@link BootstrapProtocol#LAUNCHER_SILENCE_LIMIT_MILLIS} (milliseconds; for tests). */
+    public static final String LAUNCHER_SILENCE_PROPERTY = "jshmem.bootstrap.launcherSilenceMillis";
 
     private final Identity identity;
     private final InetSocketAddress server;
@@ -54,6 +73,10 @@ public final class TcpBootstrap implements Bootstrap {
     private final Object fenceCall = new Object(); // one fence at a time per PE
     private volatile boolean finalized;
     private volatile boolean closed;
+    /** 0: never halt (a bootstrap not made by fromEnvironment, as in tests). */
+    private volatile long orphanGraceMillis;
+    private final int launcherSilenceLimit =
+            Integer.getInteger(LAUNCHER_SILENCE_PROPERTY, LAUNCHER_SILENCE_LIMIT_MILLIS);
 
     private TcpBootstrap(Identity identity, InetSocketAddress server, Socket socket) throws IOException {
         this.identity = identity;
@@ -85,7 +108,21 @@ public final class TcpBootstrap implements Bootstrap {
                 intVar(env, LaunchEnv.LOCAL_PE, 0, localSize - 1),
                 localSize);
         String secretHex = textVar(env, LaunchEnv.SECRET, Pattern.compile("[0-9a-fA-F]{" + 2 * SECRET_BYTES + "}"));
-        return connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id);
+        TcpBootstrap bootstrap = connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id);
+        bootstrap.orphanGraceMillis = orphanGrace();
+        return bootstrap;
+    }
+
+    private static long orphanGrace() {
+        String value = System.getProperty(ORPHAN_GRACE_PROPERTY);
+        if (value != null) {
+            try {
+                return Math.max(0, Long.parseLong(value.strip()));
+            } catch (NumberFormatException e) {
+                System.err.println("jshmem: ignoring -D" + ORPHAN_GRACE_PROPERTY + "=" + value + " (not a number)");
+            }
+        }
+        return DEFAULT_ORPHAN_GRACE_MILLIS;
     }
 
     /**
@@ -119,18 +156,21 @@ public final class TcpBootstrap implements Bootstrap {
             Socket socket = new Socket();
             try {
                 socket.setTcpNoDelay(true);
+                keepAlive(socket);
                 socket.connect(server, CONNECT_TIMEOUT_MILLIS);
                 return socket;
             } catch (ConnectException e) {
                 closeQuietly(socket);
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("cannot reach the jshmem launcher at " + hostPort(server)
-                            + " (" + e.getMessage() + "); has oshrun ended?", e);
+                            + " (" + e.getMessage() + "): has oshrun ended, or can this host not reach that address"
+                            + " (see oshrun --bootstrap-address)?", e);
                 }
                 sleepQuietly(100);
             } catch (IOException e) {
                 closeQuietly(socket);
-                throw new IllegalStateException("cannot reach the jshmem launcher at " + hostPort(server) + ": " + e, e);
+                throw new IllegalStateException("cannot reach the jshmem launcher at " + hostPort(server) + ": " + e
+                        + " (can this host reach that address? see oshrun --bootstrap-address)", e);
             }
         }
     }
@@ -152,13 +192,45 @@ public final class TcpBootstrap implements Bootstrap {
 
     private void startReader() throws IOException {
         DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+        // The launcher sends a heartbeat every few seconds: silence this long means it is gone.
+        socket.setSoTimeout(launcherSilenceLimit);
         Thread.ofPlatform().daemon().name("jshmem-bootstrap-reader").start(() -> readLoop(in));
+        Thread.ofPlatform().daemon().name("jshmem-bootstrap-heartbeat").start(this::heartbeatLoop);
+    }
+
+    /** Tells the launcher, every heartbeat interval until finalize or close, that this PE is alive. */
+    private void heartbeatLoop() {
+        while (!closed && !finalized) {
+            try {
+                Thread.sleep(HEARTBEAT_INTERVAL_MILLIS);
+                if (closed || finalized) {
+                    return;
+                }
+                synchronized (out) {
+                    out.writeByte(HEARTBEAT);
+                    out.flush();
+                }
+            } catch (InterruptedException | IOException e) {
+                return; // the reader notices a lost connection
+            }
+        }
     }
 
     private void readLoop(DataInputStream in) {
+        String lost = LOST_CONNECTION;
         try {
             while (true) {
-                byte type = in.readByte();
+                byte type;
+                try {
+                    type = in.readByte();
+                } catch (SocketTimeoutException e) {
+                    if (closed || finalized) {
+                        socket.setSoTimeout(0); // the job is over for this PE: silence is fine now
+                        continue;
+                    }
+                    lost = "the launcher stopped answering (nothing from it for " + launcherSilenceLimit + " ms)";
+                    throw e;
+                }
                 switch (type) {
                     case FENCE_DONE -> {
                         int count = in.readInt();
@@ -171,6 +243,9 @@ public final class TcpBootstrap implements Bootstrap {
                         }
                     }
                     case ABORT_NOTICE -> aborted(in.readUTF());
+                    case SERVER_HEARTBEAT -> {
+                        // its arrival has reset the read timeout
+                    }
                     default -> throw new IOException("unknown bootstrap message type " + type);
                 }
             }
@@ -178,9 +253,31 @@ public final class TcpBootstrap implements Bootstrap {
             // After finalize or close the launcher going away is expected; before, nothing else
             // would ever wake this PE's waiting loops.
             if (!closed && !finalized) {
-                aborted(LOST_CONNECTION);
+                aborted(lost);
+                haltIfOrphaned();
             }
         }
+    }
+
+    /** Halts this process after the orphan grace, unless it finalized or closed the bootstrap meanwhile. */
+    private void haltIfOrphaned() {
+        long grace = orphanGraceMillis;
+        if (grace <= 0) {
+            return;
+        }
+        Thread.ofPlatform().daemon().name("jshmem-orphan-guard").start(() -> {
+            try {
+                Thread.sleep(grace);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!closed && !finalized) {
+                System.err.println("jshmem: PE " + identity.rank() + ": lost the connection to the launcher at "
+                        + hostPort(server) + " " + grace + " ms ago, before finalize: the job is over; halting");
+                System.err.flush();
+                Runtime.getRuntime().halt(ORPHAN_STATUS);
+            }
+        });
     }
 
     /** Records the abort (first reason wins), wakes a waiting fence, and runs the handlers once. */

@@ -13,6 +13,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,8 +27,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The launcher's end of the bootstrap protocol ({@link io.jshmem.core.bootstrap.BootstrapProtocol}):
  * authenticates PEs, runs the key-value fences, and reports job-level events to a {@link Listener}.
- * Listens on 127.0.0.1 only. One virtual thread per connection; a PE may vanish at any moment, which
- * only ends its own thread.
+ * Listens on 127.0.0.1 unless told otherwise (PEs on other hosts: see {@link BootstrapEndpoint}).
+ * One virtual thread per connection; a PE may vanish at any moment, which only ends its own thread.
+ * A PE that has not finalized and sends nothing (not even its heartbeat) for
+ * {@link io.jshmem.core.bootstrap.BootstrapProtocol#PE_SILENCE_LIMIT_MILLIS} counts as disconnected,
+ * so a host that vanishes without closing its connections (power loss, a cut network) is noticed;
+ * the server sends its own heartbeat to every PE for the same purpose on their side.
  */
 final class BootstrapServer implements AutoCloseable {
 
@@ -53,6 +58,8 @@ final class BootstrapServer implements AutoCloseable {
 
     private final int npes;
     private final byte[] secret;
+    private final int silenceLimitMillis;
+    private final long heartbeatMillis;
     private final Listener listener;
     private final ServerSocket serverSocket;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
@@ -65,6 +72,7 @@ final class BootstrapServer implements AutoCloseable {
     private final boolean[] inFence;
     private int fenceArrivals;
     private int firstFinalized = -1;
+    private long disconnects; // numbers the connections lost before finalize, in order
 
     /** The connection of one authenticated PE. */
     private static final class Peer {
@@ -73,6 +81,8 @@ final class BootstrapServer implements AutoCloseable {
         final DataOutputStream out; // guarded by itself: messages are written whole
         boolean finalized;          // guarded by the server
         boolean closed;             // guarded by the server
+        boolean silent;             // guarded by the server: dropped for sending nothing too long
+        long lostAs;                // guarded by the server: 1, 2, ... if closed before finalize, else 0
 
         Peer(int pe, long pid, DataOutputStream out) {
             this.pe = pe;
@@ -93,8 +103,11 @@ final class BootstrapServer implements AutoCloseable {
         }
     }
 
-    private BootstrapServer(int npes, byte[] secret, Listener listener, ServerSocket serverSocket) {
+    private BootstrapServer(int npes, byte[] secret, Listener listener, ServerSocket serverSocket,
+                            int silenceLimitMillis, long heartbeatMillis) {
         this.npes = npes;
+        this.silenceLimitMillis = silenceLimitMillis;
+        this.heartbeatMillis = heartbeatMillis;
         this.secret = secret.clone();
         this.listener = listener;
         this.serverSocket = serverSocket;
@@ -104,15 +117,30 @@ final class BootstrapServer implements AutoCloseable {
 
     /** Binds an ephemeral port on 127.0.0.1 and starts accepting PEs. */
     static BootstrapServer start(int npes, byte[] secret, Listener listener) throws IOException {
+        return start(npes, secret, listener,
+                new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0));
+    }
+
+    /** Binds {@code address} (port 0: an ephemeral one) and starts accepting PEs. */
+    static BootstrapServer start(int npes, byte[] secret, Listener listener, InetSocketAddress address)
+            throws IOException {
+        return start(npes, secret, listener, address, PE_SILENCE_LIMIT_MILLIS, HEARTBEAT_INTERVAL_MILLIS);
+    }
+
+    /** As {@link #start(int, byte[], Listener, InetSocketAddress)}, with the heartbeat timing given (tests). */
+    static BootstrapServer start(int npes, byte[] secret, Listener listener, InetSocketAddress address,
+                                 int silenceLimitMillis, long heartbeatMillis) throws IOException {
         ServerSocket socket = new ServerSocket();
         try {
-            socket.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), npes + 16);
+            socket.bind(address, npes + 16);
         } catch (IOException e) {
             socket.close();
             throw e;
         }
-        BootstrapServer server = new BootstrapServer(npes, secret, listener, socket);
+        BootstrapServer server = new BootstrapServer(npes, secret, listener, socket, silenceLimitMillis,
+                heartbeatMillis);
         Thread.ofPlatform().daemon().name("oshrun-bootstrap-accept").start(server::acceptLoop);
+        Thread.ofPlatform().daemon().name("oshrun-bootstrap-heartbeat").start(server::heartbeatLoop);
         return server;
     }
 
@@ -123,6 +151,32 @@ final class BootstrapServer implements AutoCloseable {
 
     InetSocketAddress address() {
         return (InetSocketAddress) serverSocket.getLocalSocketAddress();
+    }
+
+    int port() {
+        return serverSocket.getLocalPort();
+    }
+
+    /** The process id PE {@code pe} gave in its HELLO (on its own host), or -1 if it has not connected. */
+    synchronized long pid(int pe) {
+        return peers[pe] == null ? -1 : peers[pe].pid;
+    }
+
+    /**
+     * The PE whose connection was lost (closed before finalize) first, if that was before PE
+     * {@code pe}'s, or at all if {@code pe}'s is not lost; -1 if none. When PEs fail one after
+     * another, the first to go is the likely cause, the others its casualties.
+     */
+    synchronized int firstLostBefore(int pe) {
+        long limit = peers[pe] != null && peers[pe].lostAs > 0 ? peers[pe].lostAs : Long.MAX_VALUE;
+        int first = -1;
+        for (Peer p : peers) {
+            if (p != null && p.lostAs > 0 && p.lostAs < limit) {
+                limit = p.lostAs;
+                first = p.pe;
+            }
+        }
+        return first;
     }
 
     synchronized boolean hasConnected(int pe) {
@@ -189,6 +243,26 @@ final class BootstrapServer implements AutoCloseable {
         return Arrays.stream(peers).filter(p -> p != null && !p.closed).toList();
     }
 
+    /** Whether PE {@code pe}'s connection was dropped because it sent nothing for too long. */
+    synchronized boolean wasSilent(int pe) {
+        return peers[pe] != null && peers[pe].silent;
+    }
+
+    /** Tells every connected PE, every heartbeat interval, that the launcher is alive. */
+    private void heartbeatLoop() {
+        byte[] beat = {SERVER_HEARTBEAT};
+        while (!closed) {
+            try {
+                Thread.sleep(heartbeatMillis);
+            } catch (InterruptedException e) {
+                return;
+            }
+            for (Peer peer : connectedPeers()) {
+                peer.send(beat);
+            }
+        }
+    }
+
     /** Stops listening and drops every connection; idempotent. */
     @Override
     public void close() {
@@ -225,6 +299,7 @@ final class BootstrapServer implements AutoCloseable {
         Peer peer = null;
         try (socket) {
             socket.setTcpNoDelay(true);
+            keepAlive(socket);
             socket.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
@@ -239,9 +314,16 @@ final class BootstrapServer implements AutoCloseable {
             if (peer == null) {
                 return;
             }
-            socket.setSoTimeout(0);
+            socket.setSoTimeout(silenceLimitMillis);
             listener.connected(peer.pe);
-            readLoop(peer, in);
+            readLoop(peer, socket, in);
+        } catch (SocketTimeoutException e) {
+            if (peer != null) {
+                synchronized (this) {
+                    peer.silent = true; // reported as a disconnect below
+                }
+            }
+            // else: a stranger that did not finish its HELLO
         } catch (IOException e) {
             // The PE went away (or never spoke the protocol); its exit is reported by the launcher.
         } finally {
@@ -251,6 +333,9 @@ final class BootstrapServer implements AutoCloseable {
                 synchronized (this) {
                     peer.closed = true;
                     finalized = peer.finalized;
+                    if (!finalized && !closed) {
+                        peer.lostAs = ++disconnects;
+                    }
                     notifyAll();
                 }
                 if (!closed) {
@@ -306,10 +391,13 @@ final class BootstrapServer implements AutoCloseable {
         return null;
     }
 
-    private void readLoop(Peer peer, DataInputStream in) throws IOException {
+    private void readLoop(Peer peer, Socket socket, DataInputStream in) throws IOException {
         while (true) {
             byte type = in.readByte();
             switch (type) {
+                case HEARTBEAT -> {
+                    // its arrival has reset the read timeout
+                }
                 case PUT -> {
                     String key = in.readUTF();
                     byte[] value = readValue(in);
@@ -322,7 +410,10 @@ final class BootstrapServer implements AutoCloseable {
                     int status = in.readInt();
                     listener.aborted(peer.pe, status, in.readUTF());
                 }
-                case FINALIZED -> finalized(peer);
+                case FINALIZED -> {
+                    finalized(peer);
+                    socket.setSoTimeout(0); // a finalized PE may compute on in silence for as long as it likes
+                }
                 default -> {
                     listener.failed(peer.pe, "PE " + peer.pe + " sent an unknown bootstrap message (type " + type + ")");
                     return;

@@ -2,13 +2,17 @@ package io.jshmem.core.launcher;
 
 import io.jshmem.core.bootstrap.BootstrapProtocol;
 import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.core.launcher.HostList.Placement;
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -27,6 +31,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * One run of N PEs: starts them, watches them and the bootstrap server, and ends the job at the
  * first failure, abort, timeout or signal. The first such event decides the status ({@link #end});
  * everything after it is expected fallout and stays quiet.
+ *
+ * <p>PEs on this machine are child processes. A PE on another host is represented by its launch
+ * agent process (ssh, docker exec...), which runs the PE's start script there ({@link RemoteCommand}):
+ * the agent's exit status is the PE's, and closing the agent's standard input ends the PE.
  */
 final class Job implements BootstrapServer.Listener {
     /** Between SIGTERM and SIGKILL: a PE's JVM runs its shutdown hooks in well under this. */
@@ -42,12 +50,28 @@ final class Job implements BootstrapServer.Listener {
     /** The runtime's default directory for its shared-memory segments, and the variable overriding it. */
     private static final String SHM_DIR = "/dev/shm";
     private static final String SHM_DIR_VARIABLE = "JSHMEM_SHM_DIR";
-    private static final String NODE_ID = "0"; // single host for now
+    /**
+     * A remote PE's exit takes a round trip through its agent: how long a PE that dropped its connection
+     * may take to be reported as exited, and how long closing its lifeline may take to end it (the
+     * remote script allows {@link RemoteCommand#REMOTE_KILL_GRACE_SECONDS} before SIGKILL).
+     */
+    private static final long REMOTE_DISCONNECT_GRACE_MILLIS = 3_000;
+    private static final long REMOTE_GRACE_MILLIS = 2_000 + RemoteCommand.REMOTE_KILL_GRACE_SECONDS * 1_000L;
+    /** For a remote PE's agent, after it exited, to pass on the rest of its output (the start marker). */
+    private static final long REMOTE_OUTPUT_WAIT_MILLIS = 1_000;
 
     private final LaunchOptions options;
     private final List<String> command;
+    private final List<Placement> placements;
     private final Map<String, String> launcherEnv;
     private final int npes;
+    /** Per PE: on another host, so {@link #pes} holds its agent. */
+    private final boolean[] remote;
+    /** Per remote PE: completed when its start script has run (the marker arrived). */
+    private final List<CompletableFuture<Void>> started;
+    /** Per remote PE: the forwarder of its standard output, which sees the marker. */
+    private final AtomicReferenceArray<Thread> markerReaders;
+    private final BootstrapEndpoint endpoint;
     private final String jobId;
     private final byte[] secret;
     private final AtomicReferenceArray<Process> pes;
@@ -65,12 +89,27 @@ final class Job implements BootstrapServer.Listener {
     private int cleanExits;
     private final BitSet exitedUnconnected = new BitSet();
 
-    Job(LaunchOptions options, List<String> command, Map<String, String> launcherEnv) {
+    /**
+     * @param command    the PE's java command line, the same for every PE and valid on every host
+     * @param placements where each PE runs ({@link HostList})
+     * @param endpoint   where the bootstrap server listens and what each node is told
+     */
+    Job(LaunchOptions options, List<String> command, List<Placement> placements, BootstrapEndpoint endpoint,
+        Map<String, String> launcherEnv) {
         this.options = options;
         this.command = command;
+        this.placements = List.copyOf(placements);
+        this.endpoint = endpoint;
         this.launcherEnv = launcherEnv;
         this.npes = options.npes();
         this.pes = new AtomicReferenceArray<>(npes);
+        this.remote = new boolean[npes];
+        this.started = new ArrayList<>(npes);
+        this.markerReaders = new AtomicReferenceArray<>(npes);
+        for (int pe = 0; pe < npes; pe++) {
+            remote[pe] = !placements.get(pe).node().local();
+            started.add(new CompletableFuture<>());
+        }
         SecureRandom random = new SecureRandom();
         this.jobId = randomId(random);
         this.secret = new byte[BootstrapProtocol.SECRET_BYTES];
@@ -82,9 +121,10 @@ final class Job implements BootstrapServer.Listener {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             try {
-                server = BootstrapServer.start(npes, secret, this);
+                server = BootstrapServer.start(npes, secret, this, endpoint.bind());
             } catch (IOException e) {
-                System.err.println("oshrun: cannot start the bootstrap server: " + e.getMessage());
+                System.err.println("oshrun: cannot start the bootstrap server on " + endpoint.bind() + ": "
+                        + e.getMessage());
                 return 1;
             }
             startPes();
@@ -112,6 +152,10 @@ final class Job implements BootstrapServer.Listener {
 
     /** Starts PE {@code pe} and its watcher; false if it could not be started (the job is then ending). */
     private boolean startPe(int pe) {
+        return remote[pe] ? startRemotePe(pe) : startLocalPe(pe);
+    }
+
+    private boolean startLocalPe(int pe) {
         ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> env = builder.environment();
         env.putAll(options.exportedEnv());
@@ -138,15 +182,71 @@ final class Job implements BootstrapServer.Listener {
         return true;
     }
 
+    /**
+     * Starts the launch agent for PE {@code pe}, hands it the PE's start script, and keeps its standard
+     * input open as the PE's lifeline. The agent's output is the PE's.
+     */
+    private boolean startRemotePe(int pe) {
+        String host = placements.get(pe).node().host();
+        List<String> agentCommand = RemoteCommand.agentCommand(options.launchAgent(), host);
+        // The agent itself gets oshrun's environment; the PE gets what the script exports.
+        ProcessBuilder builder = new ProcessBuilder(agentCommand);
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            fail(1, "cannot start PE " + pe + " on host " + host + ": the launch agent \""
+                    + String.join(" ", options.launchAgent()) + "\" failed to run: " + e.getMessage().strip());
+            return false;
+        }
+        pes.set(pe, process);
+        CompletableFuture<Void> scriptRan = started.get(pe);
+        Thread out = OutputForwarder.start(pe, options.tagOutput(), process.getInputStream(), System.out, "stdout",
+                RemoteCommand.STARTED_MARKER, () -> scriptRan.complete(null));
+        markerReaders.set(pe, out);
+        forwarders.add(out);
+        forwarders.add(OutputForwarder.start(pe, options.tagOutput(), process.getErrorStream(), System.err, "stderr",
+                null, null));
+        Map<String, String> env = RemoteCommand.environment(launcherEnv, options.exportedEnv(), jobVariables(pe));
+        String script = RemoteCommand.script(command, env, System.getProperty("user.dir"),
+                "jshmem-" + jobId + "-" + pe);
+        try {
+            OutputStream lifeline = process.getOutputStream();
+            lifeline.write(script.getBytes(StandardCharsets.UTF_8));
+            lifeline.flush(); // and kept open: closing it ends the PE
+        } catch (IOException e) {
+            // The agent is already gone: its watcher reports why.
+        }
+        Thread.ofVirtual().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
+        Thread.ofVirtual().name("oshrun-launch-timeout-pe" + pe).start(() -> awaitStart(pe, host));
+        return true;
+    }
+
+    /** A remote PE whose start script has not run within --launch-timeout ends the job. */
+    private void awaitStart(int pe, String host) {
+        try {
+            started.get(pe).get(options.launchTimeoutSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            if (pes.get(pe).isAlive()) {
+                fail(1, "PE " + pe + " did not start on host " + host + " within " + options.launchTimeoutSeconds()
+                        + " s (--launch-timeout), started with \""
+                        + RemoteCommand.describeAgent(options.launchAgent(), host) + " /bin/sh -s\"");
+            }
+        } catch (InterruptedException | ExecutionException e) {
+            // only at JVM exit; never completed exceptionally
+        }
+    }
+
     private Map<String, String> jobVariables(int pe) {
+        Placement p = placements.get(pe);
         return Map.of(
                 LaunchEnv.JOBID, jobId,
                 LaunchEnv.PE, Integer.toString(pe),
                 LaunchEnv.NPES, Integer.toString(npes),
-                LaunchEnv.NODE, NODE_ID,
-                LaunchEnv.LOCAL_PE, Integer.toString(pe),
-                LaunchEnv.LOCAL_NPES, Integer.toString(npes),
-                LaunchEnv.BOOTSTRAP, server.hostPort(),
+                LaunchEnv.NODE, Integer.toString(p.node().id()),
+                LaunchEnv.LOCAL_PE, Integer.toString(p.localPe()),
+                LaunchEnv.LOCAL_NPES, Integer.toString(p.node().npes()),
+                LaunchEnv.BOOTSTRAP, endpoint.hostPort(p.node().id(), server.port()),
                 LaunchEnv.SECRET, HexFormat.of().formatHex(secret));
     }
 
@@ -170,6 +270,10 @@ final class Job implements BootstrapServer.Listener {
         int code;
         try {
             code = process.waitFor();
+            if (remote[pe]) {
+                // The marker may still be in the pipe.
+                markerReaders.get(pe).join(Duration.ofMillis(REMOTE_OUTPUT_WAIT_MILLIS));
+            }
             // Let the server read what the PE sent just before dying, so its FINALIZED or ABORT counts.
             server.awaitSettled(pe, HELLO_GRACE_MILLIS, SETTLE_MILLIS);
         } catch (InterruptedException e) {
@@ -178,18 +282,23 @@ final class Job implements BootstrapServer.Listener {
         if (ending.get()) {
             return;
         }
-        String who = "PE " + pe + " (pid " + process.pid() + ")";
-        boolean finalized = server.isFinalized(pe);
-        if (code != 0) {
-            fail(code, who + " " + ExitStatus.describe(code) + (finalized ? " after finalize" : " before finalize"));
+        if (remote[pe] && !started.get(pe).isDone()) {
+            String host = placements.get(pe).node().host();
+            fail(code == 0 ? 1 : code, "PE " + pe + " could not be started on host " + host + ": the launch agent (\""
+                    + RemoteCommand.describeAgent(options.launchAgent(), host) + " /bin/sh -s\") exited with status "
+                    + code + (code == 0
+                            ? " without running the start script (does it pass its standard input on?"
+                                    + " docker exec needs -i)"
+                            : " (is the host reachable, and does the agent work with it?)"));
+            return;
+        }
+        if (code != 0 || (server.hasConnected(pe) && !server.isFinalized(pe))) {
+            peFailed(pe, code);
             return;
         }
         synchronized (this) {
             if (server.hasConnected(pe)) {
-                if (!finalized) {
-                    fail(1, who + " exited with status 0 before finalize");
-                    return;
-                }
+                // finalized: a clean exit
             } else if (server.anyConnected()) {
                 fail(1, unconnectedExit(pe));
                 return;
@@ -203,9 +312,58 @@ final class Job implements BootstrapServer.Listener {
         }
     }
 
+    /**
+     * PE {@code pe} failed: it exited ({@code code}, maybe 0 but before finalize), or, with {@code code}
+     * null, its connection closed before finalize while it runs on. Reports the PE that went first:
+     * when one PE dies, others may fail because of it (a peer no longer answering), possibly before
+     * its own exit has been seen. The connections are closed in the order the PEs died, so if another
+     * PE's connection was lost before this one's, that PE is reported, with its exit status once known.
+     */
+    private void peFailed(int pe, Integer code) {
+        int culprit = server.firstLostBefore(pe);
+        if (culprit >= 0 && culprit != pe) {
+            Process process = pes.get(culprit);
+            try {
+                if (process != null && process.waitFor(disconnectGrace(culprit), TimeUnit.MILLISECONDS)) {
+                    server.awaitSettled(culprit, HELLO_GRACE_MILLIS, SETTLE_MILLIS);
+                    code = process.exitValue();
+                } else {
+                    code = null;
+                }
+            } catch (InterruptedException e) {
+                return; // only at JVM exit
+            }
+            pe = culprit;
+        }
+        String who = describe(pe);
+        if (code == null && server.wasSilent(pe)) {
+            fail(1, who + " stopped answering: nothing from it for " + BootstrapProtocol.PE_SILENCE_LIMIT_MILLIS / 1000
+                    + " s, before finalize (is its host or the network to it gone?)");
+        } else if (code == null) {
+            fail(1, who + " lost its connection to the launcher before finalize");
+        } else if (code != 0) {
+            fail(code, who + " " + ExitStatus.describe(code)
+                    + (server.isFinalized(pe) ? " after finalize" : " before finalize"));
+        } else {
+            fail(1, who + " exited with status 0 before finalize");
+        }
+    }
+
+    /** "PE 3 (pid 4711)", or with a host list "PE 3 (pid 4711 on host node2)"; a remote pid is the PE's own. */
+    private String describe(int pe) {
+        Process process = pes.get(pe);
+        long pid = remote[pe] ? server.pid(pe) : process == null ? -1 : process.pid();
+        String where = options.multiHost() ? "on host " + placements.get(pe).node().host() : "";
+        String inside = pid < 0 ? where : where.isEmpty() ? "pid " + pid : "pid " + pid + " " + where;
+        return "PE " + pe + (inside.isEmpty() ? "" : " (" + inside + ")");
+    }
+
+    private long disconnectGrace(int pe) {
+        return remote[pe] ? REMOTE_DISCONNECT_GRACE_MILLIS : DISCONNECT_GRACE_MILLIS;
+    }
+
     private String unconnectedExit(int pe) {
-        return "PE " + pe + " (pid " + pes.get(pe).pid() + ") exited with status 0 without connecting to the launcher,"
-                + " while other PEs did";
+        return describe(pe) + " exited with status 0 without connecting to the launcher, while other PEs did";
     }
 
     @Override
@@ -233,9 +391,8 @@ final class Job implements BootstrapServer.Listener {
         }
         Thread.ofVirtual().name("oshrun-disconnect-pe" + pe).start(() -> {
             try {
-                if (!process.waitFor(DISCONNECT_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-                    fail(1, "PE " + pe + " (pid " + process.pid() + ") closed its connection to the launcher"
-                            + " before finalize");
+                if (!process.waitFor(disconnectGrace(pe), TimeUnit.MILLISECONDS)) {
+                    peFailed(pe, null);
                 }
             } catch (InterruptedException e) {
                 // only at JVM exit
@@ -301,30 +458,62 @@ final class Job implements BootstrapServer.Listener {
             // Waits out a PE being started right now; startPes() starts none after it (the job is
             // ending, or every PE has already exited).
         }
+        // Remote PEs: closing the agent's standard input makes the start script there end the PE
+        // (SIGTERM, SIGKILL after a grace), after which the agent exits with the PE's status.
+        Set<ProcessHandle> agents = new LinkedHashSet<>();
         Set<ProcessHandle> victims = new LinkedHashSet<>();
         for (int pe = 0; pe < npes; pe++) {
             Process process = pes.get(pe);
-            if (process != null) {
+            if (process != null && remote[pe]) {
+                agents.add(process.toHandle());
+                closeQuietly(process.getOutputStream());
+            } else if (process != null) {
                 victims.add(process.toHandle());
             }
         }
         // Also whatever the PEs started: once a PE is dead its children are no longer ours to find.
-        ProcessHandle.current().descendants().forEach(victims::add);
+        // The agents' own children (an ssh ProxyCommand, say) go with their agent.
+        Set<ProcessHandle> agentChildren = new LinkedHashSet<>();
+        agents.forEach(a -> a.descendants().forEach(agentChildren::add));
+        ProcessHandle.current().descendants()
+                .filter(h -> !agents.contains(h) && !agentChildren.contains(h))
+                .forEach(victims::add);
         victims.removeIf(h -> !h.isAlive());
-        if (victims.isEmpty()) {
+        agents.removeIf(h -> !h.isAlive());
+        if (victims.isEmpty() && agents.isEmpty()) {
             return;
         }
         victims.forEach(ProcessHandle::destroy);
-        if (!awaitExit(victims)) {
+        CompletableFuture<Boolean> agentsGone = CompletableFuture.supplyAsync(
+                () -> awaitExit(agents, REMOTE_GRACE_MILLIS), Thread::startVirtualThread);
+        if (!awaitExit(victims, GRACE_MILLIS)) {
             victims.forEach(ProcessHandle::destroyForcibly);
-            awaitExit(victims);
+            awaitExit(victims, GRACE_MILLIS);
+        }
+        if (!agentsGone.join()) {
+            // The remote side did not answer (host gone?): at least no local agent outlives the job.
+            Set<ProcessHandle> stuck = new LinkedHashSet<>();
+            agents.stream().filter(ProcessHandle::isAlive).forEach(a -> {
+                stuck.add(a);
+                a.descendants().forEach(stuck::add);
+            });
+            stuck.forEach(ProcessHandle::destroyForcibly);
+            awaitExit(stuck, GRACE_MILLIS);
         }
     }
 
-    private static boolean awaitExit(Set<ProcessHandle> processes) {
+    private static void closeQuietly(OutputStream stream) {
+        try {
+            stream.close();
+        } catch (IOException e) {
+            // the agent is gone already
+        }
+    }
+
+    private static boolean awaitExit(Set<ProcessHandle> processes, long millis) {
         CompletableFuture<?>[] exits = processes.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
         try {
-            CompletableFuture.allOf(exits).get(GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(exits).get(millis, TimeUnit.MILLISECONDS);
             return true;
         } catch (TimeoutException | ExecutionException e) {
             return false;

@@ -22,10 +22,21 @@ import java.util.regex.Pattern;
  * @param mainClass      the program's main class, or null if {@code jar} is given
  * @param jar            the program's jar (-jar), or null if {@code mainClass} is given
  * @param programArgs    the program's arguments
+ * @param hosts          the hosts to run on (--host, --hostfile), empty for this machine only
+ * @param oversubscribe  allow more PEs than the hosts' slots (--oversubscribe)
+ * @param launchAgent    the command, as words, that runs a command on another host (--launch-agent)
+ * @param bootstrapAddress address[:port] for the bootstrap server (--bootstrap-address), null to choose
+ * @param launchTimeoutSeconds how long a PE on another host may take to start (--launch-timeout)
  */
 record LaunchOptions(Action action, int npes, String classpath, boolean tagOutput, Map<String, String> exportedEnv,
                      int timeoutSeconds, List<String> jvmOptions, String mainClass, String jar,
-                     List<String> programArgs) {
+                     List<String> programArgs, List<HostList.Host> hosts, boolean oversubscribe,
+                     List<String> launchAgent, String bootstrapAddress, int launchTimeoutSeconds) {
+
+    /** The launch agent unless --launch-agent says otherwise. */
+    static final List<String> DEFAULT_AGENT = List.of("ssh");
+    /** Default for --launch-timeout: ssh connection set-up plus a shell start, with a wide margin. */
+    static final int DEFAULT_LAUNCH_TIMEOUT_SECONDS = 60;
 
     enum Action { RUN, HELP, VERSION }
 
@@ -44,6 +55,13 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         exportedEnv = Map.copyOf(exportedEnv);
         jvmOptions = List.copyOf(jvmOptions);
         programArgs = List.copyOf(programArgs);
+        hosts = List.copyOf(hosts);
+        launchAgent = List.copyOf(launchAgent);
+    }
+
+    /** Whether a host list was given (then node ids come from it, and hosts may be remote). */
+    boolean multiHost() {
+        return !hosts.isEmpty();
     }
 
     /**
@@ -61,6 +79,12 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         List<String> jvmOptions = new ArrayList<>();
         String mainClass = null;
         String jar = null;
+        List<HostList.Host> hosts = List.of();
+        String hostSource = null;
+        boolean oversubscribe = false;
+        List<String> agent = DEFAULT_AGENT;
+        String bootstrapAddress = null;
+        int launchTimeout = DEFAULT_LAUNCH_TIMEOUT_SECONDS;
 
         while (cursor.hasNext() && mainClass == null && jar == null) {
             String arg = cursor.next();
@@ -87,21 +111,97 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 case "--timeout" -> timeout = positive(name, cursor.value(name, inline, "a number of seconds"));
                 case "--jvm-opt" -> jvmOptions.add(cursor.value(name, inline, "a JVM option"));
                 case "-jar" -> jar = cursor.value(name, inline, "a jar file");
+                case "--host", "-host", "-H" -> {
+                    String spec = cursor.value(name, inline, "host[:slots],...");
+                    hostSource = oneHostSource(hostSource, "--host");
+                    hosts = HostList.parseHostOption(spec);
+                }
+                case "--hostfile", "-hostfile", "--machinefile" -> {
+                    String file = cursor.value(name, inline, "a host file");
+                    hostSource = oneHostSource(hostSource, "--hostfile");
+                    hosts = HostList.readHostfile(file);
+                }
+                case "--oversubscribe" -> oversubscribe = true;
+                case "--launch-agent" -> {
+                    String command = cursor.value(name, inline, "a command, e.g. \"ssh\" or \"docker exec -i\"").strip();
+                    if (command.isEmpty()) {
+                        throw new UsageException("--launch-agent needs a command, e.g. \"ssh\" or \"docker exec -i\"");
+                    }
+                    agent = List.of(command.split("\\s+"));
+                }
+                case "--bootstrap-address" -> bootstrapAddress = bootstrapAddress(cursor.value(name, inline,
+                        "an address of this machine, optionally with :port"));
+                case "--launch-timeout" -> launchTimeout = positive(name, cursor.value(name, inline, "a number of seconds"));
                 default -> throw new UsageException("unknown option " + arg);
             }
         }
+        if (npes == 0 && !hosts.isEmpty()) {
+            npes = HostList.totalSlots(hosts); // as Open MPI: one PE per slot
+        }
         if (npes == 0) {
             throw new UsageException("missing -np N (the number of PEs)");
+        }
+        if (!hosts.isEmpty()) {
+            HostList.place(hosts, npes, oversubscribe); // reports too many PEs now, as a usage error
         }
         if (mainClass == null && jar == null) {
             throw new UsageException("missing the program: a main class or -jar app.jar");
         }
         return new LaunchOptions(Action.RUN, npes, classpath, tagOutput, exported, timeout, jvmOptions,
-                mainClass, jar, cursor.rest());
+                mainClass, jar, cursor.rest(), hosts, oversubscribe, agent, bootstrapAddress, launchTimeout);
     }
 
     private static LaunchOptions special(Action action) {
-        return new LaunchOptions(action, 0, null, false, Map.of(), 0, List.of(), null, null, List.of());
+        return new LaunchOptions(action, 0, null, false, Map.of(), 0, List.of(), null, null, List.of(), List.of(),
+                false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS);
+    }
+
+    private static String oneHostSource(String previous, String option) throws UsageException {
+        if (previous != null) {
+            throw new UsageException(previous.equals(option) ? option + " given twice"
+                    : "give either --host or --hostfile, not both");
+        }
+        return option;
+    }
+
+    private static final Pattern BOOTSTRAP_ADDRESS =
+            Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)(:\\d{1,5})?");
+
+    /** ADDR, ADDR:PORT, [V6ADDR] or [V6ADDR]:PORT; the address itself is checked when the server binds. */
+    private static String bootstrapAddress(String value) throws UsageException {
+        String v = value.strip();
+        BootstrapAddress parsed = null;
+        if (BOOTSTRAP_ADDRESS.matcher(v).matches()) {
+            try {
+                parsed = BootstrapAddress.parse(v);
+            } catch (RuntimeException e) {
+                // reported below
+            }
+        }
+        if (parsed == null || parsed.host().isEmpty()) {
+            throw new UsageException("--bootstrap-address needs ADDRESS or ADDRESS:PORT, got \"" + value + "\"");
+        }
+        if (parsed.port() > 65535) {
+            throw new UsageException("--bootstrap-address: port " + parsed.port() + " is out of range");
+        }
+        return v;
+    }
+
+    /** A parsed --bootstrap-address: host (no brackets) and port, 0 for any. */
+    record BootstrapAddress(String host, int port) {
+        static BootstrapAddress parse(String value) {
+            if (value.startsWith("[")) {
+                int close = value.indexOf(']');
+                String host = value.substring(1, close);
+                String rest = value.substring(close + 1);
+                return new BootstrapAddress(host, rest.isEmpty() ? 0 : Integer.parseInt(rest.substring(1)));
+            }
+            int colon = value.indexOf(':');
+            if (colon >= 0 && value.indexOf(':', colon + 1) < 0) {
+                return new BootstrapAddress(value.substring(0, colon), Integer.parseInt(value.substring(colon + 1)));
+            }
+            return new BootstrapAddress(value, 0); // a name, an IPv4 address, or a bare IPv6 address
+        }
     }
 
     private static int positive(String option, String value) throws UsageException {
@@ -183,7 +283,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 everything after it belongs to the program.
 
                 Options:
-                  -np N, -n N             number of PEs to start (required)
+                  -np N, -n N             number of PEs to start (required without a host list;
+                                          default with one: the total number of slots)
                   -cp, --classpath CP     the program's class path (default: $CLASSPATH, else .);
                                           jshmem's own classes are appended
                   -jar app.jar            run the Main-Class of app.jar (app.jar is put first on
@@ -197,9 +298,37 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   -V, --version           print the version and exit
                 Long options also accept --option=value.
 
+                Several hosts:
+                  --host H1[:S1],H2[:S2]  run on these hosts, S slots each (default 1)
+                  --hostfile FILE         the hosts from FILE: one "host [slots=N]" a line, # comments
+                  --oversubscribe         allow more PEs than slots (placement goes round again)
+                  --launch-agent CMD      how to run a command on a host (default: ssh); oshrun runs
+                                          "CMD HOST /bin/sh -s" and writes the PE's start script to
+                                          its standard input, so CMD must pass that on: ssh does,
+                                          docker exec needs -i (--launch-agent "docker exec -i",
+                                          container names as hosts)
+                  --bootstrap-address A[:PORT]
+                                          where oshrun's bootstrap server listens, an address of
+                                          this machine that every host can reach (0.0.0.0: all
+                                          interfaces); default: the address of this machine's
+                                          route to the hosts, or 127.0.0.1 when all PEs are local
+                  --launch-timeout SECONDS
+                                          end the job if a PE's start script has not run on its
+                                          host after this long (default 60)
+                PEs fill the hosts in order, each up to its slots. A host is a node: PEs on the same
+                host share memory directly, PEs on different hosts communicate through the UCX
+                transport (shmem-ucx, libucx0). JSHMEM_NODE is the host's index in the list, whatever
+                the machines' hostnames. localhost, loopback and this machine's addresses and its
+                hostname are started directly, without the agent (localhost:2,127.0.0.1:2 are two
+                nodes on this machine). On other hosts, the JDK, jshmem and the program must be at
+                the same paths as here; PEs there run in the same directory if it exists (else /),
+                get the SHMEM_* and JSHMEM_* variables of oshrun's environment, the -x variables and
+                the job's, and read /dev/null. Closing the agent's standard input (the job ending,
+                oshrun dying) ends the remote PE: SIGTERM, then SIGKILL after 2 s.
+
                 Each PE's JVM gets -XX:+UseSerialGC (unless an option picks another collector),
                 --enable-native-access=ALL-UNNAMED, the --jvm-opt values, then $JSHMEM_JAVA_OPTS.
-                PE 0 reads oshrun's standard input; the other PEs read /dev/null.
+                PE 0 reads oshrun's standard input if it runs on this machine; other PEs read /dev/null.
 
                 Environment read by oshrun:
                   JAVA_HOME               a JDK 25 or newer, for oshrun and the PEs
@@ -216,12 +345,17 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
                 JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET.
 
-                A PE that exits before finalizing jshmem, or exits non-zero, ends the whole job.
+                A PE that exits before finalizing jshmem, or exits non-zero, ends the whole job; so
+                does a PE on another host whose agent fails, and a PE whose connection to oshrun is
+                lost or silent for 30 s (PEs and oshrun exchange heartbeats every 5 s, so a vanished
+                host or a cut network is noticed). A PE that loses oshrun before finalizing (closed,
+                or silent for 60 s) halts itself 10 s later.
 
                 Exit status:
                   0     every PE finished cleanly
                   S     the status a PE gave to shmem global_exit (abort)
-                  E     the exit status of the first PE that failed (128+n if killed by signal n)
+                  E     the exit status of the first PE that failed (128+n if killed by signal n),
+                        or of the launch agent that could not start a PE
                   124   --timeout expired
                   130   interrupted (Ctrl-C)
                   2     usage error, or no JDK 25 / jshmem not built

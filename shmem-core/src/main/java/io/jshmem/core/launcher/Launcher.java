@@ -25,6 +25,8 @@ public final class Launcher {
     static int run(String[] args, Map<String, String> env) {
         LaunchOptions options;
         List<String> command;
+        List<HostList.Placement> placements;
+        BootstrapEndpoint endpoint;
         try {
             options = LaunchOptions.parse(List.of(args), env);
             switch (options.action()) {
@@ -44,11 +46,16 @@ public final class Launcher {
                     Path.of(System.getProperty("java.home"), "bin", "java").toString());
             String classpath = System.getProperty(CLASSPATH_PROPERTY, System.getProperty("java.class.path"));
             command = PeCommand.build(options, java, classpath, env);
+            placements = options.multiHost()
+                    ? HostList.place(options.hosts(), options.npes(), options.oversubscribe())
+                    : HostList.localOnly(options.npes());
+            endpoint = BootstrapEndpoint.choose(options.bootstrapAddress(),
+                    placements.stream().map(HostList.Placement::node).distinct().toList());
         } catch (UsageException e) {
             System.err.println("oshrun: " + e.getMessage());
             System.err.println("see oshrun --help");
             return 2;
         }
-        return new Job(options, command, env).run();
+        return new Job(options, command, placements, endpoint, env).run();
     }
 }

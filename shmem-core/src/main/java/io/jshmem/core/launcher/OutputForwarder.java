@@ -5,32 +5,53 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Copies one PE output stream to the launcher's, prefixing each line with {@code [PE k] }
- * (--tag-output). Works on bytes, so any encoding passes through. Each batch of complete lines goes
- * out in one locked write, so lines of different PEs never interleave mid-line.
+ * (--tag-output), or as it comes (untagged: the output of PEs on other hosts, which arrives through
+ * the launch agent). Works on bytes, so any encoding passes through. Each batch of complete lines
+ * goes out in one locked write, so tagged lines of different PEs never interleave mid-line.
+ *
+ * <p>A forwarder may also watch for a marker line: the first line equal to it is swallowed and
+ * reported (the start script of a remote PE prints one when it runs; see {@link RemoteCommand}).
  */
 final class OutputForwarder implements Runnable {
     /** A line longer than this is cut and emitted in parts rather than buffered without bound. */
     private static final int MAX_LINE_BYTES = 64 * 1024;
 
+    /** Null when untagged. */
     private final byte[] prefix;
     private final InputStream in;
     private final PrintStream out;
     private final ByteArrayOutputStream partialLine = new ByteArrayOutputStream();
     private final ByteArrayOutputStream batch = new ByteArrayOutputStream();
+    /** The marker line still awaited, or null. */
+    private byte[] marker;
+    private final Runnable onMarker;
 
-    private OutputForwarder(int pe, InputStream in, PrintStream out) {
-        this.prefix = ("[PE " + pe + "] ").getBytes(StandardCharsets.US_ASCII);
+    private OutputForwarder(int pe, boolean tag, InputStream in, PrintStream out, String marker, Runnable onMarker) {
+        this.prefix = tag ? ("[PE " + pe + "] ").getBytes(StandardCharsets.US_ASCII) : null;
         this.in = in;
         this.out = out;
+        this.marker = marker == null ? null : marker.getBytes(StandardCharsets.US_ASCII);
+        this.onMarker = onMarker;
     }
 
-    /** Starts forwarding on a daemon thread, which ends at end of stream. */
+    /** Starts forwarding with tags on a daemon thread, which ends at end of stream. */
     static Thread start(int pe, InputStream in, PrintStream out, String streamName) {
+        return start(pe, true, in, out, streamName, null, null);
+    }
+
+    /**
+     * Starts forwarding on a daemon thread, which ends at end of stream; tags lines if {@code tag}.
+     * If {@code marker} is not null, the first line equal to it is not forwarded: {@code onMarker}
+     * runs instead.
+     */
+    static Thread start(int pe, boolean tag, InputStream in, PrintStream out, String streamName, String marker,
+                        Runnable onMarker) {
         return Thread.ofPlatform().daemon().name("oshrun-pe" + pe + "-" + streamName)
-                .start(new OutputForwarder(pe, in, out));
+                .start(new OutputForwarder(pe, tag, in, out, marker, onMarker));
     }
 
     @Override
@@ -39,21 +60,59 @@ final class OutputForwarder implements Runnable {
         try (in) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
-                split(buffer, n);
+                int start = marker == null ? 0 : awaitMarker(buffer, n);
+                if (prefix == null) {
+                    batch.write(buffer, start, n - start);
+                } else {
+                    split(buffer, start, n);
+                }
                 emit();
             }
         } catch (IOException e) {
             // The PE's end of the pipe is gone; forward what we have.
         }
         if (partialLine.size() > 0) {
-            endLine();
+            endLastLine();
             emit();
         }
     }
 
-    private void split(byte[] buffer, int length) {
+    /**
+     * Before the marker: collects lines, forwarding those that are not the marker. Returns where
+     * the bytes after the marker start in {@code buffer}, or {@code length} if it is not there yet.
+     */
+    private int awaitMarker(byte[] buffer, int length) {
         int start = 0;
-        for (int i = 0; i < length; i++) {
+        for (int i = 0; i < length && marker != null; i++) {
+            if (buffer[i] == '\n' || partialLine.size() + (i - start) >= MAX_LINE_BYTES) {
+                partialLine.write(buffer, start, i - start);
+                byte[] line = partialLine.toByteArray();
+                partialLine.reset();
+                if (buffer[i] == '\n' && Arrays.equals(line, marker)) {
+                    marker = null;
+                    onMarker.run();
+                } else {
+                    if (prefix != null) {
+                        batch.writeBytes(prefix);
+                    }
+                    batch.writeBytes(line);
+                    if (buffer[i] == '\n' || prefix != null) { // tagged: an overlong line is cut, as split() does
+                        batch.write('\n');
+                    }
+                }
+                start = buffer[i] == '\n' ? i + 1 : i;
+            }
+        }
+        if (marker != null) {
+            partialLine.write(buffer, start, length - start);
+            return length;
+        }
+        return start;
+    }
+
+    private void split(byte[] buffer, int from, int length) {
+        int start = from;
+        for (int i = from; i < length; i++) {
             if (buffer[i] == '\n') {
                 partialLine.write(buffer, start, i - start);
                 endLine();
@@ -72,6 +131,16 @@ final class OutputForwarder implements Runnable {
         batch.writeBytes(partialLine.toByteArray());
         batch.write('\n');
         partialLine.reset();
+    }
+
+    /** At end of stream: the unterminated last line, tagged and ended, or as it is when untagged. */
+    private void endLastLine() {
+        if (prefix != null) {
+            endLine();
+        } else {
+            batch.writeBytes(partialLine.toByteArray());
+            partialLine.reset();
+        }
     }
 
     private void emit() {

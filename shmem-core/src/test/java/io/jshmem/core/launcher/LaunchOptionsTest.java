@@ -107,4 +107,55 @@ class LaunchOptionsTest {
         assertTrue(error("-np", "2", "-jar").contains("-jar needs a jar file"));
         assertTrue(error("-np", "2", "--").contains("-- needs the main class"));
     }
+
+    @Test
+    void hostOptionsAndTheirDefaults() throws UsageException {
+        LaunchOptions plain = parse("-np", "2", "Main");
+        assertFalse(plain.multiHost());
+        assertEquals(List.of("ssh"), plain.launchAgent());
+        assertNull(plain.bootstrapAddress());
+        assertEquals(60, plain.launchTimeoutSeconds());
+
+        LaunchOptions o = parse("--host", "c1:2,c2:2", "--launch-agent", " docker  exec -i ", "--bootstrap-address",
+                "172.18.0.1", "--launch-timeout=5", "--oversubscribe", "-np", "5", "Main");
+        assertTrue(o.multiHost());
+        assertEquals(List.of(new HostList.Host("c1", 2), new HostList.Host("c2", 2)), o.hosts());
+        assertEquals(List.of("docker", "exec", "-i"), o.launchAgent());
+        assertEquals("172.18.0.1", o.bootstrapAddress());
+        assertEquals(5, o.launchTimeoutSeconds());
+        assertTrue(o.oversubscribe());
+        assertEquals(5, o.npes());
+    }
+
+    @Test
+    void withHostsNpDefaultsToTheSlots() throws UsageException {
+        assertEquals(5, parse("--host", "a:2,b:3", "Main").npes());
+        assertEquals(3, parse("-H", "a:2,b:3", "-np", "3", "Main").npes());
+    }
+
+    @Test
+    void bootstrapAddressForms() throws UsageException {
+        assertEquals(new LaunchOptions.BootstrapAddress("10.1.2.3", 0), LaunchOptions.BootstrapAddress.parse("10.1.2.3"));
+        assertEquals(new LaunchOptions.BootstrapAddress("10.1.2.3", 7000),
+                LaunchOptions.BootstrapAddress.parse("10.1.2.3:7000"));
+        assertEquals(new LaunchOptions.BootstrapAddress("fe80::1", 0), LaunchOptions.BootstrapAddress.parse("fe80::1"));
+        assertEquals(new LaunchOptions.BootstrapAddress("fe80::1", 9), LaunchOptions.BootstrapAddress.parse("[fe80::1]:9"));
+        assertEquals(new LaunchOptions.BootstrapAddress("head-node", 0), LaunchOptions.BootstrapAddress.parse("head-node"));
+        assertEquals("0.0.0.0:7000", parse("--bootstrap-address", "0.0.0.0:7000", "-np", "1", "Main").bootstrapAddress());
+    }
+
+    @Test
+    void rejectsBadHostOptions() {
+        assertTrue(error("--host", "a:1,b:1", "-np", "3", "Main").contains("-np 3 is more than the 2 slots"));
+        assertTrue(error("--host", "a", "--hostfile", "f", "Main").contains("either --host or --hostfile"));
+        assertTrue(error("--host", "a", "--host", "b", "Main").contains("--host given twice"));
+        assertTrue(error("--launch-agent", " ", "-np", "1", "Main").contains("--launch-agent needs a command"));
+        assertTrue(error("--bootstrap-address", "a b", "-np", "1", "Main").contains("--bootstrap-address needs"));
+        assertTrue(error("--bootstrap-address", "h:99999", "-np", "1", "Main").contains("out of range"));
+        assertTrue(error("--bootstrap-address", "a:", "-np", "1", "Main").contains("--bootstrap-address needs"));
+        assertTrue(error("--bootstrap-address", ":7", "-np", "1", "Main").contains("--bootstrap-address needs"));
+        assertTrue(error("--launch-timeout", "0", "-np", "1", "Main").contains("positive integer"));
+        assertTrue(error("--hostfile", "/no/such/hostfile", "Main").contains("cannot read host file"));
+        assertTrue(LaunchOptions.help().contains("--launch-agent"));
+    }
 }

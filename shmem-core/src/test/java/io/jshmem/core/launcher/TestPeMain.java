@@ -8,7 +8,7 @@ import java.nio.file.Path;
 
 /**
  * A PE program for {@link OshrunEndToEndTest}, started by bin/oshrun. Prints
- * {@code pid <pid> bootstrap <host:port>} first, so the test can check afterwards that no PE survived
+ * {@code pid <pid> bootstrap <host:port> pe <k>} first, so the test can check afterwards that no PE survived
  * the job and nothing listens any more. Modes:
  * <ul>
  * <li>{@code ok}: put, fence, check every PE's value, twice; print a greeting with $TEST_VAR;
@@ -17,14 +17,19 @@ import java.nio.file.Path;
  *     {@code segment <path>}); PE 1 exits with status 3 without finalizing while the others wait in a fence
  * <li>{@code abort}: PE 0 aborts with status 7 while the others wait in a fence
  * <li>{@code sleep}: every PE sleeps (for --timeout)
+ * <li>{@code hang}: every PE connects, passes a fence, prints {@code ready}, then sleeps in its own code
+ *     (for the tests of what kills PEs that do not listen to the launcher)
  * </ul>
+ * In mode {@code ok} each PE also prints {@code placement pe P node N local L of M} from its
+ * launcher variables.
  */
 public final class TestPeMain {
     private TestPeMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        System.out.println("pid " + ProcessHandle.current().pid() + " bootstrap " + System.getenv("JSHMEM_BOOTSTRAP"));
+        System.out.println("pid " + ProcessHandle.current().pid() + " bootstrap " + System.getenv("JSHMEM_BOOTSTRAP")
+                + " pe " + System.getenv("JSHMEM_PE"));
         System.out.flush();
         String mode = args[0];
         if (mode.equals("sleep")) {
@@ -42,6 +47,8 @@ public final class TestPeMain {
                     }
                     System.out.println("hello from " + me + " of " + bootstrap.size() + " TEST_VAR="
                             + System.getenv("TEST_VAR"));
+                    System.out.println("placement pe " + me + " node " + bootstrap.nodeId() + " local "
+                            + bootstrap.localRank() + " of " + bootstrap.localSize());
                     bootstrap.finalized();
                 }
                 case "die1" -> {
@@ -60,6 +67,12 @@ public final class TestPeMain {
                     }
                     bootstrap.fence();
                     fail("the fence returned although PE 0 aborted");
+                }
+                case "hang" -> {
+                    bootstrap.fence(); // every PE has started and printed its pid
+                    System.out.println("ready " + me);
+                    System.out.flush();
+                    Thread.sleep(600_000);
                 }
                 default -> fail("unknown mode " + mode);
             }

@@ -1,0 +1,282 @@
+package io.jshmem.core.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bin/oshrun with a host list, on this machine only: "remote" hosts are reached through a fake launch
+ * agent that records the host and runs the command locally, so the whole remote path (agent, start
+ * script on standard input, lifeline, marker, exit status) runs for real. The multinode module runs
+ * the same with Docker containers as hosts.
+ */
+class MultiHostEndToEndTest {
+    private static final long HANG_GUARD_SECONDS = 90;
+    private static final String MAIN = TestPeMain.class.getName();
+    private static final Pattern PE_LINE = Pattern.compile("pid (\\d+) bootstrap (\\S+):(\\d+) pe (\\d+)");
+
+    @TempDir
+    Path dir;
+
+    private record Result(int status, String out, String err, double seconds) {
+    }
+
+    @Test
+    void pesArePlacedOnTheHostsInOrderWithNodeIdsFromTheList() throws Exception {
+        Result r = oshrun("--host", "localhost:1,nodeA:2,nodeB:1", "--launch-agent", fakeAgent(), "-x", "TEST_VAR=xyz",
+                "-cp", testClasses(), MAIN, "ok");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("placement pe 0 node 0 local 0 of 1\n"), r.out());
+        assertTrue(r.out().contains("placement pe 1 node 1 local 0 of 2\n"), r.out());
+        assertTrue(r.out().contains("placement pe 2 node 1 local 1 of 2\n"), r.out());
+        assertTrue(r.out().contains("placement pe 3 node 2 local 0 of 1\n"), r.out());
+        for (int pe = 0; pe < 4; pe++) {
+            assertTrue(r.out().contains("hello from " + pe + " of 4 TEST_VAR=xyz\n"), "-x reaches remote PEs: " + r.out());
+        }
+        assertFalse(r.out().contains(RemoteCommand.STARTED_MARKER), r.out());
+        assertEquals(List.of("nodeA", "nodeA", "nodeB"), agentHosts(), "localhost is started without the agent");
+        assertNothingLeft(r, 4);
+    }
+
+    @Test
+    void tagOutputCoversRemotePes() throws Exception {
+        Result r = oshrun("--host", "nodeA:1,nodeB:1", "--launch-agent", fakeAgent(), "--tag-output", "-cp",
+                testClasses(), MAIN, "ok");
+        assertEquals(0, r.status(), r.err());
+        for (String line : r.out().split("\n")) {
+            assertTrue(line.matches("\\[PE [01]\\] .*"), line);
+        }
+        assertTrue(r.out().contains("[PE 1] hello from 1 of 2"), r.out());
+    }
+
+    @Test
+    void aRemotePeFailingIsNamedWithItsHost() throws Exception {
+        Result r = oshrun("--host", "nodeA:1,nodeB:2", "--launch-agent", fakeAgent(), "-cp", testClasses(), MAIN, "die1");
+        assertEquals(3, r.status(), r.err());
+        assertTrue(r.err().contains("oshrun: PE 1 (pid " + pidOf(r, 1) + " on host nodeB) exited with status 3"
+                + " before finalize; ending the job\n"), r.err());
+        assertNothingLeft(r, 3);
+    }
+
+    @Test
+    void aRemotePeKilledBySignalEndsTheJobPromptly() throws Exception {
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process oshrun = startOshrun(out, err, "--host", "nodeA:2,nodeB:2", "--launch-agent", fakeAgent(), "-cp",
+                testClasses(), MAIN, "hang");
+        long victim = awaitReady(oshrun, out, 4).get(3);
+        long t0 = System.nanoTime();
+        ProcessHandle.of(victim).orElseThrow().destroyForcibly();
+        Result r = finish(oshrun, out, err, t0);
+        assertEquals(137, r.status(), r.err());
+        assertTrue(r.err().startsWith("oshrun: PE 3 (pid " + victim + " on host nodeB) was killed by signal 9 (SIGKILL)"
+                + " before finalize; ending the job\n"), r.err());
+        assertTrue(r.seconds() < 15, "took " + r.seconds() + " s");
+        assertNothingLeft(r, 4);
+    }
+
+    @Test
+    void anAgentThatFailsIsReportedWithTheHost() throws Exception {
+        Result r = oshrun("--host", "localhost:1,nodeA:1", "--launch-agent", "false", "-cp", testClasses(), MAIN, "ok");
+        assertEquals(1, r.status(), r.err());
+        assertTrue(r.err().contains("oshrun: PE 1 could not be started on host nodeA: the launch agent"
+                + " (\"false nodeA /bin/sh -s\") exited with status 1"), r.err());
+    }
+
+    @Test
+    void anAgentThatDoesNotPassStandardInputOnIsDetected() throws Exception {
+        Result r = oshrun("--host", "nodeA:1", "--launch-agent", agent("no-stdin", "shift\nexec \"$@\" </dev/null\n"),
+                "-cp", testClasses(), MAIN, "ok");
+        assertEquals(1, r.status(), r.err());
+        assertTrue(r.err().contains("without running the start script") && r.err().contains("docker exec needs -i"),
+                r.err());
+    }
+
+    @Test
+    void anUnreachableHostIsAClearErrorWithoutHanging() throws Exception {
+        Result r = oshrun("--host", "jshmem-no-such-host.invalid:2", "-cp", testClasses(), MAIN, "ok");
+        assertNotEquals(0, r.status(), r.err());
+        assertTrue(Pattern.compile("oshrun: (PE \\d could not be started|cannot start PE \\d) on host"
+                + " jshmem-no-such-host\\.invalid: ").matcher(r.err()).find(), r.err());
+        assertTrue(r.seconds() < 30, "took " + r.seconds() + " s");
+    }
+
+    @Test
+    void anAgentThatHangsHitsTheLaunchTimeout() throws Exception {
+        Result r = oshrun("--host", "nodeA:1", "--launch-agent", agent("hang", "exec sleep 600\n"), "--launch-timeout",
+                "1", "-cp", testClasses(), MAIN, "ok");
+        assertEquals(1, r.status(), r.err());
+        assertTrue(r.err().contains("PE 0 did not start on host nodeA within 1 s (--launch-timeout)"), r.err());
+        assertTrue(r.seconds() < 20, "took " + r.seconds() + " s");
+    }
+
+    @Test
+    void pesDieWithAKilledOshrun() throws Exception {
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        // PE 0 is local: the orphan guard halts it; PEs 1, 2 are "remote": their lifeline ends them.
+        Process oshrun = startOshrun(out, err, "--host", "localhost:1,nodeA:2", "--launch-agent", fakeAgent(),
+                "--jvm-opt", "-Djshmem.bootstrap.orphanGraceMillis=1000", "-cp", testClasses(), MAIN, "hang");
+        List<Long> pids = awaitReady(oshrun, out, 3);
+        oshrun.toHandle().destroyForcibly(); // bin/oshrun execs the launcher's JVM: this is SIGKILL to oshrun
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        for (long pid : pids) {
+            ProcessHandle.of(pid).ifPresent(h -> {
+                try {
+                    h.onExit().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (Exception e) {
+                    h.destroyForcibly();
+                    throw new AssertionError("PE pid " + pid + " outlived the killed oshrun", e);
+                }
+            });
+        }
+        assertTrue(Files.readString(err).contains("lost the connection to the launcher"), Files.readString(err));
+    }
+
+    @Test
+    void pesOnDifferentNodesOfThisMachineDoNotShareMemory() throws Exception {
+        // Two nodes by the host list, although one machine: shared memory only within a node.
+        Result shm = oshrun("--host", "localhost:1,127.0.0.1:1", "-x", "SHMEM_TRANSPORT=shm", "-cp", testClasses(),
+                ShmemPeMain.class.getName());
+        assertNotEquals(0, shm.status(), shm.out());
+        assertTrue(shm.err().contains("SHMEM_TRANSPORT=shm but some PEs are on other nodes"), shm.err());
+        Result oneNode = oshrun("--host", "localhost:2", "-x", "SHMEM_TRANSPORT=shm", "-cp", testClasses(),
+                ShmemPeMain.class.getName());
+        assertEquals(0, oneNode.status(), oneNode.err());
+        assertTrue(oneNode.out().contains("jshmem pe 1 of 2 node 0"), oneNode.out());
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** A launch agent that records the host in agent-hosts and runs the command here. */
+    private String fakeAgent() throws IOException {
+        return agent("fake", "echo \"$1\" >> '" + dir.resolve("agent-hosts") + "'\nshift\nexec \"$@\"\n");
+    }
+
+    private String agent(String name, String body) throws IOException {
+        Path script = dir.resolve(name + "-agent");
+        Files.writeString(script, "#!/bin/sh\n" + body);
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return script.toString();
+    }
+
+    private List<String> agentHosts() throws IOException {
+        return Files.readAllLines(dir.resolve("agent-hosts")).stream().sorted().toList();
+    }
+
+    private static long pidOf(Result r, int pe) {
+        Matcher m = PE_LINE.matcher(r.out());
+        while (m.find()) {
+            if (Integer.parseInt(m.group(4)) == pe) {
+                return Long.parseLong(m.group(1));
+            }
+        }
+        throw new AssertionError("no pid line for PE " + pe + ": " + r.out());
+    }
+
+    /** Waits for every PE to print "ready"; returns the pids by PE. */
+    private static List<Long> awaitReady(Process oshrun, Path out, int npes) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_GUARD_SECONDS);
+        while (System.nanoTime() < deadline && oshrun.isAlive()) {
+            String text = Files.readString(out);
+            if (Pattern.compile("^ready ", Pattern.MULTILINE).matcher(text).results().count() == npes) {
+                Map<Integer, Long> pids = new HashMap<>();
+                Matcher m = PE_LINE.matcher(text);
+                while (m.find()) {
+                    pids.put(Integer.parseInt(m.group(4)), Long.parseLong(m.group(1)));
+                }
+                List<Long> byPe = new ArrayList<>();
+                for (int pe = 0; pe < npes; pe++) {
+                    byPe.add(pids.get(pe));
+                }
+                return byPe;
+            }
+            Thread.sleep(50);
+        }
+        oshrun.descendants().forEach(ProcessHandle::destroyForcibly);
+        oshrun.destroyForcibly();
+        throw new AssertionError("the PEs did not get ready: " + Files.readString(out));
+    }
+
+    /** Every PE printed its pid and the job's bootstrap address: none may survive, nothing may listen. */
+    private static void assertNothingLeft(Result r, int npes) {
+        Matcher m = PE_LINE.matcher(r.out());
+        List<Long> pids = new ArrayList<>();
+        String host = null;
+        int port = -1;
+        while (m.find()) {
+            pids.add(Long.parseLong(m.group(1)));
+            host = m.group(2);
+            port = Integer.parseInt(m.group(3));
+        }
+        assertEquals(npes, pids.size(), "every PE should have started: " + r.out());
+        for (long pid : pids) {
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "PE pid " + pid + " survived");
+        }
+        String bootstrapHost = host;
+        int bootstrapPort = port;
+        assertThrows(ConnectException.class, () -> new Socket(bootstrapHost, bootstrapPort).close(),
+                "the bootstrap server still listens");
+    }
+
+    private Result oshrun(String... args) throws IOException, InterruptedException {
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        long t0 = System.nanoTime();
+        return finish(startOshrun(out, err, args), out, err, t0);
+    }
+
+    private static Process startOshrun(Path out, Path err, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(repositoryRoot().resolve("bin/oshrun").toString());
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+    }
+
+    private static Result finish(Process oshrun, Path out, Path err, long t0) throws IOException, InterruptedException {
+        if (!oshrun.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS)) {
+            oshrun.descendants().forEach(ProcessHandle::destroyForcibly);
+            oshrun.destroyForcibly();
+            throw new AssertionError("oshrun hung; stderr: " + Files.readString(err));
+        }
+        return new Result(oshrun.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8), (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static Path repositoryRoot() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.isExecutable(p.resolve("bin/oshrun"))) {
+                return p;
+            }
+        }
+        throw new AssertionError("bin/oshrun not found above " + Path.of("").toAbsolutePath());
+    }
+
+    private static String testClasses() {
+        return Path.of("target/test-classes").toAbsolutePath().toString();
+    }
+}
