@@ -34,16 +34,24 @@ final class TeamCases {
         ShmemTeam s = c.shmem.teamShared();
         c.checkEq(c.me, w.myPe(), "world team my_pe");
         c.checkEq(c.npes, w.nPes(), "world team n_pes");
-        // One node here: the shared team is the world.
-        c.checkEq(c.npes, s.nPes(), "shared team n_pes on one node");
+        // The shared team is the PEs this PE can reach directly (its node), in world order; the
+        // direct mappings (ptr) are the independent evidence of who they are.
+        SymLongArray probe = c.calloc(SymType.LONG, 1);
+        int sharedPe = 0;
         for (int pe = 0; pe < c.npes; pe++) {
-            c.checkEq(pe, w.translatePe(pe, s), "world PE " + pe + " in the shared team");
-            c.checkEq(pe, s.translatePe(pe, w), "shared PE " + pe + " in the world team");
+            boolean onNode = c.shmem.ptr(probe, pe).isPresent();
+            c.checkEq(onNode ? sharedPe : -1, w.translatePe(pe, s), "world PE " + pe + " in the shared team");
+            if (onNode) {
+                c.checkEq(pe, s.translatePe(sharedPe, w), "shared PE " + sharedPe + " in the world team");
+                sharedPe++;
+            }
         }
+        c.checkEq(sharedPe, s.nPes(), "shared team n_pes (PEs reachable by ptr)");
+        c.check(s.myPe() >= 0 && s.translatePe(s.myPe(), w) == c.me, "this PE is in its shared team");
         c.checkEq(-1, w.translatePe(c.npes, s), "translating a PE out of range");
         c.checkEq(-1, w.translatePe(-1, s), "translating PE -1");
         SymLongArray a = c.calloc(SymType.LONG, 1);
-        c.check(s.ptr(a, (c.me + 1) % c.npes).isPresent(), "team_ptr to a shared-team peer is present");
+        c.check(s.ptr(a, (s.myPe() + 1) % s.nPes()).isPresent(), "team_ptr to a shared-team peer is present");
     }
 
     private static void strided(CaseContext c, int stride) {
