@@ -28,7 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The launcher's end of the bootstrap protocol ({@link io.jshmem.core.bootstrap.BootstrapProtocol}):
  * authenticates PEs, runs the key-value fences, and reports job-level events to a {@link Listener}.
  * Listens on 127.0.0.1 unless told otherwise (PEs on other hosts: see {@link BootstrapEndpoint}).
- * One virtual thread per connection; a PE may vanish at any moment, which only ends its own thread.
+ * One (daemon, platform) thread per connection; a PE may vanish at any moment, which only ends its own thread.
+ * Platform, not virtual, threads: a virtual thread blocked in socket I/O leaves the JDK's poller in
+ * native code, and the JVM then waits up to ~300 ms at exit; oshrun's exit is on the job's start-up path.
  * A PE that has not finalized and sends nothing (not even its heartbeat) for
  * {@link io.jshmem.core.bootstrap.BootstrapProtocol#PE_SILENCE_LIMIT_MILLIS} counts as disconnected,
  * so a host that vanishes without closing its connections (power loss, a cut network) is noticed;
@@ -223,7 +225,7 @@ final class BootstrapServer implements AutoCloseable {
         });
         List<Thread> senders = new ArrayList<>();
         for (Peer peer : connectedPeers()) {
-            senders.add(Thread.ofVirtual().name("oshrun-abort-notice-pe" + peer.pe).start(() -> peer.send(notice)));
+            senders.add(Thread.ofPlatform().daemon().name("oshrun-abort-notice-pe" + peer.pe).start(() -> peer.send(notice)));
         }
         long deadline = System.nanoTime() + ABORT_NOTICE_WAIT_MILLIS * 1_000_000;
         for (Thread sender : senders) {
@@ -291,7 +293,7 @@ final class BootstrapServer implements AutoCloseable {
             synchronized (this) {
                 handshakes++;
             }
-            Thread.ofVirtual().name("oshrun-bootstrap-conn").start(() -> serve(socket));
+            Thread.ofPlatform().daemon().name("oshrun-bootstrap-conn").start(() -> serve(socket));
         }
     }
 

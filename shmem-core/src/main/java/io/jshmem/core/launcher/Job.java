@@ -178,7 +178,7 @@ final class Job implements BootstrapServer.Listener {
             forwarders.add(OutputForwarder.start(pe, process.getInputStream(), System.out, "stdout"));
             forwarders.add(OutputForwarder.start(pe, process.getErrorStream(), System.err, "stderr"));
         }
-        Thread.ofVirtual().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
+        Thread.ofPlatform().daemon().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
         return true;
     }
 
@@ -217,8 +217,8 @@ final class Job implements BootstrapServer.Listener {
         } catch (IOException e) {
             // The agent is already gone: its watcher reports why.
         }
-        Thread.ofVirtual().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
-        Thread.ofVirtual().name("oshrun-launch-timeout-pe" + pe).start(() -> awaitStart(pe, host));
+        Thread.ofPlatform().daemon().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
+        Thread.ofPlatform().daemon().name("oshrun-launch-timeout-pe" + pe).start(() -> awaitStart(pe, host));
         return true;
     }
 
@@ -389,7 +389,7 @@ final class Job implements BootstrapServer.Listener {
         if (finalized || ending.get() || process == null) {
             return;
         }
-        Thread.ofVirtual().name("oshrun-disconnect-pe" + pe).start(() -> {
+        Thread.ofPlatform().daemon().name("oshrun-disconnect-pe" + pe).start(() -> {
             try {
                 if (!process.waitFor(disconnectGrace(pe), TimeUnit.MILLISECONDS)) {
                     peFailed(pe, null);
