@@ -50,14 +50,15 @@ for n in "${pes_list[@]}"; do
     [[ $n =~ ^[0-9]+$ && $n -ge 2 ]] || { echo "run.sh: --pes needs an integer >= 2, got '$n'" >&2; exit 2; }
 done
 
-# Transports measured. jshmem is shared-memory only for now; when its UCX transport lands, add
-# ucx-tcp here and in jshmem_transport_opts (oshmem.sh already runs OSHMEM with --transport ucx-tcp).
-transports=(shm)
+# Transports measured: shared memory, and UCX over TCP between PEs of this machine (UCX_TLS=tcp,self
+# on both sides; jshmem with SHMEM_TRANSPORT=ucx so that every peer goes through UCX).
+transports=(shm ucx-tcp)
 
 # Sets topts to the oshrun options that make jshmem use transport $1.
 jshmem_transport_opts() {
     case $1 in
         shm) topts=() ;;
+        ucx-tcp) topts=(-x SHMEM_TRANSPORT=ucx -x UCX_TLS=tcp,self) ;;
         *) echo "run.sh: jshmem has no transport '$1' yet" >&2; exit 2 ;;
     esac
 }

@@ -17,9 +17,12 @@ record Target(Metric metric, double bound) {
      * The target of a row, if it has one. From the benchmark issue, all on shm: at 2 PEs, put 8 B
      * (+ quiet), get 8 B, fetch_add and barrier_all latency at most OSHMEM's and 1 MiB put/get
      * bandwidth at least 0.9 of it; at 4 PEs, every collective at most OSHMEM's latency; start-up
-     * of a 4-PE job at most OSHMEM's.
+     * of a 4-PE job at most OSHMEM's. Over ucx-tcp: see {@link #ucxTcp}.
      */
     static Optional<Target> of(Row.Key k) {
+        if (k.transport().equals("ucx-tcp")) {
+            return ucxTcp(k);
+        }
         if (!k.transport().equals("shm")) {
             return Optional.empty();
         }
@@ -37,6 +40,21 @@ record Target(Metric metric, double bound) {
         boolean bw = k.pes() == 2 && k.metric() == Metric.BANDWIDTH && k.bytes() == 1048576
                 && (k.op().equals("put") || k.op().equals("get"));
         return bw ? Optional.of(new Target(Metric.BANDWIDTH, 0.9)) : Optional.empty();
+    }
+
+    /**
+     * From the UCX issue, 2 PEs with UCX_TLS=tcp,self on both sides: put 8 B, get 8 B and
+     * fetch_add latency and 1 MiB put/get bandwidth within 1.2x of OSHMEM.
+     */
+    private static Optional<Target> ucxTcp(Row.Key k) {
+        if (k.pes() != 2) {
+            return Optional.empty();
+        }
+        if (k.metric() == Metric.LATENCY && k.bytes() == 8 && Set.of("put", "get", "fetch_add").contains(k.op())) {
+            return Optional.of(new Target(Metric.LATENCY, 1.2));
+        }
+        boolean bw = k.metric() == Metric.BANDWIDTH && k.bytes() == 1048576 && (k.op().equals("put") || k.op().equals("get"));
+        return bw ? Optional.of(new Target(Metric.BANDWIDTH, 1 / 1.2)) : Optional.empty();
     }
 
     /** Whether the ratio jshmem/oshmem meets the target. */
