@@ -14,12 +14,6 @@ import java.util.List;
  * <p>{@code bin/oshrun -np 4 -cp shmem-bench/target/classes io.jshmem.bench.CollBench [--quick]}
  */
 public final class CollBench {
-    /**
-     * Collectives that coll.c measures and jshmem does not provide; {@code Report} shows their
-     * OSHMEM rows as "jshmem: not implemented yet". Empty: every one is measured.
-     */
-    public static final List<String> NOT_YET = List.of();
-
     /** Largest message: 64 KiB per PE (or per PE pair), as coll.c. */
     private static final long MAX_ELEMS = 65536 / 8;
 

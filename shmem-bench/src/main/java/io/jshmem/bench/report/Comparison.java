@@ -1,6 +1,5 @@
 package io.jshmem.bench.report;
 
-import io.jshmem.bench.CollBench;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -13,7 +12,7 @@ import java.util.OptionalDouble;
 record Comparison(Row.Key key, OptionalDouble jshmem, OptionalDouble oshmem, String unit, Optional<Target> target) {
 
     /** The outcome of the row's target check. */
-    enum Status { MET, MISSED, NOT_IMPLEMENTED, MISSING, NO_TARGET }
+    enum Status { MET, MISSED, MISSING, NO_TARGET }
 
     /** jshmem / oshmem, when both were measured. */
     OptionalDouble ratio() {
@@ -22,17 +21,9 @@ record Comparison(Row.Key key, OptionalDouble jshmem, OptionalDouble oshmem, Str
                 : OptionalDouble.empty();
     }
 
-    /** Whether the OSHMEM row exists only because jshmem lacks that collective for now. */
-    boolean notImplemented() {
-        return jshmem.isEmpty() && CollBench.NOT_YET.contains(key.op());
-    }
-
     Status status() {
         if (target.isEmpty()) {
             return Status.NO_TARGET;
-        }
-        if (notImplemented()) {
-            return Status.NOT_IMPLEMENTED;
         }
         OptionalDouble r = ratio();
         if (r.isEmpty()) {

@@ -38,7 +38,6 @@ final class Summary {
 
     private static String reason(Comparison c) {
         return switch (c.status()) {
-            case NOT_IMPLEMENTED -> "jshmem: not implemented yet";
             case MISSING -> "no " + (c.jshmem().isEmpty() ? "jshmem" : "OSHMEM") + " measurement";
             default -> "jshmem/oshmem = " + ratio(c.ratio().getAsDouble()) + ", target " + c.target().get().describe();
         };
@@ -59,7 +58,7 @@ final class Summary {
                 .append("|---|---:|---|---:|---|---:|---:|---:|---|---|\n");
         for (Comparison c : rows) {
             Row.Key k = c.key();
-            String jshmem = c.notImplemented() ? "not implemented yet" : value(c.jshmem());
+            String jshmem = value(c.jshmem());
             md.append("| ").append(k.op())
                     .append(" | ").append(k.bytes())
                     .append(" | ").append(k.metric().label())
@@ -88,7 +87,6 @@ final class Summary {
         return switch (c.status()) {
             case MET -> "yes";
             case MISSED -> "**NO**";
-            case NOT_IMPLEMENTED -> "**NO** (jshmem: not implemented yet)";
             case MISSING -> "**NO** (not measured)";
             case NO_TARGET -> "";
         };
