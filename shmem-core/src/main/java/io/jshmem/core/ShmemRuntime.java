@@ -444,6 +444,9 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
                 st.live.clear();
             }
         }
+        if (st.transport != null) {
+            st.transport.close();
+        }
         st.heap.close();
         st.bootstrap.finalized();
         st.bootstrap.close();

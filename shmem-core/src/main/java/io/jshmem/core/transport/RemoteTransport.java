@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
  * by direct loads and stores on their mapped heaps and never come here. Offsets are byte offsets
  * into the target PE's symmetric heap segment; local buffers are native or heap segments.
  */
-public interface RemoteTransport {
+public interface RemoteTransport extends AutoCloseable {
 
     /** Copies {@code source} to {@code pe}; returns when {@code source} may be reused. */
     void put(int pe, long offset, MemorySegment source);
@@ -44,4 +44,8 @@ public interface RemoteTransport {
 
     /** Name for SHMEM_INFO, e.g. "ucx (tcp)". */
     String name();
+
+    /** Releases the transport at finalize, after the final barrier and before the heap is unmapped. */
+    @Override
+    void close();
 }

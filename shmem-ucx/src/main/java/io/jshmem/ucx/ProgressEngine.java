@@ -1,0 +1,126 @@
+package io.jshmem.ucx;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The background progress thread of a {@link UcxTransport}. Over tcp (and over shared memory for
+ * memory UCX did not allocate) an operation completes only when the TARGET progresses its worker,
+ * so a PE busy in its own Java code would stall every peer without it.
+ *
+ * <p>Loop: under the transport's lock, call {@code ucp_worker_progress} until it reports nothing
+ * done; keep polling for {@code spinNanos} after the last event (requests usually come in bursts,
+ * and waking a sleeping thread costs tens of microseconds); then {@code ucp_worker_arm} and, if
+ * armed, sleep in {@code poll(2)} on the worker's event fd (outside the lock) for at most
+ * {@value #POLL_MILLIS} ms. An idle PE thus costs no CPU, the thread wakes as soon as a message
+ * arrives, and {@link #stop()} (which also signals the worker) ends it promptly.
+ *
+ * <p>While an application thread of this PE is inside the transport (waiting for its own
+ * operation, which it progresses itself, or queued for the lock) the thread naps instead: it
+ * would only compete for the lock and be woken by every reply the application thread waits for.
+ */
+final class ProgressEngine implements Runnable {
+    /** Longest sleep: bounds how late a stop or an unsignalled local event is noticed. */
+    static final int POLL_MILLIS = 5;
+    /** Upper bound of progress calls per locked round, so waiting threads get the lock. */
+    private static final int MAX_ROUNDS = 64;
+    /** Sleep while an application thread is progressing the worker itself. */
+    private static final long WAITER_NAP_NANOS = 100_000;
+
+    private final UcxTransport transport;
+    private final MemorySegment pollfd;
+    private final Thread thread;
+    private final long spinNanos;
+    private volatile boolean stopping;
+
+    ProgressEngine(UcxTransport transport, int eventFd, Arena arena, long spinNanos) {
+        this.transport = transport;
+        this.spinNanos = spinNanos;
+        this.pollfd = arena.allocate(Ucp.POLLFD);
+        pollfd.set(JAVA_INT, 0, eventFd);
+        pollfd.set(JAVA_SHORT, 4, Ucp.POLLIN);
+        this.thread = Thread.ofPlatform().daemon().name("jshmem-ucx-progress").unstarted(this);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Stops the thread and waits (at most a second) for it to leave the worker alone. */
+    void stop() {
+        stopping = true;
+        transport.lock.lock();
+        try {
+            if (transport.workerHandle != 0) {
+                Ucp.workerSignal(transport.workerHandle);
+            }
+        } finally {
+            transport.lock.unlock();
+        }
+        if (Thread.currentThread() != thread) {
+            try {
+                thread.join(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    boolean alive() {
+        return thread.isAlive();
+    }
+
+    @Override
+    public void run() {
+        long worker = transport.workerHandle;
+        long lastEvent = 0;
+        try {
+            while (!stopping) {
+                if (transport.waiters.get() > 0 || transport.lock.hasQueuedThreads()) {
+                    // An application thread is posting an operation or progressing the worker while
+                    // it waits for one: do not take the lock from it (the lock is not fair) or get
+                    // woken by every reply it is waiting for.
+                    LockSupport.parkNanos(WAITER_NAP_NANOS);
+                    lastEvent = System.nanoTime();
+                    continue;
+                }
+                int done = 0;
+                byte armed = Ucp.UCS_ERR_BUSY;
+                transport.lock.lock();
+                try {
+                    if (stopping) {
+                        break;
+                    }
+                    for (int i = 0, n; i < MAX_ROUNDS && (n = Ucp.progress(worker)) != 0; i++) {
+                        done += n;
+                    }
+                    if (done == 0 && (spinNanos == 0 || System.nanoTime() - lastEvent > spinNanos)) {
+                        armed = Ucp.workerArm(worker);
+                    }
+                } finally {
+                    transport.lock.unlock();
+                }
+                if (done != 0) {
+                    lastEvent = System.nanoTime();
+                    continue;
+                }
+                if (armed == Ucp.UCS_OK) {
+                    Ucp.poll(pollfd, POLL_MILLIS);
+                } else if (armed == Ucp.UCS_ERR_BUSY) {
+                    // Events pending (or still inside the spin window): progress again.
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(POLL_MILLIS * 1_000_000L);
+                }
+            }
+        } catch (Throwable t) {
+            if (!stopping) {
+                System.err.println("jshmem: UCX progress thread failed (peers may stall): " + t);
+            }
+        }
+    }
+}

@@ -1,0 +1,726 @@
+package io.jshmem.ucx;
+
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import io.jshmem.ShmemException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * FFM bindings to libucp (UCX 1.13 API, x86-64/aarch64 LP64) and the few libc calls the transport
+ * needs (setenv, poll, open_memstream).
+ *
+ * <p>Loading: the class initializer first sets {@code UCX_ERROR_SIGNALS=""} with libc's setenv
+ * (libucs installs SIGSEGV/SIGBUS handlers when it loads, which would turn the JVM's own implicit
+ * null checks into crashes), then looks up {@code libucp.so.0} in the global arena: UCX starts
+ * threads and registers exit handlers, so the library is never unloaded. If it cannot be found,
+ * {@link #require()} throws a {@link ShmemException} naming the package to install.
+ *
+ * <p>Conventions: every downcall handle is created once, here. Arguments that are handles or
+ * addresses on the hot paths (worker, endpoint, rkey, request, buffer addresses) are passed as
+ * {@code long} ({@code JAVA_LONG}: the same register class as a pointer on LP64), so no
+ * MemorySegment is made per call; set-up calls take segments. {@code ucs_status_t} is a one-byte
+ * enum ({@code JAVA_BYTE}); {@code ucs_status_ptr_t} is returned as a {@code long} and decoded with
+ * {@link #isError(long)} and {@link #ptrStatus(long)}. No handle uses {@code Linker.Option.critical}:
+ * progress may call back into Java (the endpoint error handler).
+ */
+final class Ucp {
+    private Ucp() {
+    }
+
+    // ------------------------------------------------------------------ ucs_status_t
+
+    static final byte UCS_OK = 0;
+    static final byte UCS_INPROGRESS = 1;
+    static final byte UCS_ERR_NO_MESSAGE = -1;
+    static final byte UCS_ERR_NO_RESOURCE = -2;
+    static final byte UCS_ERR_IO_ERROR = -3;
+    static final byte UCS_ERR_INVALID_PARAM = -5;
+    static final byte UCS_ERR_UNREACHABLE = -6;
+    static final byte UCS_ERR_BUSY = -15;
+    static final byte UCS_ERR_CANCELED = -16;
+    static final byte UCS_ERR_TIMED_OUT = -20;
+    static final byte UCS_ERR_CONNECTION_RESET = -25;
+    static final byte UCS_ERR_ENDPOINT_TIMEOUT = -80;
+    /** Status pointers at or above {@code (uintptr_t) UCS_ERR_LAST} are errors. */
+    static final long UCS_ERR_LAST = -100;
+
+    // ------------------------------------------------------------------ enums and flags (values from ucp.h / ucp_def.h, UCX 1.13)
+
+    static final long UCP_PARAM_FIELD_FEATURES = 1L;
+    static final long UCP_PARAM_FIELD_ESTIMATED_NUM_EPS = 1L << 6;
+    static final long UCP_PARAM_FIELD_NAME = 1L << 8;
+
+    static final long UCP_FEATURE_RMA = 1L << 1;
+    static final long UCP_FEATURE_AMO32 = 1L << 2;
+    static final long UCP_FEATURE_AMO64 = 1L << 3;
+    static final long UCP_FEATURE_WAKEUP = 1L << 4;
+
+    static final long UCP_WORKER_PARAM_FIELD_THREAD_MODE = 1L;
+    static final int UCS_THREAD_MODE_SINGLE = 0;
+    static final int UCS_THREAD_MODE_SERIALIZED = 1;
+    static final int UCS_THREAD_MODE_MULTI = 2;
+
+    static final long UCP_EP_PARAM_FIELD_REMOTE_ADDRESS = 1L;
+    static final long UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE = 1L << 1;
+    static final long UCP_EP_PARAM_FIELD_ERR_HANDLER = 1L << 2;
+    static final int UCP_ERR_HANDLING_MODE_NONE = 0;
+    static final int UCP_ERR_HANDLING_MODE_PEER = 1;
+
+    static final long UCP_MEM_MAP_PARAM_FIELD_ADDRESS = 1L;
+    static final long UCP_MEM_MAP_PARAM_FIELD_LENGTH = 1L << 1;
+    static final long UCP_MEM_MAP_PARAM_FIELD_FLAGS = 1L << 2;
+    static final long UCP_MEM_MAP_PARAM_FIELD_PROT = 1L << 3;
+    static final int UCP_MEM_MAP_PROT_LOCAL_READ = 1;
+    static final int UCP_MEM_MAP_PROT_LOCAL_WRITE = 2;
+    static final int UCP_MEM_MAP_PROT_REMOTE_READ = 1 << 8;
+    static final int UCP_MEM_MAP_PROT_REMOTE_WRITE = 1 << 9;
+
+    static final int UCP_OP_ATTR_FIELD_REQUEST = 1;
+    static final int UCP_OP_ATTR_FIELD_CALLBACK = 1 << 1;
+    static final int UCP_OP_ATTR_FIELD_DATATYPE = 1 << 3;
+    static final int UCP_OP_ATTR_FIELD_FLAGS = 1 << 4;
+    static final int UCP_OP_ATTR_FIELD_REPLY_BUFFER = 1 << 5;
+
+    static final int UCP_EP_CLOSE_FLAG_FORCE = 1;
+
+    static final int UCP_ATOMIC_OP_ADD = 0;
+    static final int UCP_ATOMIC_OP_SWAP = 1;
+    static final int UCP_ATOMIC_OP_CSWAP = 2;
+    static final int UCP_ATOMIC_OP_AND = 3;
+    static final int UCP_ATOMIC_OP_OR = 4;
+    static final int UCP_ATOMIC_OP_XOR = 5;
+
+    /** {@code ucp_dt_make_contig(n)}, a macro: {@code (n << 3) | UCP_DATATYPE_CONTIG}. */
+    static long dtContig(long elementSize) {
+        return elementSize << 3;
+    }
+
+    /** The UCP API version the layouts below were taken from (ucp_init_version's arguments). */
+    static final int API_MAJOR = 1;
+    static final int API_MINOR = 13;
+
+    // ------------------------------------------------------------------ struct layouts (checked against gcc by UcpLayoutTest)
+
+    /** {@code ucp_params_t}: 80 bytes. */
+    static final StructLayout PARAMS = MemoryLayout.structLayout(
+            JAVA_LONG.withName("field_mask"),
+            JAVA_LONG.withName("features"),
+            JAVA_LONG.withName("request_size"),
+            ADDRESS.withName("request_init"),
+            ADDRESS.withName("request_cleanup"),
+            JAVA_LONG.withName("tag_sender_mask"),
+            JAVA_INT.withName("mt_workers_shared"),
+            MemoryLayout.paddingLayout(4),
+            JAVA_LONG.withName("estimated_num_eps"),
+            JAVA_LONG.withName("estimated_num_ppn"),
+            ADDRESS.withName("name")).withName("ucp_params_t");
+
+    /** {@code ucp_worker_params_t}: 200 bytes ({@code ucs_cpu_set_t} is 128). */
+    static final StructLayout WORKER_PARAMS = MemoryLayout.structLayout(
+            JAVA_LONG.withName("field_mask"),
+            JAVA_INT.withName("thread_mode"),
+            MemoryLayout.paddingLayout(4),
+            MemoryLayout.sequenceLayout(16, JAVA_LONG).withName("cpu_mask"),
+            JAVA_INT.withName("events"),
+            MemoryLayout.paddingLayout(4),
+            ADDRESS.withName("user_data"),
+            JAVA_INT.withName("event_fd"),
+            MemoryLayout.paddingLayout(4),
+            JAVA_LONG.withName("flags"),
+            ADDRESS.withName("name"),
+            JAVA_LONG.withName("am_alignment"),
+            JAVA_LONG.withName("client_id")).withName("ucp_worker_params_t");
+
+    /** {@code ucs_sock_addr_t}: pointer + socklen_t. */
+    private static final StructLayout SOCK_ADDR = MemoryLayout.structLayout(
+            ADDRESS.withName("addr"), JAVA_INT.withName("addrlen"), MemoryLayout.paddingLayout(4));
+
+    /** {@code ucp_ep_params_t}: 104 bytes. */
+    static final StructLayout EP_PARAMS = MemoryLayout.structLayout(
+            JAVA_LONG.withName("field_mask"),
+            ADDRESS.withName("address"),
+            JAVA_INT.withName("err_mode"),
+            MemoryLayout.paddingLayout(4),
+            MemoryLayout.structLayout(ADDRESS.withName("cb"), ADDRESS.withName("arg")).withName("err_handler"),
+            ADDRESS.withName("user_data"),
+            JAVA_INT.withName("flags"),
+            MemoryLayout.paddingLayout(4),
+            SOCK_ADDR.withName("sockaddr"),
+            ADDRESS.withName("conn_request"),
+            ADDRESS.withName("name"),
+            SOCK_ADDR.withName("local_sockaddr")).withName("ucp_ep_params_t");
+
+    /** {@code ucp_mem_map_params_t}: 40 bytes. */
+    static final StructLayout MEM_MAP_PARAMS = MemoryLayout.structLayout(
+            JAVA_LONG.withName("field_mask"),
+            ADDRESS.withName("address"),
+            JAVA_LONG.withName("length"),
+            JAVA_INT.withName("flags"),
+            JAVA_INT.withName("prot"),
+            JAVA_INT.withName("memory_type"),
+            MemoryLayout.paddingLayout(4)).withName("ucp_mem_map_params_t");
+
+    /** {@code ucp_mem_attr_t}: 32 bytes. */
+    static final StructLayout MEM_ATTR = MemoryLayout.structLayout(
+            JAVA_LONG.withName("field_mask"),
+            ADDRESS.withName("address"),
+            JAVA_LONG.withName("length"),
+            JAVA_INT.withName("mem_type"),
+            MemoryLayout.paddingLayout(4)).withName("ucp_mem_attr_t");
+
+    /** {@code ucp_request_param_t}: 72 bytes; note the uint32 op_attr_mask. */
+    static final StructLayout REQUEST_PARAM = MemoryLayout.structLayout(
+            JAVA_INT.withName("op_attr_mask"),
+            JAVA_INT.withName("flags"),
+            ADDRESS.withName("request"),
+            ADDRESS.withName("cb"),
+            JAVA_LONG.withName("datatype"),
+            ADDRESS.withName("user_data"),
+            ADDRESS.withName("reply_buffer"),
+            JAVA_INT.withName("memory_type"),
+            MemoryLayout.paddingLayout(4),
+            ADDRESS.withName("recv_info"),
+            ADDRESS.withName("memh")).withName("ucp_request_param_t");
+
+    /** {@code struct pollfd}. */
+    static final StructLayout POLLFD = MemoryLayout.structLayout(
+            JAVA_INT.withName("fd"), JAVA_SHORT.withName("events"), JAVA_SHORT.withName("revents"));
+    static final short POLLIN = 1;
+
+    static long offset(StructLayout layout, String field) {
+        return layout.byteOffset(groupElement(field));
+    }
+
+    static final long PARAMS_FIELD_MASK = offset(PARAMS, "field_mask");
+    static final long PARAMS_FEATURES = offset(PARAMS, "features");
+    static final long PARAMS_ESTIMATED_NUM_EPS = offset(PARAMS, "estimated_num_eps");
+    static final long PARAMS_NAME = offset(PARAMS, "name");
+
+    static final long WORKER_FIELD_MASK = offset(WORKER_PARAMS, "field_mask");
+    static final long WORKER_THREAD_MODE = offset(WORKER_PARAMS, "thread_mode");
+
+    static final long EP_FIELD_MASK = offset(EP_PARAMS, "field_mask");
+    static final long EP_ADDRESS = offset(EP_PARAMS, "address");
+    static final long EP_ERR_MODE = offset(EP_PARAMS, "err_mode");
+    static final long EP_ERR_HANDLER_CB = EP_PARAMS.byteOffset(groupElement("err_handler"), groupElement("cb"));
+    static final long EP_ERR_HANDLER_ARG = EP_PARAMS.byteOffset(groupElement("err_handler"), groupElement("arg"));
+
+    static final long MEM_MAP_FIELD_MASK = offset(MEM_MAP_PARAMS, "field_mask");
+    static final long MEM_MAP_ADDRESS = offset(MEM_MAP_PARAMS, "address");
+    static final long MEM_MAP_LENGTH = offset(MEM_MAP_PARAMS, "length");
+    static final long MEM_MAP_FLAGS = offset(MEM_MAP_PARAMS, "flags");
+    static final long MEM_MAP_PROT = offset(MEM_MAP_PARAMS, "prot");
+
+    static final long REQ_OP_ATTR_MASK = offset(REQUEST_PARAM, "op_attr_mask");
+    static final long REQ_FLAGS = offset(REQUEST_PARAM, "flags");
+    static final long REQ_DATATYPE = offset(REQUEST_PARAM, "datatype");
+    static final long REQ_REPLY_BUFFER = offset(REQUEST_PARAM, "reply_buffer");
+
+    // ------------------------------------------------------------------ loading
+
+    /** The soname looked up; the message when it is missing names the Debian/Ubuntu package. */
+    static final String LIBRARY = "libucp.so.0";
+    static final String MISSING = "the UCX transport needs libucp (Debian/Ubuntu: apt-get install libucx0)";
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    // libc (before the static initializer below, which calls setenv)
+    private static final MethodHandle SETENV = libc("setenv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle POLL = libc("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle OPEN_MEMSTREAM = libc("open_memstream", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle FCLOSE = libc("fclose", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle FREE = libc("free", FunctionDescriptor.ofVoid(ADDRESS));
+
+    /** Why libucp could not be loaded, or null when it was. */
+    private static final String LOAD_ERROR;
+    private static final SymbolLookup UCP;
+
+    static {
+        String error = null;
+        SymbolLookup lookup = null;
+        try {
+            disableUcxSignalHandlers();
+            lookup = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
+        } catch (IllegalArgumentException e) {
+            error = MISSING + ": " + e.getMessage();
+        } catch (IllegalCallerException e) {
+            error = "the UCX transport calls native code: run java with --enable-native-access=ALL-UNNAMED ("
+                    + e.getMessage() + ")";
+        }
+        LOAD_ERROR = error;
+        UCP = lookup;
+    }
+
+    // set-up and tear-down
+    private static final MethodHandle CONFIG_READ = ucp("ucp_config_read", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle CONFIG_RELEASE = ucp("ucp_config_release", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle INIT_VERSION = ucp("ucp_init_version",
+            FunctionDescriptor.of(JAVA_BYTE, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle CLEANUP = ucp("ucp_cleanup", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle CONTEXT_PRINT_INFO = ucp("ucp_context_print_info", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+    private static final MethodHandle GET_VERSION_STRING = ucp("ucp_get_version_string", FunctionDescriptor.of(ADDRESS));
+    private static final MethodHandle WORKER_CREATE = ucp("ucp_worker_create", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle WORKER_DESTROY = ucp("ucp_worker_destroy", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle WORKER_GET_ADDRESS = ucp("ucp_worker_get_address",
+            FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle WORKER_RELEASE_ADDRESS = ucp("ucp_worker_release_address", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+    private static final MethodHandle WORKER_GET_EFD = ucp("ucp_worker_get_efd", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS));
+    private static final MethodHandle WORKER_ARM = ucp("ucp_worker_arm", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
+    private static final MethodHandle WORKER_SIGNAL = ucp("ucp_worker_signal", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
+    private static final MethodHandle EP_CREATE = ucp("ucp_ep_create", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle EP_CLOSE_NBX = ucp("ucp_ep_close_nbx", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS));
+    private static final MethodHandle EP_PRINT_INFO = ucp("ucp_ep_print_info", FunctionDescriptor.ofVoid(JAVA_LONG, ADDRESS));
+    private static final MethodHandle MEM_MAP = ucp("ucp_mem_map", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle MEM_UNMAP = ucp("ucp_mem_unmap", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS));
+    private static final MethodHandle RKEY_PACK = ucp("ucp_rkey_pack", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle RKEY_BUFFER_RELEASE = ucp("ucp_rkey_buffer_release", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle EP_RKEY_UNPACK = ucp("ucp_ep_rkey_unpack", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG, ADDRESS, ADDRESS));
+    private static final MethodHandle RKEY_DESTROY = ucp("ucp_rkey_destroy", FunctionDescriptor.ofVoid(JAVA_LONG));
+    private static final MethodHandle STATUS_STRING = ucp("ucs_status_string", FunctionDescriptor.of(ADDRESS, JAVA_BYTE));
+
+    // hot paths
+    private static final MethodHandle WORKER_PROGRESS = ucp("ucp_worker_progress", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    private static final MethodHandle WORKER_FENCE = ucp("ucp_worker_fence", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
+    private static final MethodHandle WORKER_FLUSH_NBX = ucp("ucp_worker_flush_nbx", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS));
+    private static final MethodHandle EP_FLUSH_NBX = ucp("ucp_ep_flush_nbx", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS));
+    private static final MethodHandle PUT_NBX = ucp("ucp_put_nbx",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
+    private static final MethodHandle GET_NBX = ucp("ucp_get_nbx",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
+    private static final MethodHandle ATOMIC_OP_NBX = ucp("ucp_atomic_op_nbx",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
+    private static final MethodHandle REQUEST_CHECK_STATUS = ucp("ucp_request_check_status", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
+    private static final MethodHandle REQUEST_FREE = ucp("ucp_request_free", FunctionDescriptor.ofVoid(JAVA_LONG));
+    private static final MethodHandle REQUEST_CANCEL = ucp("ucp_request_cancel", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG));
+
+    /** The upcall type of {@code ucp_err_handler_cb_t}: {@code void (*)(void *arg, ucp_ep_h ep, ucs_status_t status)}. */
+    static final FunctionDescriptor ERR_HANDLER = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_BYTE);
+
+    private static MethodHandle libc(String name, FunctionDescriptor fd) {
+        return LINKER.defaultLookup().find(name).map(s -> LINKER.downcallHandle(s, fd)).orElseThrow(
+                () -> new ExceptionInInitializerError("libc has no " + name));
+    }
+
+    private static MethodHandle ucp(String name, FunctionDescriptor fd) {
+        if (UCP == null) {
+            return null;
+        }
+        return UCP.find(name).map(s -> LINKER.downcallHandle(s, fd)).orElse(null);
+    }
+
+    /** Whether libucp was found and every function this transport uses is exported. */
+    static boolean available() {
+        return unavailableReason() == null;
+    }
+
+    /** Why the transport cannot be used here, or null. */
+    static String unavailableReason() {
+        if (LOAD_ERROR != null) {
+            return LOAD_ERROR;
+        }
+        if (INIT_VERSION == null || PUT_NBX == null || ATOMIC_OP_NBX == null || WORKER_FLUSH_NBX == null
+                || EP_CLOSE_NBX == null || STATUS_STRING == null || WORKER_ARM == null) {
+            return "the libucp found is too old: the UCX transport needs UCX 1.10 or newer (Debian/Ubuntu: apt-get install libucx0)";
+        }
+        return null;
+    }
+
+    /** Throws the reason the transport is unavailable, if it is. */
+    static void require() {
+        String why = unavailableReason();
+        if (why != null) {
+            throw new ShmemException(why);
+        }
+    }
+
+    /**
+     * libucs installs handlers for SIGSEGV, SIGBUS, SIGILL and SIGFPE when it loads unless
+     * UCX_ERROR_SIGNALS is empty; the JVM relies on SIGSEGV (implicit null checks, safepoint
+     * polls), so its handlers must stay. Overrides any value: a non-empty one kills the JVM.
+     */
+    private static void disableUcxSignalHandlers() {
+        try (Arena a = Arena.ofConfined()) {
+            int rc = (int) SETENV.invokeExact(a.allocateFrom("UCX_ERROR_SIGNALS"), a.allocateFrom(""), 1);
+            if (rc != 0) {
+                throw new ExceptionInInitializerError("setenv(UCX_ERROR_SIGNALS) failed");
+            }
+        } catch (Error | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ status decoding
+
+    /** Whether a {@code ucs_status_ptr_t} is an error code ({@code UCS_PTR_IS_ERR}). */
+    static boolean isError(long statusPtr) {
+        return Long.compareUnsigned(statusPtr, UCS_ERR_LAST) >= 0;
+    }
+
+    /** Whether a {@code ucs_status_ptr_t} is a request handle ({@code UCS_PTR_IS_PTR}). */
+    static boolean isRequest(long statusPtr) {
+        return statusPtr != 0 && !isError(statusPtr);
+    }
+
+    /** {@code UCS_PTR_STATUS}: OK for NULL, INPROGRESS for a request, else the error code. */
+    static byte ptrStatus(long statusPtr) {
+        if (statusPtr == 0) {
+            return UCS_OK;
+        }
+        return isError(statusPtr) ? (byte) statusPtr : UCS_INPROGRESS;
+    }
+
+    /** {@code ucs_status_string}, e.g. "Connection reset by remote peer", plus the code. */
+    static String statusString(byte status) {
+        String text = null;
+        if (STATUS_STRING != null) {
+            try {
+                MemorySegment s = (MemorySegment) STATUS_STRING.invokeExact(status);
+                text = s.equals(MemorySegment.NULL) ? null : s.reinterpret(Integer.MAX_VALUE).getString(0, StandardCharsets.UTF_8);
+            } catch (Throwable t) {
+                text = null;
+            }
+        }
+        return (text == null ? "status" : text) + " (" + status + ")";
+    }
+
+    // ------------------------------------------------------------------ wrappers: libc
+
+    static void setenv(String name, String value) {
+        try (Arena a = Arena.ofConfined()) {
+            int rc = (int) SETENV.invokeExact(a.allocateFrom(name), a.allocateFrom(value), 1);
+            if (rc != 0) {
+                throw new ShmemException("setenv(" + name + ") failed");
+            }
+        } catch (Error | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** poll(2) on one pollfd; returns poll's result (-1 on EINTR and errors). */
+    static int poll(MemorySegment pollfd, int timeoutMillis) {
+        try {
+            return (int) POLL.invokeExact(pollfd, 1L, timeoutMillis);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Runs {@code printer} on a FILE* backed by memory (open_memstream) and returns the text. */
+    static String printToString(java.util.function.Consumer<MemorySegment> printer) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment bufp = a.allocate(ADDRESS);
+            MemorySegment sizep = a.allocate(JAVA_LONG);
+            MemorySegment file = (MemorySegment) OPEN_MEMSTREAM.invokeExact(bufp, sizep);
+            if (file.equals(MemorySegment.NULL)) {
+                return "";
+            }
+            try {
+                printer.accept(file);
+            } finally {
+                int ignored = (int) FCLOSE.invokeExact(file);
+            }
+            MemorySegment buf = bufp.get(ADDRESS, 0);
+            long size = sizep.get(JAVA_LONG, 0);
+            try {
+                return new String(buf.reinterpret(size).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
+            } finally {
+                FREE.invokeExact(buf);
+            }
+        } catch (Error | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ wrappers: set-up (slow paths)
+
+    static byte configRead(MemorySegment configOut) {
+        try {
+            return (byte) CONFIG_READ.invokeExact(MemorySegment.NULL, MemorySegment.NULL, configOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void configRelease(MemorySegment config) {
+        try {
+            CONFIG_RELEASE.invokeExact(config);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte init(MemorySegment params, MemorySegment config, MemorySegment contextOut) {
+        try {
+            return (byte) INIT_VERSION.invokeExact(API_MAJOR, API_MINOR, params, config, contextOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void cleanup(MemorySegment context) {
+        try {
+            CLEANUP.invokeExact(context);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static String contextInfo(MemorySegment context) {
+        return printToString(file -> {
+            try {
+                CONTEXT_PRINT_INFO.invokeExact(context, file);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+        });
+    }
+
+    static String epInfo(long ep) {
+        return printToString(file -> {
+            try {
+                EP_PRINT_INFO.invokeExact(ep, file);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+        });
+    }
+
+    static String version() {
+        try {
+            MemorySegment s = (MemorySegment) GET_VERSION_STRING.invokeExact();
+            return s.reinterpret(256).getString(0, StandardCharsets.UTF_8);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte workerCreate(MemorySegment context, MemorySegment params, MemorySegment workerOut) {
+        try {
+            return (byte) WORKER_CREATE.invokeExact(context, params, workerOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void workerDestroy(MemorySegment worker) {
+        try {
+            WORKER_DESTROY.invokeExact(worker);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte workerGetAddress(MemorySegment worker, MemorySegment addressOut, MemorySegment lengthOut) {
+        try {
+            return (byte) WORKER_GET_ADDRESS.invokeExact(worker, addressOut, lengthOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void workerReleaseAddress(MemorySegment worker, MemorySegment address) {
+        try {
+            WORKER_RELEASE_ADDRESS.invokeExact(worker, address);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte workerGetEfd(MemorySegment worker, MemorySegment fdOut) {
+        try {
+            return (byte) WORKER_GET_EFD.invokeExact(worker, fdOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte workerArm(long worker) {
+        try {
+            return (byte) WORKER_ARM.invokeExact(worker);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte workerSignal(long worker) {
+        try {
+            return (byte) WORKER_SIGNAL.invokeExact(worker);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte epCreate(MemorySegment worker, MemorySegment params, MemorySegment epOut) {
+        try {
+            return (byte) EP_CREATE.invokeExact(worker, params, epOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static long epCloseNbx(long ep, MemorySegment param) {
+        try {
+            return (long) EP_CLOSE_NBX.invokeExact(ep, param);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte memMap(MemorySegment context, MemorySegment params, MemorySegment memhOut) {
+        try {
+            return (byte) MEM_MAP.invokeExact(context, params, memhOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte memUnmap(MemorySegment context, MemorySegment memh) {
+        try {
+            return (byte) MEM_UNMAP.invokeExact(context, memh);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte rkeyPack(MemorySegment context, MemorySegment memh, MemorySegment bufferOut, MemorySegment sizeOut) {
+        try {
+            return (byte) RKEY_PACK.invokeExact(context, memh, bufferOut, sizeOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void rkeyBufferRelease(MemorySegment buffer) {
+        try {
+            RKEY_BUFFER_RELEASE.invokeExact(buffer);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte epRkeyUnpack(long ep, MemorySegment buffer, MemorySegment rkeyOut) {
+        try {
+            return (byte) EP_RKEY_UNPACK.invokeExact(ep, buffer, rkeyOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void rkeyDestroy(long rkey) {
+        try {
+            RKEY_DESTROY.invokeExact(rkey);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ wrappers: hot paths
+
+    static int progress(long worker) {
+        try {
+            return (int) WORKER_PROGRESS.invokeExact(worker);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte fence(long worker) {
+        try {
+            return (byte) WORKER_FENCE.invokeExact(worker);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static long workerFlushNbx(long worker, MemorySegment param) {
+        try {
+            return (long) WORKER_FLUSH_NBX.invokeExact(worker, param);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static long epFlushNbx(long ep, MemorySegment param) {
+        try {
+            return (long) EP_FLUSH_NBX.invokeExact(ep, param);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static long putNbx(long ep, long buffer, long count, long remoteAddr, long rkey, MemorySegment param) {
+        try {
+            return (long) PUT_NBX.invokeExact(ep, buffer, count, remoteAddr, rkey, param);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static long getNbx(long ep, long buffer, long count, long remoteAddr, long rkey, MemorySegment param) {
+        try {
+            return (long) GET_NBX.invokeExact(ep, buffer, count, remoteAddr, rkey, param);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static long atomicOpNbx(long ep, int opcode, long buffer, long remoteAddr, long rkey, MemorySegment param) {
+        try {
+            return (long) ATOMIC_OP_NBX.invokeExact(ep, opcode, buffer, 1L, remoteAddr, rkey, param);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte requestCheckStatus(long request) {
+        try {
+            return (byte) REQUEST_CHECK_STATUS.invokeExact(request);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void requestFree(long request) {
+        try {
+            REQUEST_FREE.invokeExact(request);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static void requestCancel(long worker, long request) {
+        try {
+            REQUEST_CANCEL.invokeExact(worker, request);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(t);
+    }
+}

@@ -1,0 +1,27 @@
+package io.jshmem.ucx;
+
+import io.jshmem.core.Config;
+import io.jshmem.core.bootstrap.Bootstrap;
+import io.jshmem.core.heap.SymmetricHeap;
+import io.jshmem.core.transport.RemoteTransport;
+import io.jshmem.core.transport.TransportProvider;
+import java.util.List;
+
+/** The UCX transport, found by the runtime through {@link java.util.ServiceLoader}. */
+public final class UcxTransportProvider implements TransportProvider {
+
+    @Override
+    public String name() {
+        return "ucx";
+    }
+
+    @Override
+    public RemoteTransport create(Bootstrap bootstrap, SymmetricHeap heap, Config config) {
+        return UcxTransport.create(bootstrap, heap, System.getenv());
+    }
+
+    @Override
+    public List<String> describe() {
+        return UcxInfo.describe();
+    }
+}

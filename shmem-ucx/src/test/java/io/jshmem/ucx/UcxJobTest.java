@@ -1,0 +1,132 @@
+package io.jshmem.ucx;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real jobs through {@code bin/oshrun} with SHMEM_TRANSPORT=ucx (every peer through UCX, even on
+ * this one node), running {@link UcxCases}: over tcp (UCX_TLS=tcp,self, the stand-in for another
+ * node) with 2 and 4 PEs, and with UCX's default transport selection; and a PE killed mid-job.
+ */
+class UcxJobTest {
+    /** Guard against a hanging job; the jobs take 5-40 s on a loaded 2-core machine. */
+    private static final int JOB_TIMEOUT_SECONDS = 240;
+
+    private static Path root;
+    private static Path testClasses;
+
+    record Result(int status, String out, String err, double seconds) {
+        String all() {
+            return "exit " + status + " after " + seconds + " s\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    @BeforeAll
+    static void findTree() {
+        String why = Ucp.unavailableReason();
+        if (why != null) {
+            System.out.println("UcxJobTest skipped: " + why);
+        }
+        assumeTrue(why == null, why);
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.isExecutable(dir.resolve("bin/oshrun"))) {
+            dir = dir.getParent();
+        }
+        assumeTrue(dir != null, "no bin/oshrun above " + Path.of("").toAbsolutePath());
+        root = dir;
+        testClasses = root.resolve("shmem-ucx/target/test-classes");
+        assumeTrue(Files.exists(testClasses.resolve("io/jshmem/ucx/UcxCases.class")), "UcxCases is not compiled");
+    }
+
+    private static Result oshrun(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(root.resolve("bin/oshrun").toString());
+        cmd.add("--timeout");
+        cmd.add(Integer.toString(JOB_TIMEOUT_SECONDS));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile());
+        pb.environment().remove("UCX_TLS");
+        long start = System.nanoTime();
+        Process p = pb.start();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        if (!p.waitFor(JOB_TIMEOUT_SECONDS + 30, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError("oshrun did not end: " + cmd);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return new Result(p.exitValue(), out.join(), err.join(), seconds);
+    }
+
+    private static String read(java.io.InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(" + e + ")";
+        }
+    }
+
+    private static void assertAllPassed(Result r, int npes, String transport) {
+        System.out.println("job of " + npes + " PEs (" + transport + "): exit " + r.status() + " in "
+                + String.format("%.1f", r.seconds()) + " s");
+        assertEquals(0, r.status(), r.all());
+        for (int pe = 0; pe < npes; pe++) {
+            assertTrue(r.out().matches("(?s).*PE " + pe + ": \\d+ checks passed\n.*"), "PE " + pe + " did not pass\n" + r.all());
+        }
+        assertTrue(r.err().contains("transport in use:     shm on-node, " + transport), r.all());
+    }
+
+    @Test
+    void twoPesOverTcp() throws Exception {
+        Result r = oshrun("-np", "2", "-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self", "-x", "SHMEM_INFO=1",
+                "-cp", testClasses.toString(), UcxCases.class.getName(), "all");
+        assertAllPassed(r, 2, "ucx (tcp)");
+    }
+
+    @Test
+    void fourPesOverTcp() throws Exception {
+        Result r = oshrun("-np", "4", "-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self", "-x", "SHMEM_INFO=1",
+                "-cp", testClasses.toString(), UcxCases.class.getName(), "all");
+        assertAllPassed(r, 4, "ucx (tcp)");
+    }
+
+    @Test
+    void twoPesWithDefaultTransports() throws Exception {
+        Result r = oshrun("-np", "2", "-x", "SHMEM_TRANSPORT=ucx", "-x", "SHMEM_INFO=1",
+                "-cp", testClasses.toString(), UcxCases.class.getName(), "all");
+        assertAllPassed(r, 2, "ucx (");
+    }
+
+    @Test
+    void fourPesWithDefaultTransportsWithoutPeerErrorMode() throws Exception {
+        // Without UCP_ERR_HANDLING_MODE_PEER, UCX may pick its shared-memory transports on one node.
+        Result r = oshrun("-np", "4", "-x", "SHMEM_TRANSPORT=ucx", "-x", "JSHMEM_UCX_ERR_MODE=none", "-x", "SHMEM_INFO=1",
+                "-cp", testClasses.toString(), UcxCases.class.getName(), "all");
+        assertAllPassed(r, 4, "ucx (");
+    }
+
+    @Test
+    void aPeKilledMidJobEndsTheJobPromptly() throws Exception {
+        Result r = oshrun("-np", "3", "-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
+                "-cp", testClasses.toString(), UcxCases.class.getName(), "kill");
+        System.out.println("killed PE: exit " + r.status() + " in " + String.format("%.1f", r.seconds()) + " s\n" + r.err());
+        assertNotEquals(0, r.status(), r.all());
+        assertTrue(r.out().contains("PE 1: killing itself"), r.all());
+        assertTrue(r.seconds() < 25, "the job took " + r.seconds() + " s to end\n" + r.all());
+        assertTrue(r.err().contains("PE 1"), r.all());
+    }
+}

@@ -1,0 +1,241 @@
+package io.jshmem.ucx;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.jshmem.ShmemException;
+import io.jshmem.core.heap.SymmetricHeap;
+import io.jshmem.core.transport.AmoOp;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link UcxTransport} between two PEs inside this JVM ({@link InProcessJob}): every call of the
+ * RemoteTransport interface, against real libucp, checked by reading the target's heap directly.
+ * The class runs over tcp (UCX_TLS=tcp,self set in this process before the contexts are made);
+ * {@link UcxFailureTest} also covers UCX's default selection.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class UcxTransportTest {
+    private static final long HEAP = 32L << 20;
+    private InProcessJob job;
+    private UcxTransport t0;
+    private MemorySegment heap1;
+    private long user;
+
+    @BeforeAll
+    void start() throws Exception {
+        String why = Ucp.unavailableReason();
+        if (why != null) {
+            System.out.println("UcxTransportTest skipped: " + why);
+        }
+        assumeTrue(why == null, why);
+        Ucp.setenv("UCX_TLS", "tcp,self");
+        job = new InProcessJob(2, HEAP, Map.of());
+        t0 = job.transports[0];
+        heap1 = job.heaps[1].self();
+        user = SymmetricHeap.INTERNAL_SIZE;
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (job != null) {
+            job.close();
+        }
+    }
+
+    @Test
+    void nameShowsTheTransportUcxSelected() {
+        assertEquals("ucx (tcp)", t0.name());
+        assertArrayEquals(new int[] {1}, t0.connectedPes());
+        assertArrayEquals(new int[] {0}, job.transports[1].connectedPes());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 7, 8, 63, 4096, 65_536, 1 << 20, 9 << 20})
+    void putAndGetArraysAndSegments(int size) {
+        byte[] data = new byte[size];
+        for (int i = 0; i < size; i++) {
+            data[i] = (byte) (i * 31 + size);
+        }
+        long off = user + 3;
+        // From a Java array (bounce buffer, chunked beyond 4 MiB).
+        t0.put(1, off, MemorySegment.ofArray(data));
+        t0.quiet();
+        assertEquals(-1, heap1.asSlice(off, size).mismatch(MemorySegment.ofArray(data)), "put from byte[]");
+        byte[] back = new byte[size];
+        t0.get(1, off, MemorySegment.ofArray(back));
+        assertArrayEquals(data, back, "get into byte[]");
+        // From and into native memory (zero copy), blocking and nbi.
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment n = a.allocate(size);
+            for (int i = 0; i < size; i++) {
+                n.set(ValueLayout.JAVA_BYTE, i, (byte) ~data[i]);
+            }
+            t0.putNbi(1, off, n);
+            t0.quiet();
+            assertEquals(-1, heap1.asSlice(off, size).mismatch(n), "putNbi from a native segment");
+            MemorySegment m = a.allocate(size);
+            t0.getNbi(1, off, m);
+            t0.quiet(1);
+            assertEquals(-1, m.mismatch(n), "getNbi into a native segment");
+            n.fill((byte) 5);
+            t0.put(1, off, n);
+            t0.get(1, off, m);
+            assertEquals(-1, m.mismatch(n), "put then get, native");
+        }
+        // nbi from/into arrays fall back to blocking copies: the array is reusable at once.
+        t0.putNbi(1, off, MemorySegment.ofArray(data));
+        java.util.Arrays.fill(data, (byte) 0);
+        t0.quiet();
+        byte[] again = new byte[size];
+        t0.getNbi(1, off, MemorySegment.ofArray(again));
+        t0.quiet();
+        assertArrayEquals(back, again, "putNbi/getNbi with arrays");
+    }
+
+    @Test
+    void valuesOfEverySizeAreSignExtended() {
+        long off = user + 4096;
+        for (int bytes : new int[] {1, 2, 4, 8}) {
+            heap1.asSlice(off, 32).fill((byte) 0x11);
+            t0.putValue(1, off + bytes, 0x8081_8283_8485_8687L, bytes);
+            t0.quiet(1);
+            long expected = switch (bytes) {
+                case 1 -> (byte) 0x87;
+                case 2 -> (short) 0x8687;
+                case 4 -> 0x8485_8687;
+                default -> 0x8081_8283_8485_8687L;
+            };
+            assertEquals(expected, t0.getValue(1, off + bytes, bytes), bytes + "-byte value");
+            assertEquals(0x11, heap1.get(ValueLayout.JAVA_BYTE, off + bytes - 1), "byte before untouched");
+            assertEquals(0x11, heap1.get(ValueLayout.JAVA_BYTE, off + 2L * bytes), "byte after untouched");
+        }
+    }
+
+    private static long model(AmoOp op, long old, long operand, long compare) {
+        return switch (op) {
+            case FETCH -> old;
+            case SET, SWAP -> operand;
+            case COMPARE_SWAP -> old == compare ? operand : old;
+            case FETCH_ADD, ADD -> old + operand;
+            case FETCH_AND, AND -> old & operand;
+            case FETCH_OR, OR -> old | operand;
+            case FETCH_XOR, XOR -> old ^ operand;
+        };
+    }
+
+    @Test
+    void everyAtomicOn64BitWords() {
+        long off = user + 8192;
+        long start = 0x0F0F_1234_5678_F0F0L;
+        long operand = 0x7654_3210_FEDC_BA98L;
+        for (AmoOp op : AmoOp.values()) {
+            for (long compare : new long[] {start, start + 1}) {
+                heap1.set(ValueLayout.JAVA_LONG, off, start);
+                heap1.set(ValueLayout.JAVA_LONG, off + 8, -1L);
+                long got = t0.atomic64(1, off, op, operand, compare);
+                t0.quiet();
+                boolean fetching = op != AmoOp.SET && UcxTransport.fetches(op);
+                assertEquals(fetching ? start : 0, got, op + " result");
+                assertEquals(model(op, start, operand, compare), heap1.get(ValueLayout.JAVA_LONG, off), op + " memory");
+                assertEquals(-1L, heap1.get(ValueLayout.JAVA_LONG, off + 8), op + ": next word untouched");
+            }
+        }
+    }
+
+    @Test
+    void everyAtomicOn32BitWords() {
+        long off = user + 12288;
+        int start = 0xF0F0_1234;
+        int operand = 0x8765_4321;
+        for (AmoOp op : AmoOp.values()) {
+            for (int compare : new int[] {start, start + 1}) {
+                heap1.set(ValueLayout.JAVA_INT, off, start);
+                heap1.set(ValueLayout.JAVA_INT, off + 4, -1);
+                heap1.set(ValueLayout.JAVA_INT, off - 4, -1);
+                int got = t0.atomic32(1, off, op, operand, compare);
+                t0.quiet();
+                boolean fetching = op != AmoOp.SET && UcxTransport.fetches(op);
+                assertEquals(fetching ? start : 0, got, op + " result");
+                assertEquals((int) model(op, start, operand, compare), heap1.get(ValueLayout.JAVA_INT, off), op + " memory");
+                assertEquals(-1, heap1.get(ValueLayout.JAVA_INT, off + 4), op + ": next word untouched");
+                assertEquals(-1, heap1.get(ValueLayout.JAVA_INT, off - 4), op + ": previous word untouched");
+            }
+        }
+    }
+
+    @Test
+    void fenceOrdersAndQuietCompletes() {
+        long off = user + 16384;
+        for (int i = 1; i <= 200; i++) {
+            t0.putValue(1, off, i, 8);
+            t0.fence();
+            t0.atomic64(1, off + 8, AmoOp.SET, i, 0);
+        }
+        t0.quiet();
+        assertEquals(200, heap1.get(ValueLayout.JAVA_LONG, off));
+        assertEquals(200, heap1.get(ValueLayout.JAVA_LONG, off + 8));
+    }
+
+    @Test
+    void threadsShareTheWorker() throws Exception {
+        long off = user + 20480;
+        heap1.set(ValueLayout.JAVA_LONG, off, 0);
+        heap1.set(ValueLayout.JAVA_INT, off + 8, 0);
+        int threads = 4;
+        int each = 1500;
+        List<Thread> ts = new ArrayList<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (int k = 0; k < threads; k++) {
+            Thread th = new Thread(() -> {
+                try {
+                    byte[] buf = new byte[256];
+                    for (int i = 0; i < each; i++) {
+                        t0.atomic64(1, off, (i & 1) == 0 ? AmoOp.FETCH_ADD : AmoOp.ADD, 1, 0);
+                        t0.atomic32(1, off + 8, AmoOp.ADD, 2, 0);
+                        if (i % 50 == 0) {
+                            t0.get(1, off + 64, MemorySegment.ofArray(buf));
+                            t0.quiet();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            ts.add(th);
+            th.start();
+        }
+        for (Thread th : ts) {
+            th.join();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+        t0.quiet();
+        assertEquals((long) threads * each, heap1.get(ValueLayout.JAVA_LONG, off));
+        assertEquals(2 * threads * each, heap1.get(ValueLayout.JAVA_INT, off + 8));
+    }
+
+    @Test
+    void peersNotReachedThroughUcxAreRejected() {
+        ShmemException e = assertThrows(ShmemException.class, () -> t0.getValue(0, user, 8));
+        assertTrue(e.getMessage().contains("PE 0 is not reached through UCX"), e.getMessage());
+        e = assertThrows(ShmemException.class, () -> t0.getValue(5, user, 8));
+        assertTrue(e.getMessage().contains("out of range"), e.getMessage());
+    }
+}
