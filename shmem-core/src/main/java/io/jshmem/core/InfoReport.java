@@ -19,6 +19,17 @@ public final class InfoReport {
                 + " (" + ShmemVersion.VENDOR_STRING + ")");
         lines.add("  java:                 " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")");
         lines.add("  transports:           shm (on-node, direct load/store through " + c.shmDir() + ")");
+        lines.add("                        " + Transports.provider()
+                .map(p -> p.name() + " (off-node, and every peer with SHMEM_TRANSPORT=ucx)")
+                .orElse("no network transport on the class path (shmem-ucx)"));
+        Transports.provider().ifPresent(p -> {
+            try {
+                p.describe().forEach(l -> lines.add("                          " + l));
+            } catch (RuntimeException e) {
+                lines.add("                          unavailable: " + e.getMessage());
+            }
+        });
+        lines.add("  SHMEM_TRANSPORT:      " + c.transport());
         lines.add("  SHMEM_SYMMETRIC_SIZE: " + Config.formatSize(c.symmetricSize()) + " per PE"
                 + (env.containsKey("SHMEM_SYMMETRIC_SIZE") ? "" : " (default)")
                 + " + " + Config.formatSize(SymmetricHeap.INTERNAL_SIZE) + " internal");
