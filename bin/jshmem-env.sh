@@ -1,4 +1,4 @@
-# Sourced by bin/oshrun and bin/shmem-info: finds a JDK 25+ ($JAVA) and the jshmem classes
+# Sourced by bin/oshrun, bin/shmem-info and bin/oshjavac: finds a JDK 25+ ($JAVA) and the jshmem classes
 # ($JSHMEM_CP, $ROOT). $1 is the calling command's name, for error messages.
 _jshmem_cmd=${1:-jshmem}
 
@@ -37,7 +37,8 @@ find_java() {
         echo "$JAVA_HOME/bin/java"
         return
     fi
-    for candidate in /usr/lib/jvm/*25*/bin/java "$(command -v java)"; do
+    # JSHMEM_JVM_DIR: where JDKs are installed (default /usr/lib/jvm; tests point it elsewhere).
+    for candidate in "${JSHMEM_JVM_DIR:-/usr/lib/jvm}"/*25*/bin/java "$(command -v java)"; do
         if is_jdk25 "$candidate"; then
             echo "$candidate"
             return
@@ -46,7 +47,7 @@ find_java() {
     return 1
 }
 
-JAVA=$(find_java) || die "jshmem needs JDK 25 or newer; set JAVA_HOME"
+JAVA=$(find_java) || die "jshmem needs JDK 25 or newer and found none (JAVA_HOME, ${JSHMEM_JVM_DIR:-/usr/lib/jvm}/*25*, PATH): install one (e.g. Eclipse Temurin 25, https://adoptium.net) and set JAVA_HOME to it"
 
 ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
 
