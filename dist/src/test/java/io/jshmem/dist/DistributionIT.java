@@ -1,0 +1,210 @@
+package io.jshmem.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The binary distribution, unpacked into a temporary directory, runs jobs from there: no source tree
+ * on any class path and an empty home directory (no {@code ~/.m2}). Real processes: tar, bin/oshrun,
+ * bin/oshjavac.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DistributionIT {
+    private static final String VERSION = System.getProperty("jshmem.version");
+
+    private Path tmp;
+    private Path dist;
+    private Path home;
+
+    @BeforeAll
+    void unpack() throws Exception {
+        tmp = Files.createTempDirectory("jshmem-dist-it");
+        Path archive = Path.of(System.getProperty("jshmem.dist.archive"));
+        assertTrue(Files.isRegularFile(archive), archive + " was not built");
+        Run tar = run(List.of("tar", "xzf", archive.toString(), "-C", tmp.toString()), tmp, Map.of(), 60);
+        assertEquals(0, tar.status, tar::describe);
+        dist = tmp.resolve("jshmem-" + VERSION);
+        assertTrue(Files.isDirectory(dist), "the archive unpacks to jshmem-" + VERSION + "/");
+        home = Files.createDirectories(tmp.resolve("home"));
+    }
+
+    @AfterAll
+    void removeUnpacked() throws IOException {
+        if (tmp == null) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(tmp)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    @Test
+    void layout() throws IOException {
+        for (String f : List.of("bin/oshrun", "bin/shmem-info", "bin/oshjavac", "bin/jshmem-env.sh")) {
+            assertTrue(Files.isExecutable(dist.resolve(f)), f + " is missing or not executable");
+        }
+        for (String f : List.of("LICENSE", "NOTICE", "README.md", "examples/jshmem-examples.jar",
+                "examples/src/io/jshmem/examples/Hello.java")) {
+            assertTrue(Files.isRegularFile(dist.resolve(f)), f + " is missing");
+        }
+        List<String> lib;
+        try (Stream<Path> s = Files.list(dist.resolve("lib"))) {
+            lib = s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        for (String module : List.of("shmem-api", "shmem-core", "shmem-spawn", "shmem-ucx")) {
+            assertTrue(lib.contains(module + "-" + VERSION + ".jar"), module + " jar missing from lib/: " + lib);
+        }
+        assertFalse(lib.stream().anyMatch(n -> n.contains("examples") || n.contains("junit")),
+                "lib/ holds only the library and its runtime dependencies: " + lib);
+        String license = Files.readString(dist.resolve("LICENSE"));
+        assertTrue(license.contains("Apache License") && license.contains("Version 2.0, January 2004"));
+    }
+
+    @Test
+    void versionIsTheBuilds() throws Exception {
+        Run r = inDist(List.of("bin/oshrun", "--version"), Map.of());
+        assertEquals(0, r.status, r::describe);
+        assertTrue(r.out.contains("jshmem " + VERSION), r::describe);
+    }
+
+    @Test
+    void helloRunsAtFourPes() throws Exception {
+        Run r = inDist(List.of("bin/oshrun", "-np", "4", "--timeout", "120", "-cp", "examples/jshmem-examples.jar",
+                "io.jshmem.examples.Hello"), Map.of());
+        assertEquals(0, r.status, r::describe);
+        for (int pe = 0; pe < 4; pe++) {
+            assertTrue(r.out.contains("Hello from PE " + pe + " of 4 (jshmem " + VERSION), r::describe);
+        }
+    }
+
+    @Test
+    void userProgramCompiledWithOshjavacRunsAtTwoPes() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("user/src"));
+        Files.writeString(src.resolve("Neighbours.java"), """
+                import io.jshmem.*;
+
+                public final class Neighbours {
+                    public static void main(String[] args) {
+                        try (Shmem shmem = Shmem.init()) {
+                            int me = shmem.myPe(), n = shmem.nPes();
+                            SymLongArray inbox = shmem.calloc(SymType.LONG, 1);
+                            shmem.p(inbox, 0, 100L + me, (me + 1) % n);
+                            shmem.barrierAll();
+                            System.out.println("PE " + me + " got " + inbox.get(0));
+                        }
+                    }
+                }
+                """);
+        Path classes = tmp.resolve("user/classes");
+
+        Run showme = inDist(List.of("bin/oshjavac", "--showme", "-d", classes.toString(),
+                src.resolve("Neighbours.java").toString()), Map.of());
+        assertEquals(0, showme.status, showme::describe);
+        assertTrue(showme.out.contains(dist.resolve("lib").toString() + "/shmem-api-" + VERSION + ".jar"), showme::describe);
+        assertFalse(showme.out.contains("target/classes"), "the source tree is not used: " + showme.out);
+
+        Run javac = inDist(List.of("bin/oshjavac", "-d", classes.toString(), src.resolve("Neighbours.java").toString()),
+                Map.of());
+        assertEquals(0, javac.status, javac::describe);
+        assertTrue(Files.isRegularFile(classes.resolve("Neighbours.class")), javac::describe);
+
+        Run job = inDist(List.of("bin/oshrun", "-np", "2", "--timeout", "120", "-cp", classes.toString(), "Neighbours"),
+                Map.of());
+        assertEquals(0, job.status, job::describe);
+        assertTrue(job.out.contains("PE 0 got 101"), job::describe);
+        assertTrue(job.out.contains("PE 1 got 100"), job::describe);
+    }
+
+    @Test
+    void oshjavacWithoutJdk25SaysHowToGetOne() throws Exception {
+        // A "JDK 17" first on the PATH, JAVA_HOME pointing at it, no JDK directory to search.
+        Path fakeJdk = Files.createDirectories(tmp.resolve("fake-jdk17/bin"));
+        Files.writeString(fakeJdk.getParent().resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
+        Path java = fakeJdk.resolve("java");
+        Files.writeString(java, "#!/bin/sh\necho 'openjdk version \"17.0.15\"' >&2\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, String> env = Map.of("JAVA_HOME", fakeJdk.getParent().toString(),
+                "JSHMEM_JVM_DIR", Files.createDirectories(tmp.resolve("no-jdks")).toString(),
+                "PATH", fakeJdk + ":/usr/bin:/bin");
+        Run r = inDist(List.of("bin/oshjavac", "Foo.java"), env);
+        assertEquals(2, r.status, r::describe);
+        List<String> lines = r.err.lines().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), r::describe);
+        assertTrue(lines.get(0).startsWith("oshjavac: ") && lines.get(0).contains("JDK 25")
+                && lines.get(0).contains("JAVA_HOME"), r::describe);
+    }
+
+    @Test
+    void oshjavacHelp() throws Exception {
+        Run r = inDist(List.of("bin/oshjavac", "--help"), Map.of());
+        assertEquals(0, r.status, r::describe);
+        assertTrue(r.out.contains("--showme"), r::describe);
+    }
+
+    /** Runs a command in the unpacked distribution, with a clean environment and an empty home. */
+    private Run inDist(List<String> command, Map<String, String> extraEnv) throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("HOME", home.toString());
+        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        String javaHome = System.getProperty("java.home");
+        env.put("JAVA_HOME", javaHome);
+        env.putAll(extraEnv);
+        List<String> cmd = new ArrayList<>(command);
+        cmd.set(0, dist.resolve(cmd.get(0)).toString());
+        return run(cmd, dist, env, 180);
+    }
+
+    private static Run run(List<String> command, Path dir, Map<String, String> env, int timeoutSeconds)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+        if (!env.isEmpty()) {
+            pb.environment().clear();
+            pb.environment().putAll(env);
+        }
+        Path out = Files.createTempFile("dist-out", ".txt");
+        Path err = Files.createTempFile("dist-err", ".txt");
+        try {
+            pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(
+                    Path.of("/dev/null").toFile()));
+            Process p = pb.start();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+                return new Run(command, -1, Files.readString(out, StandardCharsets.UTF_8),
+                        Files.readString(err, StandardCharsets.UTF_8) + "\n(timed out after " + timeoutSeconds + " s)");
+            }
+            return new Run(command, p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private record Run(List<String> command, int status, String out, String err) {
+        String describe() {
+            return String.join(" ", command) + "\nexit status " + status + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+}
