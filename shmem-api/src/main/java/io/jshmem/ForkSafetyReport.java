@@ -53,6 +53,7 @@ public record ForkSafetyReport(boolean safe, String summary, String launchMechan
      * @param explanation why, in one sentence
      */
     public record Finding(String name, String value, Effect effect, String explanation) {
+        /** Checks that no component is null. */
         public Finding {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(value, "value");
@@ -61,13 +62,14 @@ public record ForkSafetyReport(boolean safe, String summary, String launchMechan
         }
     }
 
+    /** Checks that no component is null; copies {@code findings}. */
     public ForkSafetyReport {
         Objects.requireNonNull(summary, "summary");
         Objects.requireNonNull(launchMechanism, "launchMechanism");
         findings = List.copyOf(findings);
     }
 
-    /** The findings behind the verdict, as "name: explanation": the SAFE ones when safe, else the RISK ones. */
+    /** {@return the findings behind the verdict, as "name: explanation": the SAFE ones when safe, else the RISK ones} */
     public List<String> reasons() {
         Effect deciding = safe ? Effect.SAFE : Effect.RISK;
         List<String> reasons = new ArrayList<>();
@@ -79,18 +81,23 @@ public record ForkSafetyReport(boolean safe, String summary, String launchMechan
         return reasons;
     }
 
-    /** The finding named {@code name}, if examined. */
+    /**
+     * The finding named {@code name}, if examined.
+     *
+     * @param name a finding's {@link Finding#name() name}
+     * @return the finding, or empty if none has that name
+     */
     public Optional<Finding> finding(String name) {
         return findings.stream().filter(f -> f.name().equals(name)).findFirst();
     }
 
-    /** Whether the JVM's {@link ProcessBuilder} forks this process ({@code FORK} or {@code VFORK}) instead of using posix_spawn. */
+    /** {@return whether the JVM's {@link ProcessBuilder} forks this process ({@code FORK} or {@code VFORK}) instead of using posix_spawn} */
     public boolean launchMechanismForks() {
         String m = launchMechanism.toUpperCase(Locale.ROOT);
         return m.equals("FORK") || m.equals("VFORK");
     }
 
-    /** The report as indented lines, as {@code bin/shmem-info} and {@code SHMEM_INFO} print it. */
+    /** {@return the report as indented lines, as {@code bin/shmem-info} and {@code SHMEM_INFO} print it} */
     public List<String> lines() {
         List<String> lines = new ArrayList<>();
         lines.add("fork safety: " + summary);
@@ -101,7 +108,12 @@ public record ForkSafetyReport(boolean safe, String summary, String launchMechan
         return lines;
     }
 
-    /** A report that answers nothing: for a runtime that cannot tell (counted as not safe). */
+    /**
+     * A report that answers nothing: for a runtime that cannot tell (counted as not safe).
+     *
+     * @param why why nothing can be told, in one sentence
+     * @return a report that is not safe, with {@code why} as its only finding
+     */
     public static ForkSafetyReport unknown(String why) {
         return new ForkSafetyReport(false, "unknown: " + why, "unknown",
                 List.of(new Finding("runtime", "unknown", Effect.RISK, why)));

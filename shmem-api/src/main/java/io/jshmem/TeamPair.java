@@ -1,5 +1,10 @@
 package io.jshmem;
 
-/** The two teams {@link ShmemTeam#split2d} returns to each PE: its row (x) and its column (y). */
+/**
+ * The two teams {@link ShmemTeam#split2d} returns to each PE: its row (x) and its column (y).
+ *
+ * @param xTeam the team of this PE's row (the PEs with the same y coordinate)
+ * @param yTeam the team of this PE's column (the PEs with the same x coordinate)
+ */
 public record TeamPair(ShmemTeam xTeam, ShmemTeam yTeam) {
 }

@@ -7,15 +7,22 @@ import io.jshmem.ThreadLevel;
 /** Service interface through which {@link Shmem#init()} finds the runtime (shmem-core). */
 public interface ShmemProvider {
 
-    /** Initializes (or returns the already initialized) library in this process. */
+    /**
+     * Initializes (or returns the already initialized) library in this process.
+     *
+     * @param requested the thread level the program asks for
+     * @return the library's handle
+     */
     Shmem init(ThreadLevel requested);
 
-    /** Whether the library is initialized and not finalized. */
+    /** {@return whether the library is initialized and not finalized} */
     boolean initialized();
 
     /**
      * Whether fork() is safe in this process (see {@link ForkSafetyReport}): for the transport in
      * use when initialized, else for the one init would use. Backs {@link Shmem#forkSafety()}.
+     *
+     * @return the report (by default: unknown, hence not safe)
      */
     default ForkSafetyReport forkSafety() {
         return ForkSafetyReport.unknown(getClass().getName() + " does not report fork safety");

@@ -104,17 +104,32 @@ public final class Spawn {
         this.environment.remove(SpawnMarker.VARIABLE); // set again at start()
     }
 
-    /** A subprocess running {@code command} (program, then arguments; the program is looked up on PATH unless it holds a '/'). */
+    /**
+     * A subprocess running {@code command}.
+     *
+     * @param command the program, then its arguments; the program is looked up on PATH unless it holds a '/'
+     * @return a builder, to configure and then {@link #start()}
+     */
     public static Spawn command(String... command) {
         return new Spawn(List.of(command));
     }
 
-    /** A subprocess running {@code command}. */
+    /**
+     * A subprocess running {@code command}.
+     *
+     * @param command the program, then its arguments
+     * @return a builder, to configure and then {@link #start()}
+     */
     public static Spawn command(List<String> command) {
         return new Spawn(List.copyOf(command));
     }
 
-    /** Appends arguments. */
+    /**
+     * Appends arguments.
+     *
+     * @param arguments arguments to add after the ones already given
+     * @return this builder
+     */
     public Spawn arguments(String... arguments) {
         for (String a : arguments) {
             command.add(Objects.requireNonNull(a, "spawn: null argument"));
@@ -122,7 +137,7 @@ public final class Spawn {
         return this;
     }
 
-    /** The command and its arguments (a copy). */
+    /** {@return the command and its arguments (a copy)} */
     public List<String> command() {
         return List.copyOf(command);
     }
@@ -130,24 +145,42 @@ public final class Spawn {
     /**
      * The child's environment, to read or change: this process's environment without the PE
      * identity and bootstrap secret. What is put here is given to the child as is.
+     *
+     * @return the child's environment (modifiable)
      */
     public Map<String, String> environment() {
         return environment;
     }
 
-    /** Sets one variable of the child's environment. */
+    /**
+     * Sets one variable of the child's environment.
+     *
+     * @param name  the variable
+     * @param value its value
+     * @return this builder
+     */
     public Spawn env(String name, String value) {
         environment.put(Objects.requireNonNull(name), Objects.requireNonNull(value));
         return this;
     }
 
-    /** The child's working directory (default: this process's). */
+    /**
+     * The child's working directory (default: this process's).
+     *
+     * @param directory the directory, or null for this process's
+     * @return this builder
+     */
     public Spawn directory(Path directory) {
         this.directory = directory;
         return this;
     }
 
-    /** Standard input: {@link Redirect#PIPE} (default), {@link Redirect#INHERIT} or {@link Redirect#from(File)}. */
+    /**
+     * Standard input: {@link Redirect#PIPE} (default), {@link Redirect#INHERIT} or {@link Redirect#from(File)}.
+     *
+     * @param r where the child's standard input comes from
+     * @return this builder
+     */
     public Spawn stdin(Redirect r) {
         if (r.type() == Redirect.Type.WRITE || r.type() == Redirect.Type.APPEND) {
             throw new IllegalArgumentException("spawn: stdin cannot be redirected to a file for writing: " + r);
@@ -156,7 +189,13 @@ public final class Spawn {
         return this;
     }
 
-    /** Standard output: {@link Redirect#PIPE} (default), {@link Redirect#INHERIT}, {@link Redirect#to(File)}, {@link Redirect#appendTo(File)}, {@link Redirect#DISCARD}. */
+    /**
+     * Standard output: {@link Redirect#PIPE} (default), {@link Redirect#INHERIT}, {@link Redirect#to(File)},
+     * {@link Redirect#appendTo(File)}, {@link Redirect#DISCARD}.
+     *
+     * @param r where the child's standard output goes
+     * @return this builder
+     */
     public Spawn stdout(Redirect r) {
         if (r.type() == Redirect.Type.READ) {
             throw new IllegalArgumentException("spawn: stdout cannot be read from a file: " + r);
@@ -165,7 +204,12 @@ public final class Spawn {
         return this;
     }
 
-    /** Standard error, as {@link #stdout(Redirect)}. */
+    /**
+     * Standard error, as {@link #stdout(Redirect)}.
+     *
+     * @param r where the child's standard error goes
+     * @return this builder
+     */
     public Spawn stderr(Redirect r) {
         if (r.type() == Redirect.Type.READ) {
             throw new IllegalArgumentException("spawn: stderr cannot be read from a file: " + r);
@@ -174,13 +218,22 @@ public final class Spawn {
         return this;
     }
 
-    /** Sends standard error where standard output goes (as {@link ProcessBuilder#redirectErrorStream(boolean)}). */
+    /**
+     * Sends standard error where standard output goes (as {@link ProcessBuilder#redirectErrorStream(boolean)}).
+     *
+     * @param merge whether to merge standard error into standard output
+     * @return this builder
+     */
     public Spawn redirectErrorStream(boolean merge) {
         this.redirectErrorStream = merge;
         return this;
     }
 
-    /** All three standard streams inherited from this process. */
+    /**
+     * All three standard streams inherited from this process.
+     *
+     * @return this builder
+     */
     public Spawn inheritIO() {
         return stdin(Redirect.INHERIT).stdout(Redirect.INHERIT).stderr(Redirect.INHERIT);
     }
@@ -188,19 +241,27 @@ public final class Spawn {
     /**
      * Whether the child gets {@code JSHMEM_SPAWNED_BY} (default true), which makes {@code Shmem.init}
      * refuse in it. False is for a child meant to run an independent jshmem job of its own.
+     *
+     * @param mark whether to mark the child
+     * @return this builder
      */
     public Spawn markChild(boolean mark) {
         this.markChild = mark;
         return this;
     }
 
-    /** How to create the child (default {@link Mechanism#AUTO}). */
+    /**
+     * How to create the child (default {@link Mechanism#AUTO}).
+     *
+     * @param m the mechanism
+     * @return this builder
+     */
     public Spawn mechanism(Mechanism m) {
         this.mechanism = Objects.requireNonNull(m);
         return this;
     }
 
-    /** The mechanism {@link Mechanism#AUTO} resolves to in this JVM. */
+    /** {@return the mechanism {@link Mechanism#AUTO} resolves to in this JVM} */
     public static Mechanism defaultMechanism() {
         return ForkSafety.forks(ForkSafety.launchMechanism()) ? Mechanism.POSIX_SPAWN : Mechanism.PROCESS_BUILDER;
     }
@@ -208,6 +269,7 @@ public final class Spawn {
     /**
      * Starts the subprocess.
      *
+     * @return the running subprocess
      * @throws SpawnException if it cannot be started (the message names the command and why)
      */
     public Subprocess start() {

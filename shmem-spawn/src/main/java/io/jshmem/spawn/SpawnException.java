@@ -10,10 +10,21 @@ import io.jshmem.ShmemException;
 public class SpawnException extends ShmemException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A spawn failure without an underlying exception.
+     *
+     * @param message what failed, naming the command
+     */
     public SpawnException(String message) {
         super(message);
     }
 
+    /**
+     * A spawn failure caused by {@code cause}.
+     *
+     * @param message what failed, naming the command
+     * @param cause   the underlying exception (usually an {@link java.io.IOException})
+     */
     public SpawnException(String message, Throwable cause) {
         super(message, cause);
     }

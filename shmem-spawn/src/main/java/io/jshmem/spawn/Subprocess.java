@@ -34,22 +34,29 @@ public final class Subprocess implements AutoCloseable {
         this.stderrPiped = stderrPiped;
     }
 
-    /** The child's process id. */
+    /** {@return the child's process id} */
     public long pid() {
         return process.pid();
     }
 
-    /** The command and arguments it runs. */
+    /** {@return the command and arguments it runs} */
     public List<String> command() {
         return command;
     }
 
-    /** How it was created: {@code "ProcessBuilder (launch mechanism POSIX_SPAWN: posix_spawn of jspawnhelper)"} or {@code "posix_spawnp (FFM)"}. */
+    /**
+     * {@return how it was created: {@code "ProcessBuilder (launch mechanism POSIX_SPAWN: posix_spawn of
+     * jspawnhelper)"} or {@code "posix_spawnp (FFM)"}}
+     */
     public String mechanism() {
         return mechanism;
     }
 
-    /** The pipe to the child's standard input. @throws IllegalStateException if stdin is not {@code PIPE} */
+    /**
+     * {@return the pipe to the child's standard input}
+     *
+     * @throws IllegalStateException if stdin is not {@code PIPE}
+     */
     public OutputStream stdin() {
         if (!stdinPiped) {
             throw new IllegalStateException("stdin of " + this + " is not piped (use Spawn.stdin(Redirect.PIPE))");
@@ -57,7 +64,11 @@ public final class Subprocess implements AutoCloseable {
         return process.getOutputStream();
     }
 
-    /** The pipe from the child's standard output. @throws IllegalStateException if stdout is not {@code PIPE} */
+    /**
+     * {@return the pipe from the child's standard output}
+     *
+     * @throws IllegalStateException if stdout is not {@code PIPE}
+     */
     public InputStream stdout() {
         if (!stdoutPiped) {
             throw new IllegalStateException("stdout of " + this + " is not piped (use Spawn.stdout(Redirect.PIPE))");
@@ -65,7 +76,11 @@ public final class Subprocess implements AutoCloseable {
         return process.getInputStream();
     }
 
-    /** The pipe from the child's standard error. @throws IllegalStateException if stderr is not {@code PIPE} (or merged into stdout) */
+    /**
+     * {@return the pipe from the child's standard error}
+     *
+     * @throws IllegalStateException if stderr is not {@code PIPE} (or merged into stdout)
+     */
     public InputStream stderr() {
         if (!stderrPiped) {
             throw new IllegalStateException("stderr of " + this + " is not piped (use Spawn.stderr(Redirect.PIPE), without redirectErrorStream)");
@@ -73,22 +88,38 @@ public final class Subprocess implements AutoCloseable {
         return process.getErrorStream();
     }
 
-    /** Waits for the child to exit; returns its exit status. */
+    /**
+     * Waits for the child to exit.
+     *
+     * @return its exit status
+     * @throws InterruptedException if this thread is interrupted while waiting
+     */
     public int waitFor() throws InterruptedException {
         return process.waitFor();
     }
 
-    /** Waits at most {@code timeout}; returns whether the child has exited. */
+    /**
+     * Waits at most {@code timeout} for the child to exit.
+     *
+     * @param timeout how long to wait at most
+     * @param unit    the unit of {@code timeout}
+     * @return whether the child has exited
+     * @throws InterruptedException if this thread is interrupted while waiting
+     */
     public boolean waitFor(long timeout, TimeUnit unit) throws InterruptedException {
         return process.waitFor(timeout, unit);
     }
 
-    /** The exit status, or empty while the child runs. */
+    /** {@return the exit status, or empty while the child runs} */
     public OptionalInt exitStatus() {
         return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
     }
 
-    /** The exit status. @throws IllegalStateException if the child has not exited */
+    /**
+     * {@return the exit status}
+     *
+     * @throws IllegalStateException if the child has not exited
+     */
     public int exitValue() {
         try {
             return process.exitValue();
@@ -97,6 +128,7 @@ public final class Subprocess implements AutoCloseable {
         }
     }
 
+    /** {@return whether the child is still running} */
     public boolean isAlive() {
         return process.isAlive();
     }
@@ -111,12 +143,12 @@ public final class Subprocess implements AutoCloseable {
         process.destroyForcibly();
     }
 
-    /** Completes when the child has exited and been reaped. */
+    /** {@return a future that completes with this handle when the child has exited and been reaped} */
     public CompletableFuture<Subprocess> onExit() {
         return process.onExit().thenApply(p -> this);
     }
 
-    /** The underlying {@link Process} (a ProcessBuilder one, or posix_spawnp's). */
+    /** {@return the underlying {@link Process} (a ProcessBuilder one, or posix_spawnp's)} */
     public Process process() {
         return process;
     }
