@@ -137,6 +137,24 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     /** SHMEM_CTX_NOSTORE: no store operations (puts, non-fetching AMOs) on the context need completing by quiet. */
     long CTX_NOSTORE = 4L;
 
+    /** SHMEM_CTX_SESSION_BATCH: session option; the session's operations tolerate latency and may be batched (a hint). */
+    long CTX_SESSION_BATCH = 1L;
+
+    /**
+     * shmem_ctx_session_start(SHMEM_CTX_DEFAULT, options, config, config_mask): a session on the
+     * default context with hints (see {@link ShmemContext#sessionStart(long, SessionConfig, long)}).
+     *
+     * @param options a bitwise or of session options ({@link Shmem#CTX_SESSION_BATCH}), 0 for none
+     * @param config the session's configuration hints (may be null when {@code configMask} is 0)
+     * @param configMask which fields of {@code config} to use ({@link SessionConfig#TOTAL_OPS}), 0 for none
+     * @throws IllegalArgumentException if {@code configMask} has unknown bits
+     * @throws NullPointerException if the mask selects a field and {@code config} is null
+     */
+    default void sessionStart(long options, SessionConfig config, long configMask) {
+        SessionConfig.effective(config, configMask);
+        sessionStart(options);
+    }
+
     // ---------------------------------------------------------------- signals and locks
 
     /** shmem_signal_fetch: reads this PE's signal word {@code sig[index]} atomically. */

@@ -14,38 +14,66 @@ import java.util.Optional;
  */
 public interface ShmemTeam extends AutoCloseable {
 
-    /** shmem_team_my_pe: this PE's number in the team. */
+    /**
+     * SHMEM_TEAM_INVALID: a handle referencing no team, what a split gives non-members in C. The
+     * routines for which OpenSHMEM defines it accept it: {@link #myPe()}, {@link #nPes()} and
+     * {@link #translatePe} (either team) return -1, {@link #getConfig}, {@link #splitStrided} and
+     * {@link #ptr} return empty, {@link #split2d} returns a pair of invalid teams,
+     * {@link #createCtx} returns {@link ShmemContext#INVALID}, {@link #close()} does nothing.
+     * Collectives on it are undefined in OpenSHMEM and throw {@link ShmemException}.
+     */
+    ShmemTeam INVALID = InvalidHandles.newTeam();
+
+    /** shmem_team_my_pe: this PE's number in the team; -1 for {@link #INVALID}. */
     int myPe();
 
-    /** shmem_team_n_pes: the team's size. */
+    /** shmem_team_n_pes: the team's size; -1 for {@link #INVALID}. */
     int nPes();
 
-    /** shmem_team_get_config: the configuration (the fields selected by {@code configMask}). */
-    TeamConfig getConfig(long configMask);
+    /**
+     * shmem_team_get_config: the configuration (the fields selected by {@code configMask}; the
+     * defaults for the others, all of them when the mask is 0). Empty for {@link #INVALID} (C
+     * returns nonzero and leaves the config untouched).
+     */
+    Optional<TeamConfig> getConfig(long configMask);
 
-    /** shmem_team_translate_pe: the number in {@code destTeam} of this team's PE {@code pe}, or -1 if it is not a member. */
+    /**
+     * shmem_team_translate_pe: the number in {@code destTeam} of this team's PE {@code pe}; -1 if
+     * it is not a member, if {@code pe} is not a PE of this team, or if either team is {@link #INVALID}.
+     */
     int translatePe(int pe, ShmemTeam destTeam);
 
     /**
      * shmem_team_split_strided: collective over this team; the new team holds this team's PEs
-     * {@code start, start+stride, ...} ({@code size} of them). Returns empty on PEs that are not
-     * members (SHMEM_TEAM_INVALID).
+     * {@code start, start+stride, ..., start+(size-1)*stride}, in that order. A negative stride lists
+     * them in descending order; stride 0 is valid with size 1. Returns empty on PEs that are not
+     * members (C: SHMEM_TEAM_INVALID with return 0), and on every PE when this team is
+     * {@link #INVALID} (C: nonzero). A triplet that leaves this team (a member outside 0..nPes()-1,
+     * size below 1, stride 0 with size above 1) throws {@link ShmemException} on every PE
+     * (C: nonzero return).
      */
     Optional<ShmemTeam> splitStrided(int start, int stride, int size, TeamConfig config, long configMask);
 
     /**
      * shmem_team_split_2d: collective over this team; arranges its PEs in a grid with rows of
-     * {@code xRange} PEs and returns this PE's row team (x) and column team (y).
+     * {@code xRange} PEs and returns this PE's row team (x) and column team (y). On {@link #INVALID}
+     * returns {@code TeamPair(INVALID, INVALID)} (C: nonzero).
      */
     TeamPair split2d(int xRange, TeamConfig xConfig, long xMask, TeamConfig yConfig, long yMask);
 
-    /** shmem_team_create_ctx: a context whose PE numbers are this team's. */
+    /**
+     * shmem_team_create_ctx: a context whose PE numbers are this team's. On {@link #INVALID}
+     * returns {@link ShmemContext#INVALID} (C: nonzero).
+     */
     ShmemContext createCtx(long options);
 
-    /** shmem_team_ptr: a direct view of {@code object} on team PE {@code pe} if it shares memory with this PE. */
+    /**
+     * shmem_team_ptr: a direct view of {@code object} on team PE {@code pe} if it shares memory with
+     * this PE; empty otherwise (C: a null pointer), and on {@link #INVALID}.
+     */
     Optional<MemorySegment> ptr(SymArray<?> object, int pe);
 
-    /** shmem_team_destroy: releases the team (not the predefined ones). */
+    /** shmem_team_destroy: releases the team (not the predefined ones); does nothing on {@link #INVALID}. */
     @Override
     void close();
 

@@ -16,7 +16,12 @@ public final class ShmemVersion {
     public static final int SPEC_MAJOR = 1;
     /** OpenSHMEM specification minor version implemented (SHMEM_MINOR_VERSION). */
     public static final int SPEC_MINOR = 6;
-    /** SHMEM_VENDOR_STRING. */
+    /**
+     * SHMEM_MAX_NAME_LEN: the most characters {@link #VENDOR_STRING} (and {@code infoGetName()}) can
+     * have, counting C's terminating null (so a Java string of at most {@code MAX_NAME_LEN - 1} chars).
+     */
+    public static final int MAX_NAME_LEN = 256;
+    /** SHMEM_VENDOR_STRING (at most {@link #MAX_NAME_LEN} - 1 characters). */
     public static final String VENDOR_STRING = "jshmem " + JSHMEM_VERSION;
 
     /** Resource written by the build: {@code version=<project version>}. */

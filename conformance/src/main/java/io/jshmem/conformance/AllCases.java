@@ -20,6 +20,7 @@ public final class AllCases {
         all.addAll(CollectiveCases.cases());
         all.addAll(ContextSignalLockCases.cases());
         all.addAll(BadInputCases.cases());
+        all.addAll(Spec16Cases.cases());
         return List.copyOf(all);
     }
 

@@ -56,6 +56,10 @@ final class SyncCases {
             case GE -> value >= operand;
             case LT -> value < operand;
             case LE -> value <= operand;
+            case UGT -> Long.compareUnsigned(value, operand) > 0;
+            case UGE -> Long.compareUnsigned(value, operand) >= 0;
+            case ULT -> Long.compareUnsigned(value, operand) < 0;
+            case ULE -> Long.compareUnsigned(value, operand) <= 0;
         };
     }
 

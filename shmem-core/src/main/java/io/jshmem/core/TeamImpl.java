@@ -87,14 +87,17 @@ final class TeamImpl implements ShmemTeam {
     }
 
     @Override
-    public TeamConfig getConfig(long configMask) {
+    public Optional<TeamConfig> getConfig(long configMask) {
         checkLive();
-        return (configMask & TeamConfig.NUM_CONTEXTS) != 0 ? config : TeamConfig.DEFAULT;
+        return Optional.of((configMask & TeamConfig.NUM_CONTEXTS) != 0 ? config : TeamConfig.DEFAULT);
     }
 
     @Override
     public int translatePe(int pe, ShmemTeam destTeam) {
         checkLive();
+        if (destTeam == ShmemTeam.INVALID) {
+            return -1;
+        }
         TeamImpl dest = rt.team(destTeam);
         if (pe < 0 || pe >= members.length) {
             return -1;
@@ -223,11 +226,7 @@ final class TeamImpl implements ShmemTeam {
     @Override
     public Optional<ShmemTeam> splitStrided(int start, int stride, int size, TeamConfig config, long configMask) {
         checkLive();
-        int n = members.length;
-        if (start < 0 || start >= n || size < 1 || stride < 1 || start + (long) (size - 1) * stride >= n) {
-            throw st.error("team split_strided(start=" + start + ", stride=" + stride + ", size=" + size
-                    + ") does not fit in " + this + " of " + n + " PEs");
-        }
+        checkTriplet(start, stride, size);
         checkSameArgs("team split_strided", start, ((long) stride << 32) | size);
         int[] slots = rt.slots().agree(this, 1);
         int[] newMembers = new int[size];
@@ -240,6 +239,31 @@ final class TeamImpl implements ShmemTeam {
                 newMembers, slots[0], effective(config, configMask)) : null;
         syncInternal(); // every new member has reset its slot before anyone uses the team
         return Optional.ofNullable(team);
+    }
+
+    /**
+     * The OpenSHMEM 1.6 triplet rules: size at least 1; stride 0 only with size 1; every
+     * {@code start + i*stride} (i < size) a PE of this team, so the members ascend (stride > 0) or
+     * descend (stride < 0) without wrapping around.
+     */
+    private void checkTriplet(int start, int stride, int size) {
+        int n = members.length;
+        String what = "team split_strided(start=" + start + ", stride=" + stride + ", size=" + size + ") on " + this
+                + " of " + n + " PEs: ";
+        if (size < 1) {
+            throw st.error(what + "size must be at least 1");
+        }
+        if (stride == 0 && size != 1) {
+            throw st.error(what + "stride 0 is valid only with size 1");
+        }
+        if (start < 0 || start >= n) {
+            throw st.error(what + "start is not a PE of the parent team (0.." + (n - 1) + ")");
+        }
+        long last = start + (long) (size - 1) * stride;
+        if (last < 0 || last >= n) {
+            throw st.error(what + "the triplet leaves the parent team: member " + (size - 1) + " would be parent PE "
+                    + last + " (parent PEs are 0.." + (n - 1) + "; no wrap-around)");
+        }
     }
 
     @Override
