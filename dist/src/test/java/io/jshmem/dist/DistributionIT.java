@@ -64,7 +64,8 @@ class DistributionIT {
             assertTrue(Files.isExecutable(dist.resolve(f)), f + " is missing or not executable");
         }
         for (String f : List.of("LICENSE", "NOTICE", "README.md", "examples/jshmem-examples.jar",
-                "examples/src/io/jshmem/examples/Hello.java")) {
+                "examples/src/io/jshmem/examples/Hello.java", "starter/pom.xml",
+                "starter/src/main/java/com/example/starter/Ring.java")) {
             assertTrue(Files.isRegularFile(dist.resolve(f)), f + " is missing");
         }
         List<String> lib;
@@ -78,6 +79,19 @@ class DistributionIT {
                 "lib/ holds only the library and its runtime dependencies: " + lib);
         String license = Files.readString(dist.resolve("LICENSE"));
         assertTrue(license.contains("Apache License") && license.contains("Version 2.0, January 2004"));
+    }
+
+    /** The starter project and the README's Maven snippet name the version being built (the build overrides it for the starter's test). */
+    @Test
+    void starterAndReadmeNameThisVersion() throws IOException {
+        String starter = Files.readString(dist.resolve("starter/pom.xml"));
+        assertTrue(starter.contains("<jshmem.version>" + VERSION + "</jshmem.version>"),
+                "starter/pom.xml must name jshmem " + VERSION + " in <jshmem.version>");
+        String readme = Files.readString(dist.resolve("README.md"));
+        assertTrue(readme.contains("<artifactId>jshmem-bom</artifactId>\n      <version>" + VERSION + "</version>"),
+                "README.md's Maven snippet must import jshmem-bom " + VERSION);
+        assertTrue(readme.contains("platform(\"io.jshmem:jshmem-bom:" + VERSION + "\")"),
+                "README.md's Gradle snippet must name jshmem-bom " + VERSION);
     }
 
     @Test
