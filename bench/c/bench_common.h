@@ -101,6 +101,35 @@ static inline bench_opts bench_parse(int argc, char **argv)
     return o;
 }
 
+/*
+ * shmem_init, bench_parse, and the PE count check: with fewer than min_pes
+ * PEs, PE 0 says so and the job ends with status 2.
+ */
+static inline bench_opts bench_start(int argc, char **argv, int min_pes, const char *prog)
+{
+    shmem_init();
+    bench_opts o = bench_parse(argc, argv);
+    if (shmem_n_pes() < min_pes) {
+        if (shmem_my_pe() == 0)
+            fprintf(stderr, "%s: needs at least %d PEs\n", prog, min_pes);
+        shmem_global_exit(2);
+    }
+    return o;
+}
+
+/* A zeroed symmetric allocation (collective); ends the job if it fails. */
+static inline void *bench_calloc(size_t bytes, const char *prog)
+{
+    void *p = shmem_malloc(bytes);
+    if (!p) {
+        fprintf(stderr, "%s: shmem_malloc failed on PE %d\n", prog, shmem_my_pe());
+        shmem_global_exit(2);
+    }
+    memset(p, 0, bytes);
+    shmem_barrier_all(); /* zeroed everywhere before anyone writes to it */
+    return p;
+}
+
 /* Symmetric scratch word used to hand PE 0's decisions to all PEs. */
 static long bench_share_word;
 
