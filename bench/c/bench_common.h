@@ -8,9 +8,11 @@
  * caller names it). MB is 10^6 bytes, as in the OSU micro-benchmarks.
  *
  * Method: every measurement first calibrates its iteration count with
- * untimed warm-up repetitions (doubling until one repetition takes about
- * target_us), then runs `reps` timed repetitions of that many iterations and
- * reports the median per-op value. Calibrating by time rather than using
+ * untimed warm-up repetitions (x8 until one repetition takes about
+ * target_us), warms up by iteration count (BENCH_WARMUP_ITERS), then runs
+ * `reps` timed repetitions of that many iterations and reports the median
+ * per-op value. Operations that wait also get per-call percentiles
+ * (bench_run_waits). Calibrating by time rather than using
  * fixed counts keeps shared memory (~0.05 us/op) and UCX over TCP
  * (~20 us/op) equally precise and bounded in run time. Every repetition,
  * warm-ups included, verifies the data it moved; a mismatch ends the whole
@@ -155,18 +157,38 @@ typedef double (*bench_rep_fn)(void *ctx, long iters);
 #define BENCH_MAX_ITERS 2000000L
 
 /*
- * Calibrates, then times o->reps repetitions. Returns (on PE 0) the median
- * time per iteration in us; *iters_out gets the iteration count used.
- * min_iters bounds the count from below so slow ops still get a median
- * over several iterations.
+ * Warm-up after calibration, by iteration count (shared with Harness.java):
+ * repetitions at the calibrated count continue until BENCH_WARMUP_ITERS
+ * iterations have run in all (calibration included), or BENCH_QUIET_REPS of
+ * them in a row ran without JIT compilation on any PE (C: every repetition),
+ * or BENCH_MAX_WARMUP_REPS were run. 20,000 calls are past HotSpot's C2
+ * thresholds (5,000 invocations / 15,000 with loops); slow operations (UCX,
+ * large messages), where the JIT matters little, stop on the quiet rule.
  */
-static inline double bench_run(const bench_opts *o, bench_rep_fn fn, void *ctx,
-                               long min_iters, long *iters_out)
+#define BENCH_WARMUP_ITERS 20000L
+#define BENCH_QUIET_REPS 3
+#define BENCH_MAX_WARMUP_REPS 30
+
+/*
+ * Calibrates the iteration count: starts at 1, always takes a second round
+ * (the first pays one-off costs: connection setup, page faults), multiplies
+ * by 8 until a repetition lasts a quarter of the target, then uses the count
+ * that makes it last the target. "Lasts" is PE 0's wall time of the whole
+ * repetition, untimed parts included (the barrier between two collective
+ * calls, filling and checking buffers): on a loaded machine OSHMEM's barrier
+ * can take milliseconds, and a count calibrated on a 1 us call would then
+ * run for minutes. Adds the iterations run to *warmed.
+ */
+static inline long bench_calibrate(const bench_opts *o, bench_rep_fn fn, void *ctx,
+                                   long min_iters, long *warmed)
 {
     int me = shmem_my_pe();
     long n = 1;
     for (int round = 0;; round++) {
-        double t = fn(ctx, n);
+        double t0 = bench_now_us();
+        fn(ctx, n);
+        double t = bench_now_us() - t0;
+        *warmed += n;
         long next = n; /* PE 0 decides; > 0 means calibrate again */
         if (me == 0) {
             double per = t > 0 ? t / (double)n : 1e-3;
@@ -175,31 +197,142 @@ static inline double bench_run(const bench_opts *o, bench_rep_fn fn, void *ctx,
                 want = BENCH_MAX_ITERS;
             if (want < min_iters)
                 want = min_iters;
-            /* Round 0 pays one-off costs (connection setup, page faults):
-             * always take a second warm-up. */
             if (round == 0 || (t < o->target_us / 4 && n < want))
                 next = n * 8 < want ? n * 8 : want;
             else
                 next = -want;
         }
         next = bench_share(next);
-        if (next < 0) {
-            n = -next;
-            break;
-        }
+        if (next < 0)
+            return -next;
         n = next;
     }
+}
+
+/* Warm-up repetitions at count n (see BENCH_WARMUP_ITERS); C has no JIT, so
+ * every repetition is "quiet". */
+static inline void bench_warm_up(bench_rep_fn fn, void *ctx, long n, long warmed)
+{
+    for (int reps = 1, quiet = 0; warmed < BENCH_WARMUP_ITERS; reps++) {
+        fn(ctx, n);
+        warmed += n;
+        if (++quiet >= BENCH_QUIET_REPS || reps >= BENCH_MAX_WARMUP_REPS)
+            break;
+    }
+}
+
+/*
+ * Calibrates, warms up, then times o->reps repetitions. Returns (on PE 0)
+ * the median time per iteration in us; *iters_out gets the iteration count
+ * used. min_iters bounds the count from below so slow ops still get a
+ * median over several iterations.
+ */
+static inline double bench_run(const bench_opts *o, bench_rep_fn fn, void *ctx,
+                               long min_iters, long *iters_out)
+{
+    long warmed = 0;
+    long n = bench_calibrate(o, fn, ctx, min_iters, &warmed);
+    bench_warm_up(fn, ctx, n, warmed);
 
     double v[64];
     for (int r = 0; r < o->reps && r < 64; r++)
         v[r] = fn(ctx, n) / (double)n;
     *iters_out = n;
-    return me == 0 ? bench_median(v, o->reps) : 0;
+    return shmem_my_pe() == 0 ? bench_median(v, o->reps) : 0;
+}
+
+/*
+ * Per-call samples, for the operations that wait (barrier, ping-pong,
+ * collectives): besides the loop average, a sampled pass times every call on
+ * its own with the monotonic clock into a preallocated array. A rep function
+ * checks bench_sampling() and then records each call with bench_sample(us).
+ */
+#define BENCH_SAMPLES 65536L /* per PE and measurement */
+
+static double *bench_sample_buf; /* local, BENCH_SAMPLES */
+static long bench_sample_n;
+static int bench_sample_on;
+static double *bench_gather; /* symmetric, npes * BENCH_SAMPLES, on PE 0 */
+static long *bench_gather_n; /* symmetric, npes */
+
+static inline int bench_sampling(void) { return bench_sample_on; }
+
+static inline void bench_sample(double us)
+{
+    if (bench_sample_n < BENCH_SAMPLES)
+        bench_sample_buf[bench_sample_n++] = us;
+}
+
+/* Nearest-rank percentile of n sorted values (Harness.percentile). */
+static inline double bench_percentile(const double *sorted, long n, double p)
+{
+    long k = (long)((double)n * p + 0.999999999);
+    if (k < 1)
+        k = 1;
+    if (k > n)
+        k = n;
+    return sorted[k - 1];
+}
+
+static inline void bench_emit(const bench_opts *o, const char *op, size_t bytes,
+                              const char *metric, double value);
+
+/*
+ * For an operation that waits: bench_run (row lat_us, the loop average),
+ * then the sampled pass: warm-up repetitions of the per-call loop (same
+ * rule as bench_run's, unrecorded), then o->reps repetitions of
+ * min(iters, BENCH_SAMPLES / reps) recorded calls. The samples of all PEs
+ * are pooled on PE 0: rows lat_p50_us and lat_p99_us (ping-pong: only PE 0
+ * records, half of each round trip). Collective.
+ */
+static inline void bench_run_waits(const bench_opts *o, bench_rep_fn fn, void *ctx,
+                                   long min_iters, const char *op, size_t bytes)
+{
+    int me = shmem_my_pe(), npes = shmem_n_pes();
+    long iters;
+    double t = bench_run(o, fn, ctx, min_iters, &iters);
+    bench_emit(o, op, bytes, "lat_us", t);
+
+    if (!bench_sample_buf) { /* the first call on every PE: collective */
+        bench_sample_buf = malloc(BENCH_SAMPLES * sizeof(double));
+        bench_gather = shmem_malloc((size_t)npes * BENCH_SAMPLES * sizeof(double));
+        bench_gather_n = shmem_malloc((size_t)npes * sizeof(long));
+        if (!bench_sample_buf || !bench_gather || !bench_gather_n) {
+            fprintf(stderr, "bench: cannot allocate the sample buffers on PE %d\n", me);
+            shmem_global_exit(2);
+        }
+    }
+    long n = iters < BENCH_SAMPLES / o->reps ? iters : BENCH_SAMPLES / o->reps;
+    bench_sample_on = 1;
+    bench_sample_n = 0;
+    bench_warm_up(fn, ctx, n, 0);
+    bench_sample_n = 0;
+    for (int r = 0; r < o->reps; r++)
+        fn(ctx, n);
+    bench_sample_on = 0;
+
+    shmem_putmem(bench_gather + (size_t)me * BENCH_SAMPLES, bench_sample_buf,
+                 (size_t)bench_sample_n * sizeof(double), 0);
+    shmem_long_p(&bench_gather_n[me], bench_sample_n, 0);
+    shmem_barrier_all();
+    if (me == 0) {
+        long total = 0;
+        for (int p = 0; p < npes; p++) {
+            memmove(bench_gather + total, bench_gather + (size_t)p * BENCH_SAMPLES,
+                    (size_t)bench_gather_n[p] * sizeof(double));
+            total += bench_gather_n[p];
+        }
+        qsort(bench_gather, (size_t)total, sizeof(double), bench_cmp_double);
+        bench_emit(o, op, bytes, "lat_p50_us", bench_percentile(bench_gather, total, 0.50));
+        bench_emit(o, op, bytes, "lat_p99_us", bench_percentile(bench_gather, total, 0.99));
+    }
+    shmem_barrier_all(); /* PE 0's gather buffer is free again */
 }
 
 static inline const char *bench_unit(const char *metric)
 {
-    if (!strcmp(metric, "lat_us"))
+    if (!strcmp(metric, "lat_us") || !strcmp(metric, "lat_p50_us") ||
+        !strcmp(metric, "lat_p99_us"))
         return "us";
     if (!strcmp(metric, "bw_MBps"))
         return "MB/s";
@@ -214,8 +347,10 @@ static inline void bench_emit(const bench_opts *o, const char *op, size_t bytes,
 {
     if (shmem_my_pe() != 0)
         return;
-    printf("oshmem,%s,%d,%s,%zu,%s,%.3f,%s\n", o->transport, shmem_n_pes(), op,
-           bytes, metric, value, bench_unit(metric));
+    /* 3 decimals; 6 below 0.1, so that a slow rate (0.0003 Mops/s) is not 0 */
+    printf("oshmem,%s,%d,%s,%zu,%s,%.*f,%s\n", o->transport, shmem_n_pes(), op,
+           bytes, metric, value != 0 && value < 0.1 && value > -0.1 ? 6 : 3, value,
+           bench_unit(metric));
     fflush(stdout);
 }
 

@@ -5,9 +5,11 @@
  *
  * Timing, as in the OSU OpenSHMEM collective tests: each PE times every call
  * on its own and an untimed barrier_all separates consecutive calls (which
- * also makes reusing a single pSync legal); the reported latency is the mean
- * per-call time averaged over all PEs. barrier_all itself is timed as a
- * back-to-back loop.
+ * also makes reusing a single pSync legal); the reported latency (lat_us) is
+ * the mean per-call time averaged over all PEs. barrier_all itself is timed
+ * as a back-to-back loop. Besides, a sampled pass (bench_run_waits) gives the
+ * median and p99 of the per-call times of all PEs (lat_p50_us, lat_p99_us);
+ * there barrier_all is timed call by call too.
  */
 #include "bench_common.h"
 
@@ -96,7 +98,15 @@ static double coll_rep(void *vctx, long iters)
     shmem_barrier_all();
 
     double acc = 0;
-    if (c->kind == BARRIER) {
+    if (c->kind == BARRIER && bench_sampling()) {
+        for (long i = 0; i < iters; i++) {
+            double t0 = bench_now_us();
+            shmem_barrier_all();
+            double dt = bench_now_us() - t0;
+            bench_sample(dt);
+            acc += dt;
+        }
+    } else if (c->kind == BARRIER) {
         double t0 = bench_now_us();
         for (long i = 0; i < iters; i++)
             shmem_barrier_all();
@@ -105,7 +115,10 @@ static double coll_rep(void *vctx, long iters)
         for (long i = 0; i < iters; i++) {
             double t0 = bench_now_us();
             call(c->kind, ne, npes);
-            acc += bench_now_us() - t0;
+            double dt = bench_now_us() - t0;
+            if (bench_sampling())
+                bench_sample(dt);
+            acc += dt;
             shmem_barrier_all();
         }
     }
@@ -189,12 +202,10 @@ int main(int argc, char **argv)
         {ALLTOALL, 8},      {ALLTOALL, 65536},
     };
     struct coll_ctx c = {BARRIER, 0, 1, o.inject_error};
-    long iters;
     for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]); i++) {
         c.kind = plan[i].k;
         c.bytes = plan[i].bytes;
-        double t = bench_run(&o, coll_rep, &c, o.quick ? 3 : 10, &iters);
-        bench_emit(&o, kind_name[c.kind], c.bytes, "lat_us", t);
+        bench_run_waits(&o, coll_rep, &c, o.quick ? 3 : 10, kind_name[c.kind], c.bytes);
     }
 
     shmem_barrier_all();

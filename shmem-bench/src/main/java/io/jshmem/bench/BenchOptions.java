@@ -10,11 +10,8 @@ package io.jshmem.bench;
  *                    verification fails the run
  * @param reps        timed repetitions per measurement (odd, so the median is one of them)
  * @param targetUs    wanted duration of one timed repetition, in microseconds
- * @param jitWarmupUs minimum untimed warm-up per measurement, in microseconds (Java only, see
- *                    {@link Harness#measure})
  */
-public record BenchOptions(boolean quick, String transport, boolean injectError, int reps, double targetUs,
-                           double jitWarmupUs) {
+public record BenchOptions(boolean quick, String transport, boolean injectError, int reps, double targetUs) {
 
     private static final String USAGE = """
             usage: bin/oshrun -np N -cp shmem-bench/target/classes io.jshmem.bench.<Main> \
@@ -42,10 +39,9 @@ public record BenchOptions(boolean quick, String transport, boolean injectError,
                 throw new IllegalArgumentException("unknown argument: " + a + "\n" + USAGE);
             }
         }
-        // reps and targetUs are bench_common.h's; the JIT warm-up is a few times the longest C
-        // warm-up, enough for C2 to compile the loop and the runtime's copy/atomic paths.
+        // bench_common.h's values; the warm-up (by iteration count) is in Harness.
         return quick
-                ? new BenchOptions(true, transport, injectError, 3, 2_000, 60_000)
-                : new BenchOptions(false, transport, injectError, 9, 30_000, 250_000);
+                ? new BenchOptions(true, transport, injectError, 3, 2_000)
+                : new BenchOptions(false, transport, injectError, 9, 30_000);
     }
 }

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Collectives over all PEs, as {@code bench/c/coll.c}: each PE times its own calls and the
- * reported latency is the per-call time averaged over all PEs.
+ * reported latency is the per-call time averaged over all PEs; the median and p99 are those of the
+ * per-call times of all PEs ({@link Harness#measureWaits}).
  *
  * <p>{@code bin/oshrun -np 4 -cp shmem-bench/target/classes io.jshmem.bench.CollBench [--quick]}
  */
@@ -54,8 +55,7 @@ public final class CollBench {
 
     private void run() {
         for (Collective c : plan()) {
-            double t = h.measure(iters -> rep(c, iters), h.options().quick() ? 3 : 10);
-            h.emit(c.op(), c.bytes(), Metric.LATENCY, t);
+            h.measureWaits(iters -> rep(c, iters), h.options().quick() ? 3 : 10, c.op(), c.bytes());
         }
     }
 

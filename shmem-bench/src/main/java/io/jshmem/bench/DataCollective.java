@@ -71,7 +71,11 @@ final class DataCollective implements Collective {
         for (long i = 0; i < iters; i++) {
             double t0 = Harness.nowUs();
             call();
-            acc += Harness.nowUs() - t0;
+            double dt = Harness.nowUs() - t0;
+            if (h.sampling()) {
+                h.sample(dt);
+            }
+            acc += dt;
             shmem.barrierAll();
         }
         return acc;

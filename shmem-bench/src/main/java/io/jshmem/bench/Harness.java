@@ -1,6 +1,7 @@
 package io.jshmem.bench;
 
 import io.jshmem.Shmem;
+import io.jshmem.SymDoubleArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
 import java.util.Arrays;
@@ -8,19 +9,36 @@ import java.util.Locale;
 
 /**
  * The measurement method of {@code bench/c/bench_common.h}, in Java: calibrate the iteration count
- * with untimed warm-up repetitions, time {@link BenchOptions#reps()} repetitions, report the median
- * per-iteration value as a CSV row {@code jshmem,transport,pes,op,bytes,metric,value,unit} (PE 0
+ * with untimed warm-up repetitions, warm up by iteration count, time {@link BenchOptions#reps()}
+ * repetitions, report the median per-iteration value (and per-call percentiles for operations that
+ * wait, {@link #measureWaits}) as a CSV row {@code jshmem,transport,pes,op,bytes,metric,value,unit} (PE 0
  * only). Keeping the two sides identical is what makes the jshmem/oshmem ratios meaningful.
  */
 public final class Harness {
     /** Upper bound on iterations per repetition (BENCH_MAX_ITERS). */
     private static final long MAX_ITERS = 2_000_000L;
+    /** Warm-up rule, see {@link #warmUp} (BENCH_WARMUP_ITERS, BENCH_QUIET_REPS, BENCH_MAX_WARMUP_REPS). */
+    private static final long WARMUP_ITERS = 20_000;
+    private static final int QUIET_REPS = 3;
+    private static final int MAX_WARMUP_REPS = 30;
+    /** Per-call samples kept per PE and measurement (BENCH_SAMPLES). */
+    private static final int SAMPLES = 65536;
 
     private final Shmem shmem;
     private final BenchOptions options;
     private final int me;
     /** Symmetric word through which PE 0 hands its calibration decisions to all PEs. */
     private final SymLongArray shareWord;
+    /** Iteration count of the last {@link #measure}. */
+    private long lastIters;
+    /** Per-call samples of the sampled pass, and their pooling on PE 0; allocated on first use. */
+    private double[] samples;
+    private int sampleCount;
+    private boolean sampling;
+    private SymDoubleArray gather;
+    private SymLongArray gatherCounts;
+    /** One slot per PE on PE 0, for {@link #allPes}. */
+    private SymLongArray votes;
 
     private Harness(Shmem shmem, BenchOptions options) {
         this.shmem = shmem;
@@ -85,49 +103,160 @@ public final class Harness {
     }
 
     /**
-     * Calibrates, then times the repetitions; returns (on PE 0; 0 elsewhere) the median time per
-     * iteration in microseconds. Collective.
+     * Calibrates, warms up, then times the repetitions; returns (on PE 0; 0 elsewhere) the median
+     * time per iteration in microseconds. Collective.
      *
-     * <p>Calibration is bench_run's: start at one iteration, always take a second round (the first
-     * pays page faults and first-touch costs), multiply by 8 until a repetition lasts a quarter of
-     * the target, then use the count that makes it last the target. Unlike C, Java code is
-     * interpreted and then compiled while it runs, so warm-up also continues at that count until
-     * {@link BenchOptions#jitWarmupUs()} of operations have run: otherwise a short (--quick)
-     * calibration can end before C2 has compiled the loop and the median would measure the JIT.
+     * <p>As bench_run in C: {@link #calibrate}, then {@link #warmUp} by iteration count, then
+     * {@link BenchOptions#reps()} timed repetitions.
      *
      * @param minIters lower bound on the iteration count, so that slow operations still get a
      *                 median over several iterations
      */
     public double measure(Rep rep, long minIters) {
+        long[] warmed = {0};
+        long n = calibrate(rep, minIters, warmed);
+        warmUp(rep, n, warmed[0]);
+        lastIters = n;
+        double[] perIter = new double[options.reps()];
+        for (int r = 0; r < perIter.length; r++) {
+            perIter[r] = rep.run(n) / n;
+        }
+        return me == 0 ? median(perIter) : 0;
+    }
+
+    /**
+     * bench_calibrate: start at one iteration, always take a second round (the first pays page
+     * faults and first-touch costs), multiply by 8 until a repetition lasts a quarter of the
+     * target, then use the count that makes it last the target. "Lasts" is PE 0's wall time of the
+     * whole repetition, untimed parts included (the barrier between two collective calls, filling
+     * and checking buffers), so that slow untimed parts on a loaded machine cannot stretch a
+     * repetition to minutes. Adds the iterations run to {@code warmed[0]}.
+     */
+    private long calibrate(Rep rep, long minIters, long[] warmed) {
         long n = 1;
-        double warmedUs = 0;
         for (int round = 0; ; round++) {
-            double t = rep.run(n);
+            double t0 = nowUs();
+            rep.run(n);
+            double t = nowUs() - t0;
+            warmed[0] += n;
             long next = n;
             if (me == 0) {
-                warmedUs += t;
                 double per = t > 0 ? t / n : 1e-3;
                 long want = Math.max(minIters, Math.min(MAX_ITERS, (long) (options.targetUs() / per)));
                 if (round == 0 || (t < options.targetUs() / 4 && n < want)) {
                     next = Math.min(n * 8, want);
-                } else if (warmedUs < options.jitWarmupUs()) {
-                    next = want;
                 } else {
                     next = -want; // negative: calibration done
                 }
             }
             next = share(next);
             if (next < 0) {
-                n = -next;
-                break;
+                return -next;
             }
             n = next;
         }
-        double[] perIter = new double[options.reps()];
-        for (int r = 0; r < perIter.length; r++) {
-            perIter[r] = rep.run(n) / n;
+    }
+
+    /**
+     * Warm-up by iteration count, as bench_warm_up: repetitions at the calibrated count continue
+     * until {@value #WARMUP_ITERS} iterations have run in all (calibration included; past C2's
+     * thresholds of 5,000 invocations and 15,000 with loop back-edges), or {@value #QUIET_REPS}
+     * repetitions in a row ran without any JIT compilation on any PE (slow operations: UCX, large
+     * messages), or {@value #MAX_WARMUP_REPS} repetitions were run. C stops on the same rule,
+     * every repetition counting as quiet there.
+     */
+    private void warmUp(Rep rep, long n, long warmed) {
+        for (int reps = 1, quiet = 0; warmed < WARMUP_ITERS; reps++) {
+            long jit0 = Jit.compileMillis();
+            rep.run(n);
+            warmed += n;
+            quiet = allPes(Jit.compileMillis() == jit0) ? quiet + 1 : 0;
+            if (quiet >= QUIET_REPS || reps >= MAX_WARMUP_REPS) {
+                break;
+            }
         }
-        return me == 0 ? median(perIter) : 0;
+    }
+
+    /**
+     * For an operation that waits (barrier, ping-pong, collectives), as bench_run_waits: the loop
+     * average of {@link #measure} (row {@code lat_us}), then a sampled pass in which {@code rep}
+     * times every call on its own ({@link #sampling()}, {@link #sample}): warm-up repetitions of
+     * the per-call loop (same rule, not recorded), then {@link BenchOptions#reps()} repetitions of
+     * min(iterations, {@value #SAMPLES} / reps) recorded calls. The samples of all PEs are pooled
+     * on PE 0: rows {@code lat_p50_us} and {@code lat_p99_us}. Collective.
+     */
+    public void measureWaits(Rep rep, long minIters, String op, long bytes) {
+        emit(op, bytes, Metric.LATENCY, measure(rep, minIters));
+        if (samples == null) { // the first call on every PE: collective
+            samples = new double[SAMPLES];
+            gather = shmem.calloc(SymType.DOUBLE, (long) SAMPLES * shmem.nPes());
+            gatherCounts = shmem.calloc(SymType.LONG, shmem.nPes());
+        }
+        long n = Math.min(lastIters, SAMPLES / options.reps());
+        sampling = true;
+        sampleCount = 0;
+        warmUp(rep, n, 0);
+        sampleCount = 0;
+        for (int r = 0; r < options.reps(); r++) {
+            rep.run(n);
+        }
+        sampling = false;
+
+        shmem.put(gather, (long) me * SAMPLES, samples, 0, sampleCount, 0);
+        shmem.p(gatherCounts, me, sampleCount, 0);
+        shmem.barrierAll();
+        if (me == 0) {
+            double[] all = new double[SAMPLES * shmem.nPes()];
+            int total = 0;
+            for (int pe = 0; pe < shmem.nPes(); pe++) {
+                int count = (int) gatherCounts.get(pe);
+                for (int i = 0; i < count; i++) {
+                    all[total++] = gather.get((long) pe * SAMPLES + i);
+                }
+            }
+            double[] pooled = Arrays.copyOf(all, total);
+            Arrays.sort(pooled);
+            emit(op, bytes, Metric.LATENCY_P50, percentile(pooled, 0.50));
+            emit(op, bytes, Metric.LATENCY_P99, percentile(pooled, 0.99));
+        }
+        shmem.barrierAll(); // PE 0's gather array is free again
+    }
+
+    /** Whether this repetition is part of a sampled pass: time every call and {@link #sample} it. */
+    public boolean sampling() {
+        return sampling;
+    }
+
+    /** Records one call's time in microseconds (sampled pass only; the array is preallocated). */
+    public void sample(double us) {
+        if (sampleCount < SAMPLES) {
+            samples[sampleCount++] = us;
+        }
+    }
+
+    /** Nearest-rank percentile {@code p} (0..1] of sorted values (bench_percentile). */
+    static double percentile(double[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        long k = (long) Math.ceil(sorted.length * p - 1e-9);
+        return sorted[(int) Math.max(1, Math.min(sorted.length, k)) - 1];
+    }
+
+    /** Whether {@code v} holds on every PE. Collective. */
+    private boolean allPes(boolean v) {
+        if (votes == null) {
+            votes = shmem.calloc(SymType.LONG, shmem.nPes());
+        }
+        shmem.p(votes, me, v ? 1 : 0, 0);
+        shmem.barrierAll();
+        long all = 1;
+        if (me == 0) {
+            for (int pe = 0; pe < shmem.nPes(); pe++) {
+                all &= votes.get(pe);
+            }
+        }
+        return share(all) == 1;
     }
 
     /** Median of {@code v} (sorts it). */
@@ -142,8 +271,10 @@ public final class Harness {
         if (me != 0) {
             return;
         }
-        System.out.printf(Locale.ROOT, "jshmem,%s,%d,%s,%d,%s,%.3f,%s%n", options.transport(), shmem.nPes(), op, bytes,
-                metric.label(), value, metric.unit());
+        // 3 decimals; 6 below 0.1, so that a slow rate (0.0003 Mops/s) is not 0 (as bench_emit)
+        String digits = value != 0 && Math.abs(value) < 0.1 ? "%.6f" : "%.3f";
+        System.out.printf(Locale.ROOT, "jshmem,%s,%d,%s,%d,%s," + digits + ",%s%n", options.transport(), shmem.nPes(), op,
+                bytes, metric.label(), value, metric.unit());
         System.out.flush();
     }
 

@@ -12,6 +12,17 @@ class HarnessTest {
     }
 
     @Test
+    void nearestRankPercentiles() {
+        double[] v = new double[200];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = i + 1;
+        }
+        assertEquals(100.0, Harness.percentile(v, 0.50));
+        assertEquals(198.0, Harness.percentile(v, 0.99));
+        assertEquals(7.0, Harness.percentile(new double[] {7}, 0.99));
+    }
+
+    @Test
     void patternMatchesBenchCommonH() {
         // bench_pattern(seed, i) in C: x = i * 2654435761u + seed * 40503u; (uint8_t)(x >> 24 ^ x >> 8)
         for (int seed : new int[] {1, 7, 1000}) {

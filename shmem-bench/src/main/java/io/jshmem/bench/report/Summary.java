@@ -53,7 +53,10 @@ final class Summary {
         md.append("## All rows\n\n")
                 .append("Latency (`lat_us`): lower is better, so a ratio below 1 means jshmem is faster. ")
                 .append("Bandwidth (`bw_MBps`, MB = 10^6 B) and rate (`rate_Mops`): higher is better, so a ratio ")
-                .append("above 1 means jshmem is faster.\n\n")
+                .append("above 1 means jshmem is faster. `lat_us` is the loop average; for the operations ")
+                .append("that wait, `lat_p50_us` and `lat_p99_us` are the median and 99th percentile of ")
+                .append("per-call times (every call timed on its own, all PEs pooled; ping-pong: half round ")
+                .append("trips on PE 0).\n\n")
                 .append("| op | bytes | metric | pes | transport | jshmem | oshmem | jshmem/oshmem | target | met? |\n")
                 .append("|---|---:|---|---:|---|---:|---:|---:|---|---|\n");
         for (Comparison c : rows) {
@@ -97,13 +100,13 @@ final class Summary {
         return String.format(Locale.ROOT, v >= 0.1 ? "%.2f" : "%.2g", v);
     }
 
-    /** About four significant digits, without exponents. */
+    /** About three or four significant digits (two below 0.01). */
     private static String value(OptionalDouble v) {
         if (v.isEmpty()) {
             return "missing";
         }
         double x = v.getAsDouble();
-        String format = x >= 1000 ? "%.0f" : x >= 100 ? "%.1f" : x >= 1 ? "%.2f" : "%.3f";
+        String format = x >= 1000 ? "%.0f" : x >= 100 ? "%.1f" : x >= 1 ? "%.2f" : x >= 0.01 || x == 0 ? "%.3f" : "%.2g";
         return String.format(Locale.ROOT, format, x);
     }
 }

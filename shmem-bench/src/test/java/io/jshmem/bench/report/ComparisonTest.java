@@ -62,6 +62,19 @@ class ComparisonTest {
     }
 
     @Test
+    void pingPongAndBarrierTargetsCoverMedianAndTail() {
+        List<Comparison> c = pair("jshmem,shm,2,pingpong,8,lat_us,0.20,us", "oshmem,shm,2,pingpong,8,lat_us,0.25,us",
+                "jshmem,shm,2,pingpong,8,lat_p50_us,0.30,us", "oshmem,shm,2,pingpong,8,lat_p50_us,0.25,us",
+                "jshmem,shm,2,pingpong,8,lat_p99_us,0.90,us", "oshmem,shm,2,pingpong,8,lat_p99_us,0.50,us",
+                "jshmem,shm,2,barrier_all,0,lat_p99_us,1.10,us", "oshmem,shm,2,barrier_all,0,lat_p99_us,0.50,us",
+                "jshmem,ucx-tcp,4,pingpong,8,lat_us,12,us", "oshmem,ucx-tcp,4,pingpong,8,lat_us,10,us",
+                "jshmem,shm,4,pingpong,8,lat_p99_us,9,us", "oshmem,shm,4,pingpong,8,lat_p99_us,1,us");
+        assertEquals(List.of(Comparison.Status.MET, Comparison.Status.MISSED, Comparison.Status.MET,
+                        Comparison.Status.MISSED, Comparison.Status.NO_TARGET, Comparison.Status.MISSED),
+                c.stream().map(Comparison::status).toList());
+    }
+
+    @Test
     void malformedRowsAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,2,put,8,lat_us,0.1"));
         assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,two,put,8,lat_us,0.1,us"));
