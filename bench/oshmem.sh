@@ -6,12 +6,13 @@ set -euo pipefail
 
 usage() {
     cat <<'EOF'
-usage: bench/oshmem.sh [--quick] [--pes N] [--transport shm|ucx-tcp] [--out FILE]
+usage: bench/oshmem.sh [--quick] [--pes N] [--transport shm|ucx-tcp] [--prog P]
+                       [--bind core|none] [--out FILE] [--no-startup] [--inject-error]
 
-Compiles bench/c/*.c with oshcc -O2 into bench/build/c/ and runs them with
-oshrun, appending CSV rows (impl,transport,pes,op,bytes,metric,value,unit)
-to FILE (default: stdout). Installs openmpi-bin/libopenmpi-dev/libucx0 with
-apt-get if oshcc is missing.
+Compiles bench/c/*.c with oshcc -O2 into bench/build/c/ (when a source is
+newer than its binary) and runs them with oshrun, appending CSV rows
+(impl,transport,pes,op,bytes,metric,value,unit) to FILE (default: stdout).
+Installs openmpi-bin/libopenmpi-dev/libucx0 with apt-get if oshcc is missing.
 
   --quick            short calibration target and 3 repetitions (smoke run)
   --pes N            PE count; repeat or comma-separate (default: 2,4)
@@ -20,13 +21,26 @@ apt-get if oshcc is missing.
                                 collectives over the vader shared-memory BTL)
                        ucx-tcp: -x UCX_TLS=tcp,self and --mca btl tcp,self,
                                 so both RMA/AMO and collectives use TCP
+  --prog P           rma | amo | coll | pingpong; repeat or comma-separate
+                     (default: all four)
+  --bind B           core | none: oshrun --bind-to core (core:overload-allowed
+                     when PEs > cores) or --bind-to none. Default: core when
+                     PEs <= cores, none otherwise (Open MPI's own default binds
+                     2 PEs to cores; this makes the choice explicit)
   --out FILE         append rows to FILE instead of writing to stdout
   --no-startup       skip the start-up measurement
+  --startup-only     only the start-up measurement
+  --inject-error     corrupt the moved data once: the run must fail
   -h, --help         this text
 
-Besides rma, amo and coll at every PE count and transport, measures start-up:
-median wall time of 3 runs of `oshrun -np 4 hello` (launch, shmem_init,
-finalize) -> row oshmem,shm,4,startup,0,lat_us,<us>,us.
+Besides the benchmark rows, every job (one program at one PE count and
+transport) adds rows op=job_PROG, bytes 0: wall_s, cpu_s (user+sys of oshrun
+and all PEs), load_avg (1-minute, at its start), other_cpu (cores other
+processes kept busy meanwhile) and bind_core (1 bound, 0 not); see lib.sh.
+
+Start-up: median wall time of 3 runs of `oshrun -np 4 hello` (launch,
+shmem_init, finalize) -> row oshmem,shm,4,startup,0,lat_us,<us>,us, plus the
+job_startup rows (medians of the 3 runs).
 
 Exit status: 0 if every run succeeded and verified its data, 1 otherwise.
 EOF
@@ -35,12 +49,18 @@ EOF
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src_dir=$here/c
 build_dir=$here/build/c
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"
 
 quick=0
 pes_list=()
 transports=()
 out=""
 startup=1
+progs=()
+startup_only=0
+bind=""
+inject=()
 while [[ $# -gt 0 ]]; do
     case $1 in
         --quick) quick=1 ;;
@@ -50,7 +70,13 @@ while [[ $# -gt 0 ]]; do
         --transport=*) IFS=, read -ra v <<<"${1#*=}"; transports+=("${v[@]}") ;;
         --out) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; out=$2; shift ;;
         --out=*) out=${1#*=} ;;
+        --prog) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra v <<<"$2"; progs+=("${v[@]}"); shift ;;
+        --prog=*) IFS=, read -ra v <<<"${1#*=}"; progs+=("${v[@]}") ;;
+        --bind) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; bind=$2; shift ;;
+        --bind=*) bind=${1#*=} ;;
+        --inject-error) inject=(--inject-error) ;;
         --no-startup) startup=0 ;;
+        --startup-only) startup_only=1 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "oshmem.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -64,6 +90,12 @@ done
 for t in "${transports[@]}"; do
     [[ $t == shm || $t == ucx-tcp ]] || { echo "oshmem.sh: unknown transport '$t' (shm|ucx-tcp)" >&2; exit 2; }
 done
+[[ ${#progs[@]} -gt 0 ]] || progs=(rma amo coll pingpong)
+[[ $startup_only -eq 0 ]] || { progs=(); startup=1; }
+for p in "${progs[@]}"; do
+    [[ $p =~ ^(rma|amo|coll|pingpong)$ ]] || { echo "oshmem.sh: unknown program '$p' (rma|amo|coll|pingpong)" >&2; exit 2; }
+done
+[[ -z $bind || $bind == core || $bind == none ]] || { echo "oshmem.sh: --bind core|none, got '$bind'" >&2; exit 2; }
 
 log() { echo "[oshmem.sh] $*" >&2; }
 
@@ -86,15 +118,17 @@ if awk -v l="$load" 'BEGIN{exit !(l > 0.5)}'; then
 fi
 
 mkdir -p "$build_dir"
-for prog in rma amo coll hello; do
-    oshcc -O2 -Wall -Wextra -o "$build_dir/$prog" "$src_dir/$prog.c"
+for prog in rma amo coll pingpong hello; do
+    if [[ ! -x $build_dir/$prog || $src_dir/$prog.c -nt $build_dir/$prog || $src_dir/bench_common.h -nt $build_dir/$prog ]]; then
+        oshcc -O2 -Wall -Wextra -o "$build_dir/$prog" "$src_dir/$prog.c"
+        log "built $build_dir/$prog"
+    fi
 done
-log "built rma amo coll hello in $build_dir"
 
 # Always required: without it OSHMEM 4.1.4 segfaults in shmem_finalize.
 # --oversubscribe: this machine has 2 cores and we run up to 4 PEs.
 osh=(oshrun --allow-run-as-root --oversubscribe --mca opal_common_ucx_opal_mem_hooks 0)
-prog_args=()
+prog_args=("${inject[@]}")
 [[ $quick -eq 1 ]] && prog_args+=(--quick)
 timeout_s=$([[ $quick -eq 1 ]] && echo 120 || echo 600)
 
@@ -105,35 +139,42 @@ transport_args() {
     esac
 }
 
+# The binding for N PEs (--bind, else core when N <= cores), and oshrun's option for it.
+bind_for() {
+    if [[ -n $bind ]]; then echo "$bind"; elif [[ $1 -le $(nproc) ]]; then echo core; else echo none; fi
+}
+bind_args() {
+    case $(bind_for "$1") in
+        none) echo "--bind-to none" ;;
+        core) [[ $1 -le $(nproc) ]] && echo "--bind-to core" || echo "--bind-to core:overload-allowed" ;;
+    esac
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=()
 
-# run LABEL CMD...: runs CMD, forwards its CSV rows, reports failure.
+# run N TRANSPORT PROG CMD...: runs CMD, forwards its CSV rows and the job's, reports failure.
 run() {
-    local label=$1; shift
-    local t0 t1 rc=0
-    t0=$(date +%s.%N)
-    timeout "$timeout_s" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-    t1=$(date +%s.%N)
-    grep -E '^oshmem,' "$tmp/out" | emit || true
-    # Anything else on stdout is unexpected; show it rather than lose it.
-    grep -vE '^oshmem,' "$tmp/out" >&2 || true
+    local n=$1 t=$2 prog=$3 label="$3 np=$1 $2" rc=0
+    shift 3
+    measure_job "$tmp/stats" timeout "$timeout_s" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    job_output oshmem "$t" "$n" "$prog" "$(bind_for "$n")" "$tmp" | emit
     if [[ $rc -ne 0 ]]; then
         cat "$tmp/err" >&2
         log "FAILED: $label (exit $rc$([[ $rc -eq 124 ]] && echo ', timed out'))"
         failures+=("$label")
     else
-        log "$label: $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s"
+        log "$label: $(cut -d' ' -f1 "$tmp/stats") s"
     fi
 }
 
 for n in "${pes_list[@]}"; do
     for t in "${transports[@]}"; do
         # shellcheck disable=SC2207
-        targs=($(transport_args "$t"))
-        for prog in rma amo coll; do
-            run "$prog np=$n $t" "${osh[@]}" -np "$n" "${targs[@]}" \
+        targs=($(transport_args "$t") $(bind_args "$n"))
+        for prog in "${progs[@]}"; do
+            run "$n" "$t" "$prog" "${osh[@]}" -np "$n" "${targs[@]}" \
                 "$build_dir/$prog" --transport "$t" "${prog_args[@]}"
         done
     done
@@ -141,11 +182,12 @@ done
 
 if [[ $startup -eq 1 ]]; then
     samples=()
+    # shellcheck disable=SC2207
+    sargs=($(bind_args 4))
     for i in 1 2 3; do
-        t0=$(date +%s.%N)
         rc=0
-        timeout 120 "${osh[@]}" -np 4 "$build_dir/hello" >"$tmp/hello" 2>"$tmp/err" || rc=$?
-        t1=$(date +%s.%N)
+        measure_job "$tmp/stats$i" timeout 120 "${osh[@]}" -np 4 "${sargs[@]}" "$build_dir/hello" \
+            >"$tmp/hello" 2>"$tmp/err" || rc=$?
         lines=$(grep -c '^hello from PE' "$tmp/hello" || true)
         if [[ $rc -ne 0 || $lines -ne 4 ]]; then
             cat "$tmp/err" >&2
@@ -153,12 +195,17 @@ if [[ $startup -eq 1 ]]; then
             failures+=("startup")
             break
         fi
-        samples+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", (b-a)*1e6}')")
+        samples+=("$(awk '{printf "%.0f", $1 * 1e6}' "$tmp/stats$i")")
     done
     if [[ ${#samples[@]} -eq 3 ]]; then
-        med=$(printf '%s\n' "${samples[@]}" | sort -n | sed -n 2p)
         log "startup samples (us): ${samples[*]}"
-        echo "oshmem,shm,4,startup,0,lat_us,$med.000,us" | emit
+        echo "oshmem,shm,4,startup,0,lat_us,$(median_of "${samples[@]}").000,us" | emit
+        # The job rows: the median of each column over the 3 runs.
+        for col in 1 2 3 4; do
+            # shellcheck disable=SC2046
+            median_of $(cut -d' ' -f"$col" "$tmp"/stats[123])
+        done | paste -sd' ' >"$tmp/stats"
+        job_rows oshmem shm 4 startup "$(bind_for 4)" "$tmp/stats" | emit
     fi
 fi
 

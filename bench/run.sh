@@ -1,27 +1,40 @@
 #!/usr/bin/env bash
 # Runs the jshmem benchmarks (shmem-bench, through bin/oshrun) and the same measurements in C on
-# Open MPI's OSHMEM (bench/oshmem.sh), alternating per PE count, then writes
-# bench/results/{latest.csv,summary.md,*.png}. See --help and bench/README.md.
+# Open MPI's OSHMEM (bench/oshmem.sh), alternating program by program, then writes
+# results.csv, summary.md and plots into a run directory (bench/runs/...). See --help and bench/README.md.
 set -euo pipefail
 
 usage() {
     cat <<'EOF'
-usage: bench/run.sh [--quick] [--pes N] [--help]
+usage: bench/run.sh [--quick] [--pes N] [--transport T] [--bind core|none] [--out DIR]
+                    [--publish] [--inject-error] [--help]
 
-Builds what is missing or stale (mvn install of the modules it uses, tests skipped) and copies
+Builds what is missing or stale (mvn package of the modules it uses, tests skipped) and copies
 bin/ and the jars to bench/build/jshmem, so that work elsewhere in the tree cannot disturb the
-run. Then for each PE count runs the jshmem benchmarks (RmaBench, AmoBench, CollBench through
-that copy of bin/oshrun) followed by the OSHMEM ones (bench/oshmem.sh), then the start-up time of
-a 4-PE hello world for both, and finally Report.
+run. Then for each PE count and transport runs each benchmark program (rma, amo, coll, pingpong)
+first on jshmem (through that copy of bin/oshrun) and right after it on OSHMEM
+(bench/oshmem.sh), then the start-up time of a 4-PE hello world for both, and finally Report.
 
-  --quick      short repetitions (3 of ~2 ms each): a smoke run, under 3 minutes
-  --pes N      PE count; repeat or comma-separate (default: 2,4)
-  -h, --help   this text
+  --quick          short repetitions (3 of ~2 ms each): a smoke run
+  --pes N          PE count; repeat or comma-separate (default: 2,4)
+  --transport T    shm | ucx-tcp; repeat or comma-separate (default: both)
+  --bind B         core | none: both implementations bound to cores, or both unbound
+                   (default: core when PEs <= cores, none otherwise). jshmem gets
+                   oshrun --bind-to B if its oshrun has that option; if it has not, both
+                   run unbound. The CSV and summary record which.
+  --out DIR        the run directory (default: bench/runs/<UTC time>[-quick])
+  --publish        also copy the results to bench/results/ (latest.csv, summary.md, *.png)
+                   if every job succeeded
+  --inject-error   corrupt the moved data once in every program: the run must fail
+  -h, --help       this text
 
-Results, in bench/results/:
-  latest.csv   impl,transport,pes,op,bytes,metric,value,unit (rows of both impls)
-  summary.md   every row with the jshmem/oshmem ratio, and the targets met or missed
+Results, in the run directory (bench/runs/latest links to the newest):
+  results.csv  impl,transport,pes,op,bytes,metric,value,unit (rows of both impls, and per job:
+               wall_s, cpu_s, load_avg, other_cpu, bind_core)
+  summary.md   every row with the jshmem/oshmem ratio, the targets met or missed, the jobs
   *.png        latency and bandwidth against message size, jshmem and OSHMEM per chart
+  run.log      what the run printed
+bench/results/ is left alone unless --publish is given.
 
 Exit status: 0 if every benchmark ran and verified its data, 1 otherwise (the report is still
 written from what was measured), 2 on bad usage or a failed build.
@@ -30,16 +43,29 @@ EOF
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
-results=$here/results
-csv=$results/latest.csv
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"
 
 quick=0
 pes_list=()
+transports=()
+bind=""
+out=""
+publish=0
+inject=()
 while [[ $# -gt 0 ]]; do
     case $1 in
         --quick) quick=1 ;;
         --pes) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra v <<<"$2"; pes_list+=("${v[@]}"); shift ;;
         --pes=*) IFS=, read -ra v <<<"${1#*=}"; pes_list+=("${v[@]}") ;;
+        --transport) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra v <<<"$2"; transports+=("${v[@]}"); shift ;;
+        --transport=*) IFS=, read -ra v <<<"${1#*=}"; transports+=("${v[@]}") ;;
+        --bind) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; bind=$2; shift ;;
+        --bind=*) bind=${1#*=} ;;
+        --out) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; out=$2; shift ;;
+        --out=*) out=${1#*=} ;;
+        --publish) publish=1 ;;
+        --inject-error) inject=(--inject-error) ;;
         -h|--help) usage; exit 0 ;;
         *) echo "run.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -49,10 +75,27 @@ done
 for n in "${pes_list[@]}"; do
     [[ $n =~ ^[0-9]+$ && $n -ge 2 ]] || { echo "run.sh: --pes needs an integer >= 2, got '$n'" >&2; exit 2; }
 done
+# Transports: shared memory, and UCX over TCP between PEs of this machine (UCX_TLS=tcp,self on both
+# sides; jshmem with SHMEM_TRANSPORT=ucx so that every peer goes through UCX).
+[[ ${#transports[@]} -gt 0 ]] || transports=(shm ucx-tcp)
+for t in "${transports[@]}"; do
+    [[ $t == shm || $t == ucx-tcp ]] || { echo "run.sh: unknown transport '$t' (shm|ucx-tcp)" >&2; exit 2; }
+done
+[[ -z $bind || $bind == core || $bind == none ]] || { echo "run.sh: --bind core|none, got '$bind'" >&2; exit 2; }
+# The benchmark programs, in run order: C name (bench/c/NAME.c, job_NAME) and Java main class.
+progs=(rma amo coll pingpong)
+declare -A java_main=([rma]=RmaBench [amo]=AmoBench [coll]=CollBench [pingpong]=PingPongBench)
 
-# Transports measured: shared memory, and UCX over TCP between PEs of this machine (UCX_TLS=tcp,self
-# on both sides; jshmem with SHMEM_TRANSPORT=ucx so that every peer goes through UCX).
-transports=(shm ucx-tcp)
+# The run directory; everything of this run goes there, bench/results/ only with --publish.
+results=$here/results
+run_dir=${out:-$here/runs/$(date -u +%Y%m%d-%H%M%S)$([[ $quick -eq 1 ]] && echo -quick)}
+mkdir -p "$run_dir"
+run_dir=$(cd "$run_dir" && pwd)
+csv=$run_dir/results.csv
+exec 2> >(tee -a "$run_dir/run.log" >&2)
+if [[ -z $out ]]; then
+    ln -sfn "$(basename "$run_dir")" "$here/runs/latest"
+fi
 
 # Sets topts to the oshrun options that make jshmem use transport $1.
 jshmem_transport_opts() {
@@ -116,8 +159,9 @@ fi
 # without compiling tests: a module or test being edited elsewhere in the tree cannot break them.
 modules=$(IFS=,; echo "${jshmem_modules[*]},shmem-examples,shmem-bench")
 if [[ $need_build -eq 1 ]]; then
-    log "building: mvn -q -Dmaven.test.skip=true install -pl $modules -am"
-    (cd "$root" && mvn -q -Dmaven.test.skip=true install -pl "$modules" -am) >&2 || { log "build failed"; exit 2; }
+    # package, not install: the run uses the jars in target/, and ~/.m2 stays as it was.
+    log "building: mvn -q -Dmaven.test.skip=true package -pl $modules -am"
+    (cd "$root" && mvn -q -Dmaven.test.skip=true package -pl "$modules" -am) >&2 || { log "build failed"; exit 2; }
     touch "$stamp"
 fi
 
@@ -140,64 +184,78 @@ oshrun=$snap/bin/oshrun
 
 # ---------------------------------------------------------------- benchmarks
 
+# Binding: both implementations bound to cores or both unbound. jshmem's oshrun gets --bind-to
+# only if it has the option; without it jshmem runs unbound, and so must OSHMEM.
+cores=$(nproc)
+jshmem_binds=0
+if "$oshrun" --help 2>/dev/null | grep -q -- '--bind-to'; then
+    jshmem_binds=1
+fi
+# Sets bind_n to the binding used for N PEs: --bind, else core when N <= cores, else none.
+bind_for() {
+    if [[ -n $bind ]]; then bind_n=$bind; elif [[ $1 -le $cores ]]; then bind_n=core; else bind_n=none; fi
+    if [[ $jshmem_binds -eq 0 && $bind_n == core ]]; then
+        log "jshmem's oshrun has no --bind-to: both implementations run unbound at $1 PEs"
+        bind_n=none
+    fi
+}
+
 # 2 cores: anything else running skews the numbers badly, for both implementations.
 load=$(cut -d' ' -f1 /proc/loadavg)
 if awk -v l="$load" 'BEGIN{exit !(l > 0.5)}'; then
     log "warning: load average is $load; other processes will perturb the results"
 fi
 
-mkdir -p "$results"
-rm -f "$results"/*.png "$results/summary.md" # stale plots could mislead next to the new table
 echo "impl,transport,pes,op,bytes,metric,value,unit" >"$csv"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=()
-mode_args=()
+mode_args=("${inject[@]}")
 [[ $quick -eq 1 ]] && mode_args+=(--quick)
-# Per job; a job normally takes under 5 s (quick) or 20 s (full). A hung job must not eat the
-# run's time budget (3 minutes quick, 20 full).
-timeout_s=$([[ $quick -eq 1 ]] && echo 60 || echo 180)
+# Per job; a job normally takes under 10 s (quick) or 30 s (full), more over ucx-tcp on a loaded
+# machine. A hung job must not eat the run's time budget.
+timeout_s=$([[ $quick -eq 1 ]] && echo 120 || echo 600)
 
-# run_jshmem N TRANSPORT: the three benchmark mains as N-PE jobs.
+# run_jshmem N TRANSPORT PROG BIND: one benchmark program as an N-PE jshmem job.
 run_jshmem() {
-    local n=$1 t=$2 main t0 rc
-    local -a topts
+    local n=$1 t=$2 prog=$3 b=$4 rc=0
+    local -a topts bopts=()
     jshmem_transport_opts "$t"
-    for main in RmaBench AmoBench CollBench; do
-        t0=$(now)
-        rc=0
-        "$oshrun" -np "$n" --timeout "$timeout_s" "${topts[@]}" -cp "$bench_jar" \
-            "io.jshmem.bench.$main" --transport "$t" "${mode_args[@]}" >"$tmp/out" 2>"$tmp/err" || rc=$?
-        grep -E '^jshmem,' "$tmp/out" >>"$csv" || true
-        grep -vE '^jshmem,' "$tmp/out" >&2 || true # anything else is unexpected: show it
-        if [[ $rc -ne 0 ]]; then
-            cat "$tmp/err" >&2
-            log "FAILED: jshmem $main np=$n $t (exit $rc)"
-            failures+=("jshmem $main np=$n $t")
-        else
-            log "jshmem $main np=$n $t: $(since "$t0") s"
-        fi
-    done
+    [[ $jshmem_binds -eq 1 ]] && bopts=(--bind-to "$b")
+    measure_job "$tmp/stats" "$oshrun" -np "$n" --timeout "$timeout_s" "${bopts[@]}" "${topts[@]}" \
+        -cp "$bench_jar" "io.jshmem.bench.${java_main[$prog]}" --transport "$t" "${mode_args[@]}" \
+        >"$tmp/out" 2>"$tmp/err" || rc=$?
+    job_output jshmem "$t" "$n" "$prog" "$b" "$tmp" >>"$csv"
+    if [[ $rc -ne 0 ]]; then
+        cat "$tmp/err" >&2
+        log "FAILED: jshmem $prog np=$n $t (exit $rc)"
+        failures+=("jshmem $prog np=$n $t")
+    else
+        log "jshmem $prog np=$n $t: $(cut -d' ' -f1 "$tmp/stats") s"
+    fi
 }
 
-# run_oshmem N TRANSPORT [--no-startup]
+# run_oshmem N TRANSPORT BIND WHAT oshmem.sh-ARGS...: WHAT names the job(s) in failure reports.
 run_oshmem() {
-    local n=$1 t=$2
-    shift 2
-    "$here/oshmem.sh" --pes "$n" --transport "$t" --out "$csv" "${mode_args[@]}" "$@" ||
-        failures+=("oshmem np=$n $t")
+    local n=$1 t=$2 b=$3 what=$4
+    shift 4
+    "$here/oshmem.sh" --pes "$n" --transport "$t" --bind "$b" --out "$csv" "${mode_args[@]}" "$@" ||
+        failures+=("oshmem $what np=$n $t")
 }
 
-# Start-up: median wall time of 3 runs of a 4-PE hello world (launch, init, finalize), in us.
+# Start-up: median wall time of 3 runs of a 4-PE hello world (launch, init, finalize), in us, and
+# the job rows (medians over the 3 runs).
 run_jshmem_startup() {
-    local i t0 t1 rc lines
-    local -a samples=()
+    local i rc lines col b
+    local -a samples=() bopts=()
+    bind_for 4
+    b=$bind_n
+    [[ $jshmem_binds -eq 1 ]] && bopts=(--bind-to "$b")
     for i in 1 2 3; do
-        t0=$(now)
         rc=0
-        "$oshrun" -np 4 --timeout 120 -cp "$hello_jar" io.jshmem.examples.Hello >"$tmp/hello" 2>"$tmp/err" || rc=$?
-        t1=$(now)
+        measure_job "$tmp/stats$i" "$oshrun" -np 4 --timeout 120 "${bopts[@]}" -cp "$hello_jar" \
+            io.jshmem.examples.Hello >"$tmp/hello" 2>"$tmp/err" || rc=$?
         lines=$(grep -c '^Hello from PE' "$tmp/hello" || true)
         if [[ $rc -ne 0 || $lines -ne 4 ]]; then
             cat "$tmp/err" >&2
@@ -205,33 +263,43 @@ run_jshmem_startup() {
             failures+=("jshmem startup")
             return
         fi
-        samples+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", (b-a)*1e6}')")
+        samples+=("$(awk '{printf "%.0f", $1 * 1e6}' "$tmp/stats$i")")
     done
     log "jshmem startup samples (us): ${samples[*]}"
-    echo "jshmem,shm,4,startup,0,lat_us,$(printf '%s\n' "${samples[@]}" | sort -n | sed -n 2p).000,us" >>"$csv"
+    echo "jshmem,shm,4,startup,0,lat_us,$(median_of "${samples[@]}").000,us" >>"$csv"
+    for col in 1 2 3 4; do
+        # shellcheck disable=SC2046
+        median_of $(cut -d' ' -f"$col" "$tmp"/stats[123])
+    done | paste -sd' ' >"$tmp/stats"
+    job_rows jshmem shm 4 startup "$b" "$tmp/stats" >>"$csv"
+    run_oshmem 4 shm "$b" startup --startup-only
 }
 
-last=${pes_list[${#pes_list[@]}-1]}
+binds=()
 for n in "${pes_list[@]}"; do
+    bind_for "$n"
+    binds+=("$n PEs: $([[ $bind_n == core ]] && echo bound to cores || echo unbound)")
     for t in "${transports[@]}"; do
-        run_jshmem "$n" "$t"
-        # OSHMEM's start-up is measured once, by the last oshmem.sh call; jshmem's right after it.
-        if [[ $n == "$last" && $t == "${transports[-1]}" ]]; then
-            run_oshmem "$n" "$t"
-        else
-            run_oshmem "$n" "$t" --no-startup
-        fi
+        for prog in "${progs[@]}"; do
+            run_jshmem "$n" "$t" "$prog" "$bind_n"
+            run_oshmem "$n" "$t" "$bind_n" "$prog" --prog "$prog" --no-startup
+        done
     done
 done
-run_jshmem_startup
+# Start-up is a shared-memory measurement: only when shm is among the transports.
+if [[ " ${transports[*]} " == *" shm "* ]]; then
+    run_jshmem_startup
+fi
 
 # ---------------------------------------------------------------- report
 
 elapsed=$(since "$t_start")
 note="$( [[ $quick -eq 1 ]] && echo "Quick run (--quick: 3 repetitions of ~2 ms per row; expect noise)" ||
-    echo "Full run (9 repetitions of ~30 ms per row)"), PEs ${pes_list[*]}, $(date -u '+%Y-%m-%d %H:%M UTC'),
-$(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), load average at start $load,
-the run took ${elapsed} s. Median of the repetitions; each repetition verified the data it moved."
+    echo "Full run (9 repetitions of ~30 ms per row)"), PEs ${pes_list[*]}, transports ${transports[*]},
+$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)),
+load average at start $load, the run took ${elapsed} s. Binding (both implementations alike): $(
+    IFS=';'; echo "${binds[*]}" | sed 's/;/; /g'). Median of the repetitions; each repetition verified
+the data it moved."
 if awk -v l="$load" 'BEGIN{exit !(l > 0.5)}'; then
     note+="
 
@@ -240,10 +308,19 @@ perturbs both implementations, jshmem's waits (barrier) most."
 fi
 "$JAVA_HOME/bin/java" -Djava.awt.headless=true \
     -cp "$report_cp" \
-    io.jshmem.bench.report.Report --csv "$csv" --out "$results" --note "$note" >&2 ||
+    io.jshmem.bench.report.Report --csv "$csv" --out "$run_dir" --note "$note" >&2 ||
     failures+=("report")
 
-log "results: $csv, $results/summary.md, $results/*.png (total $(since "$t_start") s)"
+if [[ $publish -eq 1 && ${#failures[@]} -gt 0 ]]; then
+    log "not published: a run with failures does not replace $results"
+elif [[ $publish -eq 1 ]]; then
+    mkdir -p "$results"
+    rm -f "$results"/*.png "$results/summary.md"
+    cp "$csv" "$results/latest.csv"
+    cp "$run_dir"/summary.md "$run_dir"/*.png "$results/" 2>/dev/null || true
+    log "published to $results"
+fi
+log "results: $run_dir (results.csv, summary.md, *.png, run.log; total $(since "$t_start") s)"
 if [[ ${#failures[@]} -gt 0 ]]; then
     log "${#failures[@]} failed: ${failures[*]}"
     exit 1

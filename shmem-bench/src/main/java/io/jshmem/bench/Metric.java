@@ -9,7 +9,18 @@ public enum Metric {
     /** 99th percentile of the same per-call times. */
     LATENCY_P99("lat_p99_us", "us"),
     BANDWIDTH("bw_MBps", "MB/s"),
-    RATE("rate_Mops", "Mops/s");
+    RATE("rate_Mops", "Mops/s"),
+    // Per job (op job_<program>, bytes 0), written by bench/run.sh and bench/oshmem.sh:
+    /** Wall time of the whole job (launch to exit). */
+    WALL("wall_s", "s"),
+    /** User + system CPU time of the whole job: the launcher and every PE. */
+    CPU("cpu_s", "s"),
+    /** 1-minute load average when the job started (includes the benchmark's own earlier jobs). */
+    LOAD("load_avg", "load"),
+    /** Cores kept busy by other processes during the job, on average (from /proc/stat). */
+    OTHER_CPU("other_cpu", "cores"),
+    /** 1 if the PEs were bound to cores, 0 if unbound. */
+    BIND("bind_core", "flag");
 
     private final String label;
     private final String unit;
@@ -31,6 +42,11 @@ public enum Metric {
     /** Whether a larger value is better (bandwidth, rate) rather than a smaller one (latency). */
     public boolean higherIsBetter() {
         return this == BANDWIDTH || this == RATE;
+    }
+
+    /** Whether this describes a whole job (wall, CPU, load, binding) rather than an operation. */
+    public boolean perJob() {
+        return ordinal() >= WALL.ordinal();
     }
 
     /** The metric whose CSV name is {@code label}. */

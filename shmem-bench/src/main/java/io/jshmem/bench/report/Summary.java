@@ -1,10 +1,18 @@
 package io.jshmem.bench.report;
 
+import io.jshmem.bench.Metric;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.DoubleFunction;
 
-/** Renders the comparisons as {@code summary.md}: the targets first, then every row, then the plots. */
+/**
+ * Renders the comparisons as {@code summary.md}: the targets first, then every row, then the jobs
+ * (wall time, CPU-seconds, load, binding), then the plots.
+ */
 final class Summary {
     private Summary() {
     }
@@ -15,7 +23,8 @@ final class Summary {
             md.append(note).append("\n\n");
         }
         targets(md, rows);
-        table(md, rows);
+        table(md, rows.stream().filter(c -> !c.key().metric().perJob()).toList());
+        jobs(md, rows.stream().filter(c -> c.key().metric().perJob()).toList());
         md.append("\n## Plots\n\n");
         for (String png : plots) {
             md.append("![").append(png).append("](").append(png).append(")\n\n");
@@ -74,6 +83,66 @@ final class Summary {
                     .append(" | ").append(metCell(c))
                     .append(" |\n");
         }
+    }
+
+    /**
+     * One line per job (benchmark program, transport, PE count): binding, wall time, CPU-seconds
+     * of the launcher and all PEs, the load average at its start and the cores other processes
+     * kept busy meanwhile, for both implementations.
+     */
+    private static void jobs(StringBuilder md, List<Comparison> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        Map<String, Map<Metric, Comparison>> byJob = new LinkedHashMap<>();
+        for (Comparison c : rows) {
+            Row.Key k = c.key();
+            byJob.computeIfAbsent(k.op() + "|" + k.pes() + "|" + k.transport(), x -> new EnumMap<>(Metric.class))
+                    .put(k.metric(), c);
+        }
+        md.append("\n## Jobs\n\n")
+                .append("Per job (one program at one PE count and transport; `startup`: the median of the ")
+                .append("hello-world runs): whether the PEs were bound to cores, wall time, CPU-seconds ")
+                .append("(user + system of the launcher and every PE), the 1-minute load average at its ")
+                .append("start (which includes the benchmark's own previous jobs) and the cores that other ")
+                .append("processes kept busy during it (from /proc/stat). Values are jshmem / OSHMEM.\n\n")
+                .append("| job | pes | transport | bound to cores | wall s | CPU s | CPU jshmem/oshmem | load avg | ")
+                .append("other busy cores |\n")
+                .append("|---|---:|---|---|---:|---:|---:|---:|---:|\n");
+        byJob.forEach((job, m) -> {
+            String[] f = job.split("\\|");
+            Comparison cpu = m.get(Metric.CPU);
+            md.append("| ").append(f[0].replaceFirst("^job_", ""))
+                    .append(" | ").append(f[1])
+                    .append(" | ").append(f[2])
+                    .append(" | ").append(pair(m.get(Metric.BIND), Summary::bound))
+                    .append(" | ").append(pair(m.get(Metric.WALL), Summary::num))
+                    .append(" | ").append(pair(cpu, Summary::num))
+                    .append(" | ").append(cpu == null ? "" : cpu.ratio().isPresent() ? ratio(cpu.ratio().getAsDouble()) : "")
+                    .append(" | ").append(pair(m.get(Metric.LOAD), Summary::num))
+                    .append(" | ").append(pair(m.get(Metric.OTHER_CPU), Summary::num))
+                    .append(" |\n");
+        });
+    }
+
+    /** "jshmem / oshmem", "-" for a side without the value. */
+    private static String pair(Comparison c, DoubleFunction<String> format) {
+        if (c == null) {
+            return "";
+        }
+        return side(c.jshmem(), format) + " / " + side(c.oshmem(), format);
+    }
+
+    private static String side(OptionalDouble v, DoubleFunction<String> format) {
+        return v.isPresent() ? format.apply(v.getAsDouble()) : "-";
+    }
+
+    private static String bound(double flag) {
+        return flag != 0 ? "yes" : "no";
+    }
+
+    private static String num(double x) {
+        return String.format(Locale.ROOT, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2f", x);
     }
 
     private static String ratioCell(Comparison c) {

@@ -75,6 +75,16 @@ class ComparisonTest {
     }
 
     @Test
+    void jobRowsGoToTheirOwnTable() {
+        String md = Summary.markdown(pair("jshmem,shm,2,job_coll,0,cpu_s,3.0,s", "oshmem,shm,2,job_coll,0,cpu_s,2.0,s",
+                "jshmem,shm,2,job_coll,0,bind_core,1,flag", "oshmem,shm,2,job_coll,0,bind_core,1,flag",
+                "jshmem,shm,2,job_coll,0,load_avg,0.5,load"), List.of(), "");
+        assertTrue(md.contains("0 of 0 targets met"), md);
+        assertTrue(md.contains("| coll | 2 | shm | yes / yes |  | 3.00 / 2.00 | 1.50 | 0.50 / - |  |"), md);
+        assertTrue(!md.contains("| job_coll |"), md);
+    }
+
+    @Test
     void malformedRowsAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,2,put,8,lat_us,0.1"));
         assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,two,put,8,lat_us,0.1,us"));

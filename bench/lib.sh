@@ -1,0 +1,61 @@
+# Shared by bench/run.sh and bench/oshmem.sh (sourced): what a whole job cost, as CSV rows.
+# shellcheck shell=bash
+
+# Busy CPU ticks of the whole machine so far (user nice system irq softirq of /proc/stat's cpu line).
+busy_ticks() {
+    local _cpu user nice system _idle _iowait irq softirq _rest
+    read -r _cpu user nice system _idle _iowait irq softirq _rest </proc/stat
+    echo $((user + nice + system + irq + softirq))
+}
+
+clk_tck=$(getconf CLK_TCK)
+
+# measure_job STATS CMD...: runs CMD and writes to the file STATS one line
+# "wall_s cpu_s load_avg other_cpu" (see job_rows); returns CMD's exit status. cpu_s is the user +
+# system time of CMD and every descendant it waited for (the launcher and all PEs), read from the
+# cutime/cstime of the shell that waits for CMD (/proc/PID/stat fields 16 and 17).
+measure_job() {
+    local stats=$1 load busy0 t0 t1 ticks rc=0
+    shift
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    busy0=$(busy_ticks)
+    t0=$(date +%s.%N)
+    MEASURE_JOB_OUT=$stats.cpu bash -c '"$@"; rc=$?
+        s=$(</proc/$$/stat); set -- ${s##*) }; echo $(( ${14} + ${15} )) >"$MEASURE_JOB_OUT"; exit $rc' \
+        measure_job "$@" || rc=$?
+    t1=$(date +%s.%N)
+    ticks=$(cat "$stats.cpu" 2>/dev/null || echo 0)
+    rm -f "$stats.cpu"
+    # Other processes' CPU during the job: the machine's busy time minus the job's own.
+    awk -v a="$t0" -v b="$t1" -v l="$load" -v j="$ticks" -v b0="$busy0" -v b1="$(busy_ticks)" -v hz="$clk_tck" \
+        'BEGIN { w = b - a; o = ((b1 - b0) - j) / hz / w; if (o < 0) o = 0;
+                 printf "%.6f %.3f %.2f %.2f\n", w, j / hz, l, o }' >"$stats"
+    return $rc
+}
+
+# job_rows IMPL TRANSPORT PES JOB BIND STATS: the CSV rows of one job (op job_JOB, bytes 0) from
+# measure_job's STATS file; BIND is core or none.
+job_rows() {
+    local impl=$1 t=$2 n=$3 job=$4 bind=$5 wall cpu load other
+    read -r wall cpu load other <"$6"
+    printf '%s,%s,%s,job_%s,0,%s\n' \
+        "$impl" "$t" "$n" "$job" "wall_s,$wall,s" \
+        "$impl" "$t" "$n" "$job" "cpu_s,$cpu,s" \
+        "$impl" "$t" "$n" "$job" "load_avg,$load,load" \
+        "$impl" "$t" "$n" "$job" "other_cpu,$other,cores" \
+        "$impl" "$t" "$n" "$job" "bind_core,$([[ $bind == core ]] && echo 1 || echo 0),flag"
+}
+
+# job_output IMPL TRANSPORT PES PROG BIND DIR: after a job measured by measure_job into DIR/stats,
+# with its stdout in DIR/out and stderr in DIR/err: prints its IMPL rows and the job rows on stdout,
+# anything else it printed on stderr.
+job_output() {
+    grep -E "^$1," "$6/out" || true
+    job_rows "$1" "$2" "$3" "$4" "$5" "$6/stats"
+    grep -vE "^$1," "$6/out" >&2 || true # anything else is unexpected: show it rather than lose it
+}
+
+# median_of N...: the median of an odd number of numbers.
+median_of() {
+    printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"
+}
