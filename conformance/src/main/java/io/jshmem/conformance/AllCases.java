@@ -21,6 +21,7 @@ public final class AllCases {
         all.addAll(ContextSignalLockCases.cases());
         all.addAll(BadInputCases.cases());
         all.addAll(Spec16Cases.cases());
+        all.addAll(ZeroLengthCases.cases());
         return List.copyOf(all);
     }
 

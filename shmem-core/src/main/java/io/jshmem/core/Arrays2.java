@@ -7,20 +7,26 @@ final class Arrays2 {
     private Arrays2() {
     }
 
-    /** A heap segment over {@code array[index, index + count)} (only the remote path needs one). */
+    /**
+     * A heap segment over {@code array[index, index + count)} (only the remote path needs one). The
+     * element size comes from the array's type, so an empty array (count 0) gives an empty slice;
+     * the range is checked like the on-node path's copy (IndexOutOfBoundsException).
+     */
     static MemorySegment slice(Object array, int index, int count) {
-        MemorySegment whole = switch (array) {
-            case long[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case byte[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
+        MemorySegment whole;
+        long scale;
+        switch (array) {
+            case long[] a -> { whole = MemorySegment.ofArray(a); scale = Long.BYTES; }
+            case int[] a -> { whole = MemorySegment.ofArray(a); scale = Integer.BYTES; }
+            case short[] a -> { whole = MemorySegment.ofArray(a); scale = Short.BYTES; }
+            case byte[] a -> { whole = MemorySegment.ofArray(a); scale = Byte.BYTES; }
+            case char[] a -> { whole = MemorySegment.ofArray(a); scale = Character.BYTES; }
+            case float[] a -> { whole = MemorySegment.ofArray(a); scale = Float.BYTES; }
+            case double[] a -> { whole = MemorySegment.ofArray(a); scale = Double.BYTES; }
             case null -> throw new NullPointerException("local array is null");
             default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass().getName());
-        };
-        long scale = whole.byteSize() / java.lang.reflect.Array.getLength(array);
+        }
+        java.util.Objects.checkFromIndexSize(index, count, whole.byteSize() / scale);
         return whole.asSlice(index * scale, count * scale);
     }
 
