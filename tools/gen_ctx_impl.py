@@ -37,7 +37,7 @@ import java.util.Objects;
 /**
  * The type-repetitive part of {@link ShmemCtx}, written once per type on top of the primitives of
  * {@link CtxBase}: {@code offset} (checks an object and a range), {@code seg} (the mapped heap of an
- * on-node PE, or null for a PE reached through {@code remote}), {@code self} and {@code backoff}.
+ * on-node PE, or null for a PE reached through {@code remote}), {@code self} and {@code waiter}.
  * On-node operations are single loads, stores and VarHandle atomics on the peer's mapped heap:
  * no allocation, lock or system call.
  *
@@ -58,6 +58,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         ValueLayout layout = ((SymArrayImpl<?>) dest).layout;
         if (s != null) {
             MemorySegment.copy(source, sourceIndex, s, layout, off, nelems);
+            Waiter.poke(s);
         } else {
             remote().put(worldPe(pe), off, Arrays2.slice(source, sourceIndex, nelems));
         }
@@ -69,6 +70,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
         } else {
             remote().put(worldPe(pe), off, source);
         }
@@ -104,6 +106,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         ValueLayout layout = ((SymArrayImpl<?>) dest).layout;
         if (s != null) {
             MemorySegment.copy(source, sourceIndex, s, layout, off, nelems);
+            Waiter.poke(s);
         } else {
             // The Java array may be reused as soon as this returns: the transport copies it.
             remote().put(worldPe(pe), off, Arrays2.slice(source, sourceIndex, nelems));
@@ -116,6 +119,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
         } else {
             remote().putNbi(worldPe(pe), off, source);
         }
@@ -143,6 +147,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
         } else {
             remote().put(worldPe(pe), off, source);
         }
@@ -165,6 +170,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
         } else {
             remote().putNbi(worldPe(pe), off, source);
         }
@@ -210,6 +216,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
             } else {
                 remote().put(worldPe(pe), to, Arrays2.slice(source, from, (int) bsize));
             }
+        }
+        if (s != null) {
+            Waiter.poke(s);
         }
     }
 
@@ -312,6 +321,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {{
             {vh}.setRelease(s, off, value);
+            Waiter.poke(s);
         }} else {{
             remote().putValue(worldPe(pe), off, {to_bits(t, "value")}, {nbytes});
         }}
@@ -355,6 +365,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {{
             {vh}.setVolatile(s, off, value);
+            Waiter.poke(s);
         }} else {{
             {rem("SET", "value", ret=False)}
         }}
@@ -365,7 +376,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {{
-            return ({t}) {vh}.getAndSet(s, off, value);
+            {t} old = ({t}) {vh}.getAndSet(s, off, value);
+            Waiter.poke(s);
+            return old;
         }}
         {rem("SWAP", "value")}
     }}
@@ -393,7 +406,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {{
-            return ({t}) {vh}.compareAndExchange(s, off, cond, value);
+            {t} old = ({t}) {vh}.compareAndExchange(s, off, cond, value);
+            Waiter.poke(s);
+            return old;
         }}
         return remote().{amo}(worldPe(pe), off, AmoOp.COMPARE_SWAP, value, cond);
     }}
@@ -428,7 +443,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {{
-            return ({t}) {vh}.{vhop}(s, off, value);
+            {t} old = ({t}) {vh}.{vhop}(s, off, value);
+            Waiter.poke(s);
+            return old;
         }}
         return remote().{amo}(worldPe(pe), off, AmoOp.FETCH_{op}, value, 0);
     }}
@@ -439,6 +456,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {{
             {vh}.{vhop}(s, off, value);
+            Waiter.poke(s);
         }} else {{
             remote().{amo}(worldPe(pe), off, AmoOp.{op}, value, 0);
         }}
@@ -522,29 +540,29 @@ public abstract class AbstractShmemCtx extends CtxBase {
     }
 
     private void waitAllImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
-        for (int k = 0; !testAllImpl(ivars, status, cmp, value, values); ) {
-            k = backoff().idle(k);
+        for (long w = 0; !testAllImpl(ivars, status, cmp, value, values); ) {
+            w = waiter().idle(w, self());
         }
     }
 
     private long waitAnyImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
         long i;
-        for (int k = 0; (i = testAnyImpl(ivars, status, cmp, value, values)) < 0; ) {
+        for (long w = 0; (i = testAnyImpl(ivars, status, cmp, value, values)) < 0; ) {
             if (allExcluded(ivars, status)) {
                 return -1;
             }
-            k = backoff().idle(k);
+            w = waiter().idle(w, self());
         }
         return i;
     }
 
     private int waitSomeImpl(SymArray<?> ivars, long[] indices, int[] status, Cmp cmp, long value, Object values) {
         int n;
-        for (int k = 0; (n = testSomeImpl(ivars, indices, status, cmp, value, values)) == 0; ) {
+        for (long w = 0; (n = testSomeImpl(ivars, indices, status, cmp, value, values)) == 0; ) {
             if (allExcluded(ivars, status)) {
                 return 0;
             }
-            k = backoff().idle(k);
+            w = waiter().idle(w, self());
         }
         return n;
     }
@@ -557,8 +575,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
     public final void waitUntil({I}, long index, Cmp cmp, {t} value) {{
         long off = offset(ivars, index, 1);
         MemorySegment s = self();
-        for (int k = 0; !cmp.test(({t}) {vh}.getAcquire(s, off), value); ) {{
-            k = backoff().idle(k);
+        {t} v;
+        for (long w = 0; !cmp.test(v = ({t}) {vh}.getAcquire(s, off), value); ) {{
+            w = waiter().idle(w, s, off, {1 << SHIFT[t]}, v);
         }}
     }}
 

@@ -18,6 +18,7 @@ public final class AllCases {
         all.addAll(OrderingCases.cases());
         all.addAll(TeamCases.cases());
         all.addAll(CollectiveCases.cases());
+        all.addAll(BackToBackCases.cases());
         all.addAll(ContextSignalLockCases.cases());
         all.addAll(BadInputCases.cases());
         all.addAll(Spec16Cases.cases());

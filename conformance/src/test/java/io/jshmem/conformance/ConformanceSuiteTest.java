@@ -19,19 +19,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The conformance cases, run for real: one job through bin/oshrun per PE count (2 and 4 PEs with
- * every case, 8 PEs with the barrier loop), one dynamic test per case and PE count asserting that
- * every PE reported PASS (or SKIP), plus one per job asserting it exited with status 0.
+ * The conformance cases, run for real: one job through bin/oshrun per PE count and configuration
+ * (2 and 4 PEs with every case; 4 PEs again with the dissemination sync and pull collectives forced;
+ * 8 PEs with the barrier loop and the collectives), one dynamic test per case and job asserting
+ * that every PE reported PASS (or SKIP), plus one per job asserting it exited with status 0.
  */
 class ConformanceSuiteTest {
     private static final String RUNNER = "io.jshmem.conformance.CaseRunner";
 
     @TestFactory
     Stream<DynamicNode> cases() {
+        // Default algorithms on shared memory: linear syncs on arrival words and push collectives; the
+        // 4-PE job with the other algorithms forced (dissemination syncs, pull collectives).
+        List<String> eight = AllCases.names().stream().filter(n -> n.equals("order.barrier-loop") || n.startsWith("coll.")).toList();
         return Stream.of(
-                job(2, AllCases.names(), List.of()),
-                job(4, AllCases.names(), List.of()),
-                job(8, List.of("order.barrier-loop"), List.of("order.barrier-loop")));
+                job(2, AllCases.names(), List.of(), List.of()),
+                job(4, AllCases.names(), List.of(), List.of()),
+                job(4, AllCases.names(), List.of(), List.of("-x", "JSHMEM_BARRIER_ALGORITHM=dissemination",
+                        "-x", "JSHMEM_COLL_ALGORITHM=pull")),
+                job(8, eight, List.of("order.barrier-loop", "coll."), List.of()));
     }
 
     /** The names --list prints are the registered cases, in order. */
@@ -43,30 +49,32 @@ class ConformanceSuiteTest {
         assertTrue(AllCases.names().size() > 100, "only " + AllCases.names().size() + " cases registered");
     }
 
-    private static DynamicContainer job(int npes, List<String> cases, List<String> filters) {
-        SuiteJob job = new SuiteJob(npes, filters);
+    private static DynamicContainer job(int npes, List<String> cases, List<String> filters, List<String> options) {
+        SuiteJob job = new SuiteJob(npes, filters, options);
         List<DynamicNode> tests = new ArrayList<>();
         for (String name : cases) {
             tests.add(DynamicTest.dynamicTest(name + " @ " + npes + " PEs", () -> job.get().assertCase(name)));
         }
         tests.add(DynamicTest.dynamicTest("job exit status and summary @ " + npes + " PEs", () -> job.get().assertJob(cases)));
-        return DynamicContainer.dynamicContainer(npes + " PEs", tests);
+        return DynamicContainer.dynamicContainer(npes + " PEs" + (options.isEmpty() ? "" : " " + String.join(" ", options)), tests);
     }
 
     /** One CaseRunner job, started by the first test that needs it. */
     private static final class SuiteJob {
         private final int npes;
         private final List<String> filters;
+        private final List<String> options;
         private Outcome outcome;
 
-        SuiteJob(int npes, List<String> filters) {
+        SuiteJob(int npes, List<String> filters, List<String> options) {
             this.npes = npes;
             this.filters = filters;
+            this.options = options;
         }
 
         synchronized Outcome get() throws Exception {
             if (outcome == null) {
-                outcome = new Outcome(npes, Oshrun.run(npes, List.of(), Oshrun.conformanceClasses(), RUNNER,
+                outcome = new Outcome(npes, Oshrun.run(npes, options, Oshrun.conformanceClasses(), RUNNER,
                         filters.toArray(String[]::new)));
             }
             return outcome;

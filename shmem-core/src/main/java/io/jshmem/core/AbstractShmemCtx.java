@@ -20,7 +20,7 @@ import java.util.Objects;
 /**
  * The type-repetitive part of {@link ShmemCtx}, written once per type on top of the primitives of
  * {@link CtxBase}: {@code offset} (checks an object and a range), {@code seg} (the mapped heap of an
- * on-node PE, or null for a PE reached through {@code remote}), {@code self} and {@code backoff}.
+ * on-node PE, or null for a PE reached through {@code remote}), {@code self} and {@code waiter}.
  * On-node operations are single loads, stores and VarHandle atomics on the peer's mapped heap:
  * no allocation, lock or system call.
  *
@@ -41,6 +41,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         ValueLayout layout = ((SymArrayImpl<?>) dest).layout;
         if (s != null) {
             MemorySegment.copy(source, sourceIndex, s, layout, off, nelems);
+            Waiter.poke(s);
         } else {
             remote().put(worldPe(pe), off, Arrays2.slice(source, sourceIndex, nelems));
         }
@@ -52,6 +53,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
         } else {
             remote().put(worldPe(pe), off, source);
         }
@@ -87,6 +89,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         ValueLayout layout = ((SymArrayImpl<?>) dest).layout;
         if (s != null) {
             MemorySegment.copy(source, sourceIndex, s, layout, off, nelems);
+            Waiter.poke(s);
         } else {
             // The Java array may be reused as soon as this returns: the transport copies it.
             remote().put(worldPe(pe), off, Arrays2.slice(source, sourceIndex, nelems));
@@ -99,6 +102,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
         } else {
             remote().putNbi(worldPe(pe), off, source);
         }
@@ -126,6 +130,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
         } else {
             remote().put(worldPe(pe), off, source);
         }
@@ -148,6 +153,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
         } else {
             remote().putNbi(worldPe(pe), off, source);
         }
@@ -193,6 +199,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
             } else {
                 remote().put(worldPe(pe), to, Arrays2.slice(source, from, (int) bsize));
             }
+        }
+        if (s != null) {
+            Waiter.poke(s);
         }
     }
 
@@ -290,6 +299,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             LONG.setRelease(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().putValue(worldPe(pe), off, value, 8);
         }
@@ -311,6 +321,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             INT.setRelease(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().putValue(worldPe(pe), off, value, 4);
         }
@@ -332,6 +343,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             SHORT.setRelease(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().putValue(worldPe(pe), off, value, 2);
         }
@@ -353,6 +365,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             BYTE.setRelease(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().putValue(worldPe(pe), off, value, 1);
         }
@@ -374,6 +387,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             CHAR.setRelease(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().putValue(worldPe(pe), off, value, 2);
         }
@@ -395,6 +409,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             FLOAT.setRelease(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().putValue(worldPe(pe), off, Float.floatToRawIntBits(value), 4);
         }
@@ -416,6 +431,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             DOUBLE.setRelease(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().putValue(worldPe(pe), off, Double.doubleToRawLongBits(value), 8);
         }
@@ -449,6 +465,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             LONG.setVolatile(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic64(worldPe(pe), off, AmoOp.SET, value, 0);
         }
@@ -459,7 +476,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (long) LONG.getAndSet(s, off, value);
+            long old = (long) LONG.getAndSet(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic64(worldPe(pe), off, AmoOp.SWAP, value, 0);
     }
@@ -492,6 +511,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             INT.setVolatile(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic32(worldPe(pe), off, AmoOp.SET, value, 0);
         }
@@ -502,7 +522,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (int) INT.getAndSet(s, off, value);
+            int old = (int) INT.getAndSet(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic32(worldPe(pe), off, AmoOp.SWAP, value, 0);
     }
@@ -535,6 +557,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             FLOAT.setVolatile(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic32(worldPe(pe), off, AmoOp.SET, Float.floatToRawIntBits(value), 0);
         }
@@ -545,7 +568,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (float) FLOAT.getAndSet(s, off, value);
+            float old = (float) FLOAT.getAndSet(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return Float.intBitsToFloat(remote().atomic32(worldPe(pe), off, AmoOp.SWAP, Float.floatToRawIntBits(value), 0));
     }
@@ -578,6 +603,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             DOUBLE.setVolatile(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic64(worldPe(pe), off, AmoOp.SET, Double.doubleToRawLongBits(value), 0);
         }
@@ -588,7 +614,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (double) DOUBLE.getAndSet(s, off, value);
+            double old = (double) DOUBLE.getAndSet(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return Double.longBitsToDouble(remote().atomic64(worldPe(pe), off, AmoOp.SWAP, Double.doubleToRawLongBits(value), 0));
     }
@@ -610,7 +638,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (long) LONG.compareAndExchange(s, off, cond, value);
+            long old = (long) LONG.compareAndExchange(s, off, cond, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic64(worldPe(pe), off, AmoOp.COMPARE_SWAP, value, cond);
     }
@@ -642,7 +672,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (long) LONG.getAndAdd(s, off, value);
+            long old = (long) LONG.getAndAdd(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic64(worldPe(pe), off, AmoOp.FETCH_ADD, value, 0);
     }
@@ -653,6 +685,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             LONG.getAndAdd(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic64(worldPe(pe), off, AmoOp.ADD, value, 0);
         }
@@ -669,7 +702,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (long) LONG.getAndBitwiseAnd(s, off, value);
+            long old = (long) LONG.getAndBitwiseAnd(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic64(worldPe(pe), off, AmoOp.FETCH_AND, value, 0);
     }
@@ -680,6 +715,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             LONG.getAndBitwiseAnd(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic64(worldPe(pe), off, AmoOp.AND, value, 0);
         }
@@ -696,7 +732,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (long) LONG.getAndBitwiseOr(s, off, value);
+            long old = (long) LONG.getAndBitwiseOr(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic64(worldPe(pe), off, AmoOp.FETCH_OR, value, 0);
     }
@@ -707,6 +745,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             LONG.getAndBitwiseOr(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic64(worldPe(pe), off, AmoOp.OR, value, 0);
         }
@@ -723,7 +762,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (long) LONG.getAndBitwiseXor(s, off, value);
+            long old = (long) LONG.getAndBitwiseXor(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic64(worldPe(pe), off, AmoOp.FETCH_XOR, value, 0);
     }
@@ -734,6 +775,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             LONG.getAndBitwiseXor(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic64(worldPe(pe), off, AmoOp.XOR, value, 0);
         }
@@ -750,7 +792,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (int) INT.compareAndExchange(s, off, cond, value);
+            int old = (int) INT.compareAndExchange(s, off, cond, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic32(worldPe(pe), off, AmoOp.COMPARE_SWAP, value, cond);
     }
@@ -782,7 +826,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (int) INT.getAndAdd(s, off, value);
+            int old = (int) INT.getAndAdd(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic32(worldPe(pe), off, AmoOp.FETCH_ADD, value, 0);
     }
@@ -793,6 +839,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             INT.getAndAdd(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic32(worldPe(pe), off, AmoOp.ADD, value, 0);
         }
@@ -809,7 +856,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (int) INT.getAndBitwiseAnd(s, off, value);
+            int old = (int) INT.getAndBitwiseAnd(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic32(worldPe(pe), off, AmoOp.FETCH_AND, value, 0);
     }
@@ -820,6 +869,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             INT.getAndBitwiseAnd(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic32(worldPe(pe), off, AmoOp.AND, value, 0);
         }
@@ -836,7 +886,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (int) INT.getAndBitwiseOr(s, off, value);
+            int old = (int) INT.getAndBitwiseOr(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic32(worldPe(pe), off, AmoOp.FETCH_OR, value, 0);
     }
@@ -847,6 +899,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             INT.getAndBitwiseOr(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic32(worldPe(pe), off, AmoOp.OR, value, 0);
         }
@@ -863,7 +916,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, index, 1);
         MemorySegment s = seg(pe);
         if (s != null) {
-            return (int) INT.getAndBitwiseXor(s, off, value);
+            int old = (int) INT.getAndBitwiseXor(s, off, value);
+            Waiter.poke(s);
+            return old;
         }
         return remote().atomic32(worldPe(pe), off, AmoOp.FETCH_XOR, value, 0);
     }
@@ -874,6 +929,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         MemorySegment s = seg(pe);
         if (s != null) {
             INT.getAndBitwiseXor(s, off, value);
+            Waiter.poke(s);
         } else {
             remote().atomic32(worldPe(pe), off, AmoOp.XOR, value, 0);
         }
@@ -956,29 +1012,29 @@ public abstract class AbstractShmemCtx extends CtxBase {
     }
 
     private void waitAllImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
-        for (int k = 0; !testAllImpl(ivars, status, cmp, value, values); ) {
-            k = backoff().idle(k);
+        for (long w = 0; !testAllImpl(ivars, status, cmp, value, values); ) {
+            w = waiter().idle(w, self());
         }
     }
 
     private long waitAnyImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
         long i;
-        for (int k = 0; (i = testAnyImpl(ivars, status, cmp, value, values)) < 0; ) {
+        for (long w = 0; (i = testAnyImpl(ivars, status, cmp, value, values)) < 0; ) {
             if (allExcluded(ivars, status)) {
                 return -1;
             }
-            k = backoff().idle(k);
+            w = waiter().idle(w, self());
         }
         return i;
     }
 
     private int waitSomeImpl(SymArray<?> ivars, long[] indices, int[] status, Cmp cmp, long value, Object values) {
         int n;
-        for (int k = 0; (n = testSomeImpl(ivars, indices, status, cmp, value, values)) == 0; ) {
+        for (long w = 0; (n = testSomeImpl(ivars, indices, status, cmp, value, values)) == 0; ) {
             if (allExcluded(ivars, status)) {
                 return 0;
             }
-            k = backoff().idle(k);
+            w = waiter().idle(w, self());
         }
         return n;
     }
@@ -987,8 +1043,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
     public final void waitUntil(SymLongArray ivars, long index, Cmp cmp, long value) {
         long off = offset(ivars, index, 1);
         MemorySegment s = self();
-        for (int k = 0; !cmp.test((long) LONG.getAcquire(s, off), value); ) {
-            k = backoff().idle(k);
+        long v;
+        for (long w = 0; !cmp.test(v = (long) LONG.getAcquire(s, off), value); ) {
+            w = waiter().idle(w, s, off, 8, v);
         }
     }
 
@@ -1062,8 +1119,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
     public final void waitUntil(SymIntArray ivars, long index, Cmp cmp, int value) {
         long off = offset(ivars, index, 1);
         MemorySegment s = self();
-        for (int k = 0; !cmp.test((int) INT.getAcquire(s, off), value); ) {
-            k = backoff().idle(k);
+        int v;
+        for (long w = 0; !cmp.test(v = (int) INT.getAcquire(s, off), value); ) {
+            w = waiter().idle(w, s, off, 4, v);
         }
     }
 
@@ -1137,8 +1195,9 @@ public abstract class AbstractShmemCtx extends CtxBase {
     public final void waitUntil(SymShortArray ivars, long index, Cmp cmp, short value) {
         long off = offset(ivars, index, 1);
         MemorySegment s = self();
-        for (int k = 0; !cmp.test((short) SHORT.getAcquire(s, off), value); ) {
-            k = backoff().idle(k);
+        short v;
+        for (long w = 0; !cmp.test(v = (short) SHORT.getAcquire(s, off), value); ) {
+            w = waiter().idle(w, s, off, 2, v);
         }
     }
 

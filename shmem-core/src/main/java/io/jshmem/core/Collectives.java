@@ -9,7 +9,17 @@ import java.lang.foreign.MemorySegment;
  * The collectives of one team, written once on top of team synchronization and reads of the
  * members' symmetric memory (direct on this node, through the transport elsewhere).
  *
- * <p>Every collective is "pull": after a sync that makes the inputs ready, each member reads what
+ * <p><b>Push</b> (every member on this node, data that fits a {@link TeamSlots#BUF_BYTES} buffer):
+ * one one-way step, no barrier. At epoch e each contributing member copies its input into its own
+ * push buffer e&1 and publishes e in its arrival word; each member waits only for the arrival words
+ * of the members it needs (the root, for a broadcast) and copies or reduces straight from their
+ * buffers into its {@code dest}. A broadcast root returns as soon as its data is in its buffer.
+ * Buffers are reused every other epoch: before writing buffer e&1 a member waits until every
+ * member has arrived at e-1, which means it has finished reading that buffer at e-2. So
+ * back-to-back collectives need no barrier, {@code dest} is only ever written by its own PE, and
+ * {@code source} may be reused on return.
+ *
+ * <p><b>Pull</b> (otherwise): after a sync that makes the inputs ready, each member reads what
  * it needs from the others' symmetric source arrays, then a final sync guarantees nobody still
  * reads before anyone reuses its arrays. Rounds are O(log N) (two or three dissemination syncs);
  * data moves once, in parallel, with no copy through an intermediate buffer on this node.
@@ -22,12 +32,20 @@ final class Collectives {
 
     private final TeamImpl team;
     private final PeState st;
+    /** Whether small collectives push through the team's buffers (all members on this node). */
+    private final boolean push;
     private MemorySegment acc = MemorySegment.NULL;
     private MemorySegment staging = MemorySegment.NULL;
 
     Collectives(TeamImpl team) {
         this.team = team;
         this.st = team.st;
+        this.push = team.allLocal && !st.config.collAlgorithm().equals("pull");
+    }
+
+    /** The algorithm choice, for SHMEM_INFO. */
+    String algorithm() {
+        return push ? "push through per-team buffers up to " + TeamSlots.BUF_BYTES + " B, pull above" : "pull (sync, read, sync)";
     }
 
     // ---------------------------------------------------------------- broadcast
@@ -41,6 +59,21 @@ final class Collectives {
         checkFits(s, nbytes, "broadcast source");
         int rootWorld = team.world(root);
         team.checkSameArgs("broadcast", nbytes, root);
+        if (push && nbytes <= TeamSlots.BUF_BYTES) {
+            long e = team.nextEpoch();
+            long buf = team.buffer(e);
+            if (team.me == root) {
+                team.awaitBufferFree(e);
+                MemorySegment.copy(st.self, s.offset, st.self, buf, nbytes);
+                team.arrive(e);
+                MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes);
+            } else {
+                team.awaitArrival(root, e);
+                MemorySegment.copy(team.peers[root], buf, st.self, d.offset, nbytes);
+                team.arrive(e);
+            }
+            return;
+        }
         team.syncInternal();
         copyFrom(rootWorld, s.offset, st.self, d.offset, nbytes);
         team.syncInternal();
@@ -57,6 +90,27 @@ final class Collectives {
         checkFits(s, nbytes, routine + " source");
         int n = team.members.length;
         long[] sizes;
+        if (push && fixed && nbytes + 8 <= TeamSlots.BUF_BYTES) {
+            team.checkSameArgs(routine, nbytes, 0);
+            checkFits(d, nbytes * n, routine + " dest");
+            pushCollect(d, s, nbytes, true, routine);
+            return;
+        }
+        if (push && !fixed) {
+            // Sizes differ by PE, so whether the data fits the buffers is decided once all sizes are known.
+            if (pushCollect(d, s, nbytes, false, routine)) {
+                return;
+            }
+            team.syncInternal();
+            long at = 0;
+            for (int i = 0; i < n; i++) {
+                long size = (long) CtxBase.LONG.getAcquire(team.peers[i], team.buffer(team.epoch() - 1));
+                copyFrom(team.members[i], s.offset, st.self, d.offset + at, size);
+                at += size;
+            }
+            team.syncInternal();
+            return;
+        }
         if (fixed) {
             team.checkSameArgs(routine, nbytes, 0);
             checkFits(d, nbytes * n, routine + " dest");
@@ -80,6 +134,66 @@ final class Collectives {
         team.syncInternal();
     }
 
+    /**
+     * (f)collect through the push buffers: each buffer holds [byte count][data], the data only when
+     * it fits. Returns false, having moved nothing, when some member's data did not fit (collect
+     * only; every member sees the same counts, so all return false together).
+     */
+    private boolean pushCollect(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, boolean fixed, String routine) {
+        int n = team.members.length;
+        long limit = TeamSlots.BUF_BYTES - 8;
+        long e = produce(s.offset, nbytes <= limit ? nbytes : 0, nbytes, true);
+        long buf = team.buffer(e);
+        if (!fixed) {
+            long total = 0;
+            boolean fits = true;
+            for (int i = 0; i < n; i++) {
+                team.awaitArrival(i, e);
+                long size = (long) CtxBase.LONG.get(team.peers[i], buf);
+                total += size;
+                fits &= size <= limit;
+            }
+            if (total > d.byteSize()) {
+                throw st.error(routine + " dest needs " + total + " bytes but " + d + " has " + d.byteSize());
+            }
+            if (!fits) {
+                return false;
+            }
+        }
+        long at = d.offset;
+        for (int i = 0; i < n; i++) {
+            team.awaitArrival(i, e);
+            MemorySegment peer = team.peers[i];
+            long size = fixed ? nbytes : (long) CtxBase.LONG.get(peer, buf);
+            MemorySegment.copy(peer, buf + 8, st.self, at, size);
+            at += size;
+        }
+        return true;
+    }
+
+    /**
+     * Starts a push collective in which every member contributes: copies {@code nbytes} at heap
+     * offset {@code from} into this PE's push buffer (after an 8-byte count when {@code counted})
+     * and publishes the epoch, which it returns.
+     */
+    private long produce(long from, long nbytes, boolean counted) {
+        return produce(from, nbytes, nbytes, counted);
+    }
+
+    /** Like {@link #produce(long, long, boolean)}, with a count ({@code announced}) other than the bytes copied. */
+    private long produce(long from, long nbytes, long announced, boolean counted) {
+        long e = team.nextEpoch();
+        long buf = team.buffer(e);
+        team.awaitBufferFree(e);
+        if (counted) {
+            CtxBase.LONG.set(st.self, buf, announced);
+            buf += 8;
+        }
+        MemorySegment.copy(st.self, from, st.self, buf, nbytes);
+        team.arrive(e);
+        return e;
+    }
+
     // ---------------------------------------------------------------- alltoall(s)
 
     void alltoall(SymArray<?> dest, SymArray<?> source, long dst, long sst, long count, boolean bytes) {
@@ -99,8 +213,12 @@ final class Collectives {
             checkFits(s, ((elems - 1) * sst + 1) * unit, routine + " source");
         }
         team.checkSameArgs(routine, nbytes, dst * 65_537 + sst);
-        team.syncInternal();
         long per = nbytes / unit; // elements per block
+        if (push && nbytes * n <= TeamSlots.BUF_BYTES) {
+            pushAlltoall(d, s, dst, sst, nbytes, unit, per);
+            return;
+        }
+        team.syncInternal();
         for (int i = 0; i < n; i++) {
             int from = team.members[i];
             if (dst == 1 && sst == 1) {
@@ -112,6 +230,35 @@ final class Collectives {
             }
         }
         team.syncInternal();
+    }
+
+    /** alltoall(s) through the push buffers: each member's buffer holds its blocks for PE 0, 1, ... contiguously. */
+    private void pushAlltoall(SymArrayImpl<?> d, SymArrayImpl<?> s, long dst, long sst, long nbytes, long unit, long per) {
+        int n = team.members.length;
+        long e;
+        if (sst == 1) {
+            e = produce(s.offset, nbytes * n, false);
+        } else {
+            e = team.nextEpoch();
+            long buf = team.buffer(e);
+            team.awaitBufferFree(e);
+            for (long k = 0; k < per * n; k++) {
+                MemorySegment.copy(st.self, s.offset + sst * k * unit, st.self, buf + k * unit, unit);
+            }
+            team.arrive(e);
+        }
+        long buf = team.buffer(e) + team.me * nbytes;
+        for (int i = 0; i < n; i++) {
+            team.awaitArrival(i, e);
+            MemorySegment peer = team.peers[i];
+            if (dst == 1) {
+                MemorySegment.copy(peer, buf, st.self, d.offset + i * nbytes, nbytes);
+            } else {
+                for (long k = 0; k < per; k++) {
+                    MemorySegment.copy(peer, buf + k * unit, st.self, d.offset + dst * (i * per + k) * unit, unit);
+                }
+            }
+        }
     }
 
     // ---------------------------------------------------------------- reductions and scans
@@ -131,6 +278,18 @@ final class Collectives {
         int n = team.members.length;
         int shift = d.shift;
         String type = d.type.name();
+        if (push && nbytes <= TeamSlots.BUF_BYTES) {
+            // Every member combines all buffers in team order, so all get the same (floating-point) result.
+            long e = produce(s.offset, nbytes, false);
+            long buf = team.buffer(e);
+            team.awaitArrival(0, e);
+            MemorySegment.copy(team.peers[0], buf, st.self, d.offset, nbytes);
+            for (int i = 1; i < n; i++) {
+                team.awaitArrival(i, e);
+                Reductions.combine(op, type, st.self, d.offset, team.peers[i], buf, count);
+            }
+            return;
+        }
         if (nbytes <= SMALL_REDUCE_BYTES || n == 1) {
             team.syncInternal();
             MemorySegment a = accumulator(nbytes);
@@ -166,6 +325,17 @@ final class Collectives {
         checkFits(d, nbytes, routine + " dest");
         checkFits(s, nbytes, routine + " source");
         team.checkSameArgs(routine, count, 0);
+        if (push && nbytes <= TeamSlots.BUF_BYTES) {
+            long e = produce(s.offset, nbytes, false);
+            long buf = team.buffer(e);
+            st.self.asSlice(d.offset, nbytes).fill((byte) 0);
+            int upto = inclusive ? team.me + 1 : team.me;
+            for (int i = 0; i < upto; i++) {
+                team.awaitArrival(i, e);
+                Reductions.combine(ReduceOp.SUM, d.type.name(), st.self, d.offset, team.peers[i], buf, count);
+            }
+            return;
+        }
         team.syncInternal();
         MemorySegment a = accumulator(nbytes);
         a.asSlice(0, nbytes).fill((byte) 0);

@@ -14,8 +14,23 @@ import java.util.Map;
  * @param shmDir        directory of the shared-memory segments (JSHMEM_SHM_DIR, default /dev/shm)
  * @param transport     SHMEM_TRANSPORT: {@code auto} (shared memory on-node, network off-node),
  *                      {@code shm} (shared memory only) or {@code ucx} (UCX for every peer but self)
+ * @param waitSpinNanos  how long a wait spins before yielding (JSHMEM_WAIT_SPIN_US); -1: automatic
+ *                       (20 us, or 0 when PEs outnumber cores)
+ * @param waitYieldNanos how long a wait yields before sleeping (JSHMEM_WAIT_YIELD_US, default 1000 us)
+ * @param barrierAlgorithm JSHMEM_BARRIER_ALGORITHM: {@code auto}, {@code linear} or {@code dissemination}
+ * @param collAlgorithm  JSHMEM_COLL_ALGORITHM: {@code auto} (push through per-team buffers for small
+ *                       messages between PEs of one node, pull otherwise), {@code push} or {@code pull}
  */
-public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport) {
+public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport,
+                     long waitSpinNanos, long waitYieldNanos, String barrierAlgorithm, String collAlgorithm) {
+
+    /** The settings of {@code SHMEM_*} plus defaults for jshmem's own (tests, embedded use). */
+    public Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport) {
+        this(symmetricSize, debug, info, version, shmDir, transport, -1, DEFAULT_YIELD_NANOS, "auto", "auto");
+    }
+
+    /** Default time a wait yields the core before it sleeps: 1 ms. */
+    public static final long DEFAULT_YIELD_NANOS = 1_000_000;
 
     /** Default symmetric heap size per PE: 128 MiB (tmpfs pages are only used once touched). */
     public static final long DEFAULT_SYMMETRIC_SIZE = 128L << 20;
@@ -28,7 +43,38 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 flag(env.get("SHMEM_INFO")),
                 flag(env.get("SHMEM_VERSION")),
                 env.getOrDefault("JSHMEM_SHM_DIR", "/dev/shm"),
-                transport(env.get("SHMEM_TRANSPORT")));
+                transport(env.get("SHMEM_TRANSPORT")),
+                micros(env, "JSHMEM_WAIT_SPIN_US", -1),
+                micros(env, "JSHMEM_WAIT_YIELD_US", DEFAULT_YIELD_NANOS),
+                choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination"),
+                choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "pull"));
+    }
+
+    private static long micros(Map<String, String> env, String variable, long defaultNanos) {
+        String v = env.get(variable);
+        if (v == null || v.isBlank()) {
+            return defaultNanos;
+        }
+        try {
+            long us = Long.parseLong(v.trim());
+            if (us < 0 || us > 60_000_000) {
+                throw new NumberFormatException();
+            }
+            return us * 1000;
+        } catch (NumberFormatException e) {
+            throw new ShmemException(variable + "=" + v + " is not valid: use a number of microseconds from 0 to 60000000");
+        }
+    }
+
+    private static String choice(Map<String, String> env, String variable, String... allowed) {
+        String v = env.get(variable);
+        String t = v == null || v.isBlank() ? allowed[0] : v.trim().toLowerCase(Locale.ROOT);
+        for (String a : allowed) {
+            if (a.equals(t)) {
+                return t;
+            }
+        }
+        throw new ShmemException(variable + "=" + v + " is not valid: use " + String.join(", ", allowed));
     }
 
     static String transport(String v) {

@@ -27,7 +27,7 @@ abstract class CtxBase implements ShmemCtx {
     final PeState st;
     private final Object heap;
     private final MemorySegment self;
-    private final Backoff backoff;
+    private final Waiter waiter;
     private final RemoteTransport transport;
     /** Team PE number to world PE number; null when they are the same (world team). */
     private final int[] worldPes;
@@ -39,7 +39,7 @@ abstract class CtxBase implements ShmemCtx {
         this.st = st;
         this.heap = st.heap;
         this.self = st.self;
-        this.backoff = st.backoff;
+        this.waiter = st.waiter;
         this.transport = st.transport;
         this.peers = peers;
         this.worldPes = worldPes;
@@ -111,8 +111,8 @@ abstract class CtxBase implements ShmemCtx {
         return self;
     }
 
-    protected final Backoff backoff() {
-        return backoff;
+    protected final Waiter waiter() {
+        return waiter;
     }
 
     /** Checks a synchronization call's object and arrays; returns the object's implementation. */
@@ -138,8 +138,10 @@ abstract class CtxBase implements ShmemCtx {
     protected static void signalLocal(MemorySegment s, long off, long signal, SignalOp op) {
         if (op == SignalOp.ADD) {
             LONG.getAndAdd(s, off, signal);
+            Waiter.poke(s); // the atomic is a full fence: no wake-up can be lost
         } else {
             LONG.setRelease(s, off, signal);
+            Waiter.signal(s);
         }
     }
 

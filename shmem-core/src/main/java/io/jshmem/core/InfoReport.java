@@ -37,6 +37,13 @@ public final class InfoReport {
         lines.add("  SHMEM_INFO:           " + (c.info() ? "on" : "off"));
         lines.add("  SHMEM_VERSION:        " + (c.version() ? "on" : "off"));
         lines.add("  thread levels:        SINGLE, FUNNELED, SERIALIZED, MULTIPLE (all provided)");
+        lines.add("  waiting:              spin " + (c.waitSpinNanos() < 0 ? "auto (20 us; 0 when PEs outnumber cores)"
+                : c.waitSpinNanos() / 1000 + " us") + " (JSHMEM_WAIT_SPIN_US), yield " + c.waitYieldNanos() / 1000
+                + " us (JSHMEM_WAIT_YIELD_US), then sleep on a " + (Futex.AVAILABLE ? "futex" : "timer (no futex here)"));
+        lines.add("  JSHMEM_BARRIER_ALGORITHM: " + c.barrierAlgorithm() + " (auto: linear on arrival words up to "
+                + TeamImpl.LINEAR_SYNC_MAX + " PEs of one node, else dissemination)");
+        lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push: through per-team buffers up to "
+                + TeamSlots.BUF_BYTES + " B between PEs of one node, else pull)");
         return lines;
     }
 
@@ -54,6 +61,8 @@ public final class InfoReport {
         List<String> lines = settings(c, System.getenv());
         lines.add("  job:                  " + npes + " PEs, " + localPes + " on this node; bootstrap: " + bootstrap);
         lines.add("  transport in use:     " + transport);
+        String bind = System.getenv(io.jshmem.core.bootstrap.LaunchEnv.BIND);
+        lines.add("  binding:              " + ("core".equals(bind) ? "a core per PE (oshrun --bind-to core)" : "none"));
         return lines;
     }
 }

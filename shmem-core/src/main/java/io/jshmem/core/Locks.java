@@ -35,8 +35,9 @@ final class Locks {
             return;
         }
         rt.amo((int) prev - 1, off, AmoOp.OR, mine << 32, 0);
-        for (int k = 0; (rt.readWord(st.me, off) & WAITING) != 0; ) {
-            k = st.backoff.idle(k);
+        long v;
+        for (long w = 0; ((v = rt.readWord(st.me, off)) & WAITING) != 0; ) {
+            w = st.waiter.idle(w, st.self, off, 8, v);
         }
     }
 
@@ -72,8 +73,9 @@ final class Locks {
                     return;
                 }
             }
-            for (int k = 0; (next = (rt.readWord(st.me, off) & NEXT) >>> 32) == 0; ) {
-                k = st.backoff.idle(k);
+            long v;
+            for (long w = 0; (next = ((v = rt.readWord(st.me, off)) & NEXT) >>> 32) == 0; ) {
+                w = st.waiter.idle(w, st.self, off, 8, v);
             }
         }
         rt.amo(st.me, off, AmoOp.AND, ~NEXT, 0);

@@ -19,7 +19,9 @@ final class PeState {
     /** Mapped heaps indexed by world PE; null for PEs on other nodes. */
     final MemorySegment[] worldPeers;
     final RemoteTransport transport;
-    final Backoff backoff;
+    final Waiter waiter;
+    /** Whether more PEs share this node than it has cores for them. */
+    final boolean oversubscribed;
     final int localPes;
     /** Live symmetric objects, marked unusable at finalize. */
     final Set<SymArrayImpl<?>> live = ConcurrentHashMap.newKeySet();
@@ -45,7 +47,10 @@ final class PeState {
             local += s == null ? 0 : 1;
         }
         this.localPes = local;
-        this.backoff = new Backoff(local > Runtime.getRuntime().availableProcessors(), this::checkAbort);
+        // A PE bound to a core of its own by the launcher has it whatever the affinity mask says.
+        this.oversubscribed = !"core".equals(System.getenv(io.jshmem.core.bootstrap.LaunchEnv.BIND)) && local > Runtime.getRuntime().availableProcessors();
+        long spin = config.waitSpinNanos() >= 0 ? config.waitSpinNanos() : oversubscribed ? 0 : 20_000;
+        this.waiter = new Waiter(spin, config.waitYieldNanos(), transport != null, this::checkAbort);
     }
 
     void checkAbort() {

@@ -100,6 +100,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         MemorySegment s = st.direct(worldPe);
         if (s != null) {
             LONG.setRelease(s, off, value);
+            Waiter.signal(s);
         } else {
             st.transport.putValue(worldPe, off, value, 8);
             st.transport.quiet(worldPe);
@@ -118,7 +119,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         if (s == null) {
             return st.transport.atomic64(worldPe, off, op, operand, compare);
         }
-        return switch (op) {
+        long old = switch (op) {
             case FETCH -> (long) LONG.getVolatile(s, off);
             case COMPARE_SWAP -> (long) LONG.compareAndExchange(s, off, compare, operand);
             case FETCH_AND, AND -> (long) LONG.getAndBitwiseAnd(s, off, operand);
@@ -127,6 +128,10 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             case SWAP, SET -> (long) LONG.getAndSet(s, off, operand);
             case FETCH_XOR, XOR -> (long) LONG.getAndBitwiseXor(s, off, operand);
         };
+        if (op != AmoOp.FETCH) {
+            Waiter.poke(s); // after an atomic (a full fence): no wake-up is lost
+        }
+        return old;
     }
 
     TeamImpl team(ShmemTeam t) {
@@ -274,8 +279,8 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     public long signalWaitUntil(SymLongArray sig, long index, Cmp cmp, long value) {
         long off = offset(sig, index, 1);
         long v;
-        for (int k = 0; !cmp.test(v = (long) LONG.getAcquire(st.self, off), value); ) {
-            k = st.backoff.idle(k);
+        for (long w = 0; !cmp.test(v = (long) LONG.getAcquire(st.self, off), value); ) {
+            w = st.waiter.idle(w, st.self, off, 8, v);
         }
         return v;
     }

@@ -35,7 +35,18 @@ final class TeamImpl implements ShmemTeam {
     private final long[] roundOffset;
     private final int[] roundPe;
     private final MemorySegment[] roundTarget;
-    private long syncEpoch;
+    /** Whether every member's heap is mapped here: then syncs and small collectives use the arrival words. */
+    final boolean allLocal;
+    /** Whether syncs wait for every member's arrival word (else a dissemination barrier). */
+    private final boolean linearSync;
+    /** Heap offsets of this team's arrival word and of its push buffer 0 (buffer 1 follows). */
+    private final long arriveOff;
+    private final long bufferOff;
+    /**
+     * The number of team operations (syncs and collectives) this PE has entered: the same sequence
+     * on every member, so it names an operation across the team.
+     */
+    private long epoch;
     private long debugSequence;
     private volatile boolean destroyed;
 
@@ -69,7 +80,24 @@ final class TeamImpl implements ShmemTeam {
             roundPe[r] = members[(my + (1 << r)) % members.length];
             roundTarget[r] = st.direct(roundPe[r]);
         }
+        boolean local = true;
+        for (MemorySegment p : peers) {
+            local &= p != null;
+        }
+        this.allLocal = local;
+        String barrier = st.config.barrierAlgorithm();
+        this.linearSync = local && (barrier.equals("linear") || barrier.equals("auto") && members.length <= LINEAR_SYNC_MAX);
+        this.arriveOff = rt.slots().arrive(slot);
+        this.bufferOff = rt.slots().buffer(slot);
         this.collectives = new Collectives(this);
+    }
+
+    /** Up to this many members (all on this node), a sync waits for each member's arrival word directly. */
+    static final int LINEAR_SYNC_MAX = 8;
+
+    /** The sync algorithm, for SHMEM_INFO. */
+    String syncAlgorithm() {
+        return linearSync ? "linear (arrival words)" : "dissemination (" + roundOffset.length + " rounds)";
     }
 
     // ---------------------------------------------------------------- identity
@@ -157,25 +185,87 @@ final class TeamImpl implements ShmemTeam {
     }
 
     /**
-     * Dissemination barrier over the members: in round r, team PE i raises the round-r flag of
-     * team PE i+2^r and waits for its own from i-2^r; ceil(log2 N) rounds. Flags hold the sync's
-     * epoch, which only grows, so they never need resetting while the team lives.
+     * Team synchronization. All members on this node and few of them: each member publishes the
+     * operation's epoch in its arrival word and waits until every other member's word reaches it (one
+     * store, N-1 loads of lines that change once per operation). Otherwise a dissemination barrier:
+     * in round r, team PE i raises the round-r flag of team PE i+2^r and waits for its own from
+     * i-2^r; ceil(log2 N) rounds. Flags and arrival words hold epochs, which only grow, so they
+     * never need resetting while the team lives.
      */
     void syncInternal() {
-        long epoch = ++syncEpoch;
+        long e = ++epoch;
+        if (linearSync) {
+            arrive(e);
+            awaitAll(e);
+            return;
+        }
         MemorySegment self = st.self;
         for (int r = 0; r < roundOffset.length; r++) {
             long off = roundOffset[r];
             MemorySegment to = roundTarget[r];
             if (to != null) {
-                CtxBase.LONG.setRelease(to, off, epoch);
+                CtxBase.LONG.setRelease(to, off, e);
+                Waiter.signal(to);
             } else {
-                rt.writeFlag(roundPe[r], off, epoch);
+                rt.writeFlag(roundPe[r], off, e);
             }
-            for (int k = 0; (long) CtxBase.LONG.getAcquire(self, off) < epoch; ) {
-                k = st.backoff.idle(k);
+            long v;
+            for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) < e; ) {
+                w = st.waiter.idle(w, self, off, 8, v);
             }
         }
+        if (allLocal) {
+            arrive(e); // keeps the push collectives' buffer rule true after a dissemination sync
+        }
+    }
+
+    // ---------------------------------------------------------------- arrival words (members all on this node)
+
+    /** The epoch of the last team operation this PE entered. */
+    long epoch() {
+        return epoch;
+    }
+
+        /** Starts the next team operation; returns its epoch. */
+    long nextEpoch() {
+        return ++epoch;
+    }
+
+    /** Publishes that this PE has reached epoch {@code e} (its pushed data, if any, is in place). */
+    void arrive(long e) {
+        CtxBase.LONG.setRelease(st.self, arriveOff, e);
+        Waiter.signal(st.self);
+    }
+
+    /** Waits until team PE {@code pe} has arrived at epoch {@code e}. */
+    void awaitArrival(int pe, long e) {
+        MemorySegment seg = peers[pe];
+        long v;
+        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(seg, arriveOff)) < e; ) {
+            w = st.waiter.idle(w, seg, arriveOff, 8, v);
+        }
+    }
+
+    /** Waits until every other member has arrived at epoch {@code e}. */
+    void awaitAll(long e) {
+        for (int i = 0; i < peers.length; i++) {
+            if (i != me) {
+                awaitArrival(i, e);
+            }
+        }
+    }
+
+    /**
+     * Before this PE writes its push buffer for epoch {@code e}: that buffer was last written at
+     * epoch e-2, and a member that has arrived at e-1 has finished reading it.
+     */
+    void awaitBufferFree(long e) {
+        awaitAll(e - 1);
+    }
+
+    /** Heap offset of the push buffer used at epoch {@code e} (the two alternate). */
+    long buffer(long e) {
+        return bufferOff + (e & 1) * TeamSlots.BUF_BYTES;
     }
 
     /**

@@ -4,7 +4,9 @@ import io.jshmem.ShmemException;
 
 /**
  * The per-team areas of the internal symmetric region. Slot s holds, on every PE, the barrier
- * flags of the team using slot s (one cache line per round) and a few scratch words. A PE may be
+ * flags of the team using slot s (one cache line per round), a few scratch words, the member's
+ * arrival word (the epoch of the last collective it entered or finished, see {@link TeamImpl}) and
+ * two buffers through which small collectives push their data. A PE may be
  * in several teams, each with its own slot; disjoint teams may share a slot number. Members of a
  * parent team agree on a slot that is free on all of them (an AND of free-slot masks).
  */
@@ -16,7 +18,11 @@ final class TeamSlots {
     static final int LINE = 64;
     private static final int FLAGS_BYTES = ROUNDS * LINE;
     private static final int SCRATCH_WORDS = 4;
-    static final long SLOT_BYTES = FLAGS_BYTES + SCRATCH_WORDS * LINE;
+    /** Bytes of each of the two push buffers of a slot: collectives moving more go the pull way. */
+    static final int BUF_BYTES = 8192;
+    private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;
+    private static final long BUF_AT = ARRIVE_AT + LINE;
+    static final long SLOT_BYTES = BUF_AT + 2L * BUF_BYTES;
     static final long TOTAL_BYTES = MAX_TEAMS * SLOT_BYTES;
 
     private final long base;
@@ -35,6 +41,15 @@ final class TeamSlots {
 
     long scratch(int slot, int word) {
         return base + slot * SLOT_BYTES + FLAGS_BYTES + (long) word * LINE;
+    }
+
+    long arrive(int slot) {
+        return base + slot * SLOT_BYTES + ARRIVE_AT;
+    }
+
+    /** Offset of push buffer 0 of a slot; buffer 1 follows it. */
+    long buffer(int slot) {
+        return base + slot * SLOT_BYTES + BUF_AT;
     }
 
     /**

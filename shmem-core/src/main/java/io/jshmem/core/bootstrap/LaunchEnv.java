@@ -19,7 +19,9 @@ public final class LaunchEnv {
     public static final String LOCAL_PE = "JSHMEM_LOCAL_PE";
     /** Number of PEs on this PE's node. */
     public static final String LOCAL_NPES = "JSHMEM_LOCAL_NPES";
-    /** host:port of the launcher's bootstrap server. */
+    /** "core" when the launcher bound this PE to a CPU of its own (oshrun --bind-to). */
+    public static final String BIND = "JSHMEM_BIND";
+        /** host:port of the launcher's bootstrap server. */
     public static final String BOOTSTRAP = "JSHMEM_BOOTSTRAP";
     /** Hex of the job's random secret, proving to the bootstrap server that a PE belongs to the job. */
     public static final String SECRET = "JSHMEM_SECRET";

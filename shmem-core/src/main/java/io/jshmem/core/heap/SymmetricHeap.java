@@ -18,6 +18,12 @@ import java.nio.file.Path;
 public final class SymmetricHeap {
     /** Bytes reserved for the runtime's own symmetric data at the start of each segment. */
     public static final long INTERNAL_SIZE = 4L << 20;
+    /**
+     * Offset of the wait-control line (sleeper count and futex doorbell, see the core's Waiter):
+     * the first line of the internal region, at the same offset on every PE, zero at creation.
+     */
+    public static final long WAIT_CONTROL = 0;
+    private static final long WAIT_CONTROL_BYTES = 128;
 
     private final int myPe;
     private final Arena arena;
@@ -26,7 +32,7 @@ public final class SymmetricHeap {
     private final String[] nodeOf;
     private final HeapAllocator allocator;
     private final long userSize;
-    private long internalNext = 0;
+    private long internalNext = WAIT_CONTROL_BYTES;
     private volatile boolean closed;
 
     private SymmetricHeap(int myPe, Arena arena, MemorySegment self, MemorySegment[] peers, String[] nodeOf, long userSize) {
