@@ -63,6 +63,8 @@ final class Job implements BootstrapServer.Listener {
     private final LaunchOptions options;
     private final List<String> command;
     private final List<Placement> placements;
+    /** The CPU each PE is bound to (--bind-to), -1 for none. */
+    private final int[] cpuOf;
     private final Map<String, String> launcherEnv;
     private final int npes;
     /** Per PE: on another host, so {@link #pes} holds its agent. */
@@ -110,6 +112,7 @@ final class Job implements BootstrapServer.Listener {
             remote[pe] = !placements.get(pe).node().local();
             started.add(new CompletableFuture<>());
         }
+        this.cpuOf = CoreBinding.plan(options.bindTo(), remote);
         SecureRandom random = new SecureRandom();
         this.jobId = randomId(random);
         this.secret = new byte[BootstrapProtocol.SECRET_BYTES];
@@ -156,10 +159,15 @@ final class Job implements BootstrapServer.Listener {
     }
 
     private boolean startLocalPe(int pe) {
-        ProcessBuilder builder = new ProcessBuilder(command);
+        ProcessBuilder builder = new ProcessBuilder(cpuOf[pe] < 0 ? command : CoreBinding.bound(cpuOf[pe], command));
         Map<String, String> env = builder.environment();
         env.putAll(options.exportedEnv());
         env.putAll(jobVariables(pe)); // also replaces those of an enclosing job
+        if (cpuOf[pe] >= 0) {
+            env.put(LaunchEnv.BIND, "core"); // the runtime then knows its core is its own
+        } else {
+            env.remove(LaunchEnv.BIND);
+        }
         builder.redirectInput(pe == 0 ? ProcessBuilder.Redirect.INHERIT
                 : ProcessBuilder.Redirect.from(new File("/dev/null")));
         if (!options.tagOutput()) {

@@ -27,11 +27,13 @@ import java.util.regex.Pattern;
  * @param launchAgent    the command, as words, that runs a command on another host (--launch-agent)
  * @param bootstrapAddress address[:port] for the bootstrap server (--bootstrap-address), null to choose
  * @param launchTimeoutSeconds how long a PE on another host may take to start (--launch-timeout)
+ * @param bindTo         --bind-to: {@code auto} (a core each when this machine's PEs fit its cores),
+ *                       {@code core} or {@code none}
  */
 record LaunchOptions(Action action, int npes, String classpath, boolean tagOutput, Map<String, String> exportedEnv,
                      int timeoutSeconds, List<String> jvmOptions, String mainClass, String jar,
                      List<String> programArgs, List<HostList.Host> hosts, boolean oversubscribe,
-                     List<String> launchAgent, String bootstrapAddress, int launchTimeoutSeconds) {
+                     List<String> launchAgent, String bootstrapAddress, int launchTimeoutSeconds, String bindTo) {
 
     /** The launch agent unless --launch-agent says otherwise. */
     static final List<String> DEFAULT_AGENT = List.of("ssh");
@@ -85,6 +87,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         List<String> agent = DEFAULT_AGENT;
         String bootstrapAddress = null;
         int launchTimeout = DEFAULT_LAUNCH_TIMEOUT_SECONDS;
+        String bindTo = "auto";
 
         while (cursor.hasNext() && mainClass == null && jar == null) {
             String arg = cursor.next();
@@ -132,6 +135,12 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 case "--bootstrap-address" -> bootstrapAddress = bootstrapAddress(cursor.value(name, inline,
                         "an address of this machine, optionally with :port"));
                 case "--launch-timeout" -> launchTimeout = positive(name, cursor.value(name, inline, "a number of seconds"));
+                case "--bind-to", "-bind-to" -> {
+                    bindTo = cursor.value(name, inline, "core or none");
+                    if (!bindTo.equals("core") && !bindTo.equals("none") && !bindTo.equals("auto")) {
+                        throw new UsageException("--bind-to " + bindTo + ": use core, none or auto");
+                    }
+                }
                 default -> throw new UsageException("unknown option " + arg);
             }
         }
@@ -148,12 +157,12 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
             throw new UsageException("missing the program: a main class or -jar app.jar");
         }
         return new LaunchOptions(Action.RUN, npes, classpath, tagOutput, exported, timeout, jvmOptions,
-                mainClass, jar, cursor.rest(), hosts, oversubscribe, agent, bootstrapAddress, launchTimeout);
+                mainClass, jar, cursor.rest(), hosts, oversubscribe, agent, bootstrapAddress, launchTimeout, bindTo);
     }
 
     private static LaunchOptions special(Action action) {
         return new LaunchOptions(action, 0, null, false, Map.of(), 0, List.of(), null, null, List.of(), List.of(),
-                false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS);
+                false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS, "auto");
     }
 
     private static String oneHostSource(String previous, String option) throws UsageException {
@@ -294,6 +303,10 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   -x VAR                  forward oshrun's own value of VAR to every PE
                   --timeout SECONDS       end the job, with status 124, if it runs longer
                   --jvm-opt OPT           pass OPT to every PE's JVM (repeatable), e.g. --jvm-opt -Xmx2g
+                  --bind-to core|none     core: bind each PE started on this machine to a core of its
+                                          own (with taskset, over the CPUs oshrun may use); none:
+                                          let the OS place them; default: core when this machine's
+                                          PEs are no more than its CPUs, else none (as mpirun)
                   -h, --help              print this help and exit
                   -V, --version           print the version and exit
                 Long options also accept --option=value.
