@@ -39,7 +39,7 @@ public final class InfoReport {
         lines.add("  thread levels:        SINGLE, FUNNELED, SERIALIZED, MULTIPLE (all provided)");
         lines.add("  waiting:              spin " + (c.waitSpinNanos() < 0 ? "auto (20 us; 0 when PEs outnumber cores)"
                 : c.waitSpinNanos() / 1000 + " us") + " (JSHMEM_WAIT_SPIN_US), yield " + c.waitYieldNanos() / 1000
-                + " us (JSHMEM_WAIT_YIELD_US), then sleep on a " + (Futex.AVAILABLE ? "futex" : "timer (no futex here)"));
+                + " us (JSHMEM_WAIT_YIELD_US), then sleep on a " + (Futex.available() ? "futex" : "timer (no futex here)"));
         lines.add("  JSHMEM_BARRIER_ALGORITHM: " + c.barrierAlgorithm() + " (auto: linear on arrival words up to "
                 + TeamImpl.LINEAR_SYNC_MAX + " PEs of one node, else dissemination)");
         lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push: through per-team buffers up to "

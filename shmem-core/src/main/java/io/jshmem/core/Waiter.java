@@ -113,10 +113,11 @@ final class Waiter {
         }
         long sleeps = w & ~PHASE;
         long nanos = Math.min(maxSleepNanos, FIRST_SLEEP_NANOS << Math.min(8, sleeps));
-        if (!Futex.AVAILABLE) {
-            LockSupport.parkNanos(nanos);
-        } else {
+        if (Futex.ready()) {
             sleep(seg, off, width, seen, nanos);
+        } else {
+            Futex.warmUp(); // linked in the background: until then, timed naps
+            LockSupport.parkNanos(Math.min(nanos, FIRST_SLEEP_NANOS));
         }
         abortCheck.run();
         return SLEEP | (sleeps + 1);
@@ -167,8 +168,10 @@ final class Waiter {
 
     private static void ring(MemorySegment seg) {
         CtxBase.INT.getAndAdd(seg, BELL, 1);
-        if (Futex.AVAILABLE) {
+        if (Futex.ready()) {
             Futex.wakeAll(seg.asSlice(BELL, 4));
+        } else {
+            Futex.warmUp(); // this once, the sleeper's timeout wakes it
         }
     }
 }
