@@ -18,7 +18,8 @@ import java.util.Optional;
  *
  * <p>The communication routines (RMA, AMO, point-to-point synchronization, ordering) are those of
  * {@link ShmemCtx}, here on the default context. One process is one PE; {@code init} more than
- * once returns the same handle while it is open.
+ * once returns the same handle while it is open, and (OpenSHMEM 1.6) each call must be matched by
+ * a {@link #close()}: only the close matching the last unmatched init finalizes.
  */
 public interface Shmem extends ShmemCtx, AutoCloseable {
 
@@ -87,7 +88,11 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
      */
     void globalExit(int status);
 
-    /** shmem_finalize: collective; releases the symmetric heap. Calling it again has no effect. */
+    /**
+     * shmem_finalize: collective; releases the symmetric heap. With several init calls, only the
+     * close matching the last unmatched one finalizes (the others return at once). Calling it after
+     * finalize has no effect.
+     */
     @Override
     void close();
 

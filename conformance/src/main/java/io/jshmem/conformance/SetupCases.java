@@ -163,5 +163,14 @@ final class SetupCases {
         again.p(a, 0, 42 + c.me, c.right());
         again.barrierAll();
         c.checkEq(42 + c.left(), a.get(0), "value put through the handle init() returned again");
+        // 1.6: each init is matched by a finalize; only the one matching the last init finalizes.
+        c.shmem.barrierAll();
+        third.close();
+        c.check(Shmem.queryInitialized(), "Shmem.queryInitialized() is false after closing one of three inits");
+        again.close();
+        c.check(Shmem.queryInitialized(), "Shmem.queryInitialized() is false after closing two of three inits");
+        c.shmem.p(a, 0, 7 + c.me, c.right());
+        c.shmem.barrierAll();
+        c.checkEq(7 + c.left(), a.get(0), "the library works until the last finalize");
     }
 }

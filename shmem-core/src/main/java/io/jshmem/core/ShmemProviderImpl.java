@@ -20,6 +20,7 @@ public final class ShmemProviderImpl implements ShmemProvider {
     public Shmem init(ThreadLevel requested) {
         synchronized (ShmemProviderImpl.class) {
             if (runtime != null) {
+                runtime.initCalls++; // to be matched by one more close()
                 return runtime;
             }
             if (finalized) {
@@ -60,6 +61,21 @@ public final class ShmemProviderImpl implements ShmemProvider {
     public static Phase phase() {
         synchronized (ShmemProviderImpl.class) {
             return runtime != null ? Phase.INITIALIZED : finalized ? Phase.FINALIZED : Phase.BEFORE_INIT;
+        }
+    }
+
+    /**
+     * Counts one close() of {@code r}; true when it matches the last unmatched init (or there is
+     * none left: closing again after finalize), so that close() must finalize.
+     */
+    static boolean releaseInit(ShmemRuntime r) {
+        synchronized (ShmemProviderImpl.class) {
+            if (r.initCalls > 1) {
+                r.initCalls--;
+                return false;
+            }
+            r.initCalls = 0;
+            return true;
         }
     }
 

@@ -39,6 +39,11 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     private final Locks locks;
     /** The process that initialized: only it may finalize implicitly (subprocess clause 4). */
     private final long initPid = ProcessHandle.current().pid();
+    /**
+     * Initialization calls not yet matched by a close() (guarded by ShmemProviderImpl.class): 1.6
+     * lets init be called several times; only the close() matching the last one finalizes.
+     */
+    int initCalls = 1;
 
     private ShmemRuntime(PeState st, ThreadLevel requested) {
         super(st, st.worldPeers.clone(), null);
@@ -433,6 +438,14 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     @Override
     public void close() {
+        if (!ShmemProviderImpl.releaseInit(this)) {
+            return; // an earlier init() is still unmatched: not finalized yet
+        }
+        finalizeNow();
+    }
+
+    /** shmem_finalize proper (collective), whatever the count of init calls. */
+    private void finalizeNow() {
         synchronized (this) {
             if (st.finalized) {
                 return;
@@ -478,7 +491,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             return;
         }
         try {
-            close();
+            finalizeNow();
         } catch (RuntimeException e) {
             System.err.println("jshmem: PE " + st.me + ": implicit finalize at exit failed: " + e.getMessage());
         }
