@@ -84,6 +84,17 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     ThreadLevel queryThread();
 
     /**
+     * shmem_pcontrol: sets the profiling level for a profiling library (0 off, 1 on, 2 on with
+     * buffers flushed, above 2 defined by the profiling library). As OpenSHMEM says of libraries
+     * themselves, jshmem makes no use of it and returns at once; any level is accepted.
+     *
+     * @param level the profiling level
+     */
+    default void pcontrol(int level) {
+        // No profiling interface: nothing to do.
+    }
+
+    /**
      * shmem_global_exit: ends every PE of the job with {@code status}; does not return.
      */
     void globalExit(int status);

@@ -7,6 +7,7 @@ import io.jshmem.ShmemContext;
 import io.jshmem.ShmemException;
 import io.jshmem.ShmemTeam;
 import io.jshmem.ShmemVersion;
+import io.jshmem.SignalOp;
 import io.jshmem.SymArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
@@ -49,6 +50,11 @@ final class Spec16Cases {
         cases.add(Case.of("sync.test-all-empty-set", Spec16Cases::testAllEmptySet));
         cases.add(Case.of("setup.max-name-len", Spec16Cases::maxNameLen));
         cases.add(Case.of("order.pe-quiet-empty-and-self", Spec16Cases::peQuietEdge));
+        cases.add(Case.atLeast(2, "ctx.team-context-signal-and-pe-quiet", Spec16Cases::teamContextSignal));
+        cases.add(Case.atLeast(3, "team.translate-between-splits", Spec16Cases::translateBetweenSplits));
+        cases.add(Case.of("team.split-2d.bad-xrange", Spec16Cases::split2dBadXrange));
+        cases.add(Case.of("team.split-when-out-of-teams", Spec16Cases::outOfTeams));
+        cases.add(Case.of("setup.pcontrol", Spec16Cases::pcontrol));
         return cases;
     }
 
@@ -457,5 +463,106 @@ final class Spec16Cases {
         s.barrierAll();
         c.checkEq(8 + c.left(), a.get(0), "put_nbi to the right complete after pe_quiet(all)");
         s.barrierAll();
+    }
+
+    /**
+     * On a context of a reversed team, put_signal, signal_add and pe_quiet take team PE numbers:
+     * team PE k+1 is world PE n-2-k, so the data and signal go to the left neighbour in the world.
+     */
+    private static void teamContextSignal(CaseContext c) {
+        Shmem s = c.shmem;
+        int n = c.npes;
+        ShmemTeam rev = s.teamWorld().splitStrided(n - 1, -1, n, null, 0).orElseThrow();
+        SymLongArray data = c.calloc(SymType.LONG, 4);
+        SymLongArray sig = c.calloc(SymType.LONG, 2);
+        s.barrierAll();
+        int target = (rev.myPe() + 1) % n; // team PE: world PE (me - 1 + n) % n
+        try (ShmemContext ctx = rev.createCtx(0)) {
+            ctx.putSignalNbi(data, 0, new long[] {1, 2, 3, 4}, 0, 4, sig, 0, 100 + c.me, SignalOp.SET, target);
+            ctx.signalAdd(sig, 1, 5, target);
+            ctx.peQuiet(target);
+        }
+        long v = s.signalWaitUntil(sig, 0, Cmp.EQ, 100 + c.right());
+        c.checkEq(100 + c.right(), v, "signal from the world right neighbour (team PE - 1)");
+        c.checkEq(1, data.get(0), "data before the signal (element 0)");
+        c.checkEq(4, data.get(3), "data before the signal (element 3)");
+        c.checkEq(5, s.signalWaitUntil(sig, 1, Cmp.GE, 5), "signal_add through the team context");
+        s.barrierAll();
+        rev.close();
+    }
+
+    /** translate_pe between two split teams, neither of them the world. */
+    private static void translateBetweenSplits(CaseContext c) {
+        ShmemTeam w = c.shmem.teamWorld();
+        int n = c.npes;
+        ShmemTeam rev = w.splitStrided(n - 1, -1, n, null, 0).orElseThrow();
+        Optional<ShmemTeam> even = w.splitStrided(0, 2, (n + 1) / 2, null, 0);
+        even.ifPresent(e -> {
+            for (int i = 0; i < e.nPes(); i++) {
+                c.checkEq(n - 1 - 2L * i, e.translatePe(i, rev), "even team PE " + i + " in the reversed team");
+            }
+            for (int k = 0; k < n; k++) {
+                int worldPe = n - 1 - k;
+                c.checkEq(worldPe % 2 == 0 ? worldPe / 2 : -1, rev.translatePe(k, e), "reversed team PE " + k + " in the even team");
+            }
+            c.checkEq(-1, e.translatePe(e.nPes(), rev), "a PE beyond the even team");
+            e.close();
+        });
+        rev.close();
+        c.shmem.barrierAll();
+    }
+
+    /** split_2d with xrange below 1 fails on every PE (C: nonzero return), and the library goes on. */
+    private static void split2dBadXrange(CaseContext c) {
+        ShmemTeam w = c.shmem.teamWorld();
+        c.expectShmemException("split_2d with xrange 0", () -> w.split2d(0, null, 0, null, 0), "xrange");
+        c.expectShmemException("split_2d with xrange -3", () -> w.split2d(-3, null, 0, null, 0), "xrange");
+        TeamPair p = w.split2d(1, null, 0, null, 0);
+        c.checkEq(1, p.xTeam().nPes(), "split_2d(1): rows of one PE");
+        c.checkEq(c.npes, p.yTeam().nPes(), "split_2d(1): one column of every PE");
+        c.checkEq(c.me, p.yTeam().myPe(), "split_2d(1): y coordinate");
+        p.xTeam().close();
+        p.yTeam().close();
+    }
+
+    /**
+     * A split that cannot create its team (every team resource in use) fails on every PE of the
+     * parent (C: nonzero return and SHMEM_TEAM_INVALID), and destroying teams makes room again.
+     */
+    private static void outOfTeams(CaseContext c) {
+        ShmemTeam w = c.shmem.teamWorld();
+        List<ShmemTeam> teams = new ArrayList<>();
+        ShmemException refused = null;
+        try {
+            for (int i = 0; i < 1000 && refused == null; i++) {
+                try {
+                    teams.add(w.splitStrided(0, 1, c.npes, null, 0).orElseThrow());
+                } catch (ShmemException e) {
+                    refused = e;
+                }
+            }
+            if (c.check(refused != null, "a split was refused before 1000 teams existed")) {
+                c.check(c.namesThisPe(refused.getMessage()), "the refusal names this PE: " + refused.getMessage());
+                c.check(teams.size() >= 8, "at least 8 teams could exist at once (got " + teams.size() + ")");
+            }
+        } finally {
+            for (ShmemTeam t : teams) {
+                t.close();
+            }
+        }
+        ShmemTeam again = w.splitStrided(0, 1, c.npes, null, 0).orElseThrow();
+        again.sync();
+        again.close();
+    }
+
+    /** shmem_pcontrol: any level is accepted and changes nothing. */
+    private static void pcontrol(CaseContext c) {
+        for (int level : new int[] {0, 1, 2, 3, -1}) {
+            c.shmem.pcontrol(level);
+        }
+        SymLongArray a = c.calloc(SymType.LONG, 1);
+        c.shmem.p(a, 0, 5 + c.me, c.right());
+        c.shmem.barrierAll();
+        c.checkEq(5 + c.left(), a.get(0), "the library works after pcontrol");
     }
 }
