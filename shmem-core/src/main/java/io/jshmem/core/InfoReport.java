@@ -63,6 +63,10 @@ public final class InfoReport {
         lines.add("  transport in use:     " + transport);
         String bind = System.getenv(io.jshmem.core.bootstrap.LaunchEnv.BIND);
         lines.add("  binding:              " + ("core".equals(bind) ? "a core per PE (oshrun --bind-to core)" : "none"));
+        String aot = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-XX:AOTCache=")).map(a -> a.substring("-XX:AOTCache=".length())).findFirst()
+                .orElse("none (JSHMEM_AOT; jshmem classes in directories cannot be cached)");
+        lines.add("  start-up cache:       " + aot);
         return lines;
     }
 }

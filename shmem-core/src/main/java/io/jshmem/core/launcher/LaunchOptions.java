@@ -348,6 +348,12 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           (default: /usr/lib/jvm/*25*)
                   JSHMEM_JAVA_OPTS        extra JVM options for every PE, split on whitespace
                   CLASSPATH               the program's class path when -cp is not given
+                  JSHMEM_AOT              auto (default): when jshmem runs from jars (the binary
+                                          distribution), the PEs start from an ahead-of-time cache
+                                          of the JDK and jshmem classes, made after the first
+                                          successful job (a few seconds, once); off: never
+                  JSHMEM_CACHE_DIR        where that cache lives (default $XDG_CACHE_HOME/jshmem,
+                                          else ~/.cache/jshmem)
 
                 Environment read by the jshmem runtime in each PE (pass them with -x or export them):
                   SHMEM_SYMMETRIC_SIZE    size of each PE's symmetric heap, e.g. 512M or 2G

@@ -27,6 +27,7 @@ public final class Launcher {
         List<String> command;
         List<HostList.Placement> placements;
         BootstrapEndpoint endpoint;
+        AotCache aot;
         try {
             options = LaunchOptions.parse(List.of(args), env);
             switch (options.action()) {
@@ -45,7 +46,8 @@ public final class Launcher {
             String java = System.getProperty(JAVA_PROPERTY,
                     Path.of(System.getProperty("java.home"), "bin", "java").toString());
             String classpath = System.getProperty(CLASSPATH_PROPERTY, System.getProperty("java.class.path"));
-            command = PeCommand.build(options, java, classpath, env);
+            aot = AotCache.of(java, classpath, env);
+            command = PeCommand.build(options, java, classpath, env, aot);
             placements = options.multiHost()
                     ? HostList.place(options.hosts(), options.npes(), options.oversubscribe())
                     : HostList.localOnly(options.npes());
@@ -56,6 +58,10 @@ public final class Launcher {
             System.err.println("see oshrun --help");
             return 2;
         }
-        return new Job(options, command, placements, endpoint, env).run();
+        int status = new Job(options, command, placements, endpoint, env).run();
+        if (status == 0 && aot != null && !aot.present()) {
+            aot.createIfMissing(); // once per installation and JDK: later jobs start faster
+        }
+        return status;
     }
 }

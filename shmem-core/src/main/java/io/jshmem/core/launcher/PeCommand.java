@@ -33,10 +33,12 @@ final class PeCommand {
      * @param java            the java binary for the PEs
      * @param jshmemClasspath jshmem's own classes, appended to the program's class path
      * @param env             oshrun's environment (JSHMEM_JAVA_OPTS, CLASSPATH)
+     * @param aot             the ahead-of-time cache for the PEs, or null: when given, its options
+     *                        come first and jshmem's class path precedes the program's
      * @throws UsageException if the -jar file cannot be read or names no Main-Class
      */
-    static List<String> build(LaunchOptions options, String java, String jshmemClasspath, Map<String, String> env)
-            throws UsageException {
+    static List<String> build(LaunchOptions options, String java, String jshmemClasspath, Map<String, String> env,
+                              AotCache aot) throws UsageException {
         List<String> jvmOptions = new ArrayList<>(options.jvmOptions());
         String javaOpts = env.getOrDefault(LaunchEnv.JAVA_OPTS, "").strip();
         if (!javaOpts.isEmpty()) {
@@ -49,9 +51,15 @@ final class PeCommand {
             command.add(DEFAULT_GC);
         }
         command.add(NATIVE_ACCESS);
+        if (aot != null) {
+            command.addAll(aot.jvmOptions());
+        }
         command.addAll(jvmOptions);
 
         List<String> classpath = new ArrayList<>();
+        if (aot != null) {
+            classpath.add(jshmemClasspath); // the cache's class path must be a prefix of the run's
+        }
         String mainClass;
         if (options.jar() != null) {
             mainClass = mainClassOf(options.jar());
@@ -65,7 +73,7 @@ final class PeCommand {
             String userClasspath = options.classpath() != null ? options.classpath() : env.get("CLASSPATH");
             classpath.add(userClasspath == null || userClasspath.isEmpty() ? "." : userClasspath);
         }
-        if (!jshmemClasspath.isEmpty()) {
+        if (aot == null && !jshmemClasspath.isEmpty()) {
             classpath.add(jshmemClasspath);
         }
         command.add("-cp");

@@ -21,7 +21,7 @@ class PeCommandTest {
     Path dir;
 
     private static List<String> build(Map<String, String> env, String... args) throws UsageException {
-        return PeCommand.build(LaunchOptions.parse(List.of(args), env), "/jdk/bin/java", "/jshmem/classes", env);
+        return PeCommand.build(LaunchOptions.parse(List.of(args), env), "/jdk/bin/java", "/jshmem/classes", env, null);
     }
 
     @Test
