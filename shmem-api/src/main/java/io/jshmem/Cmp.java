@@ -38,6 +38,10 @@ public enum Cmp {
      * Whether {@code value cmp operand} holds. Narrower values ({@code int}, {@code short}) arrive
      * sign-extended, which keeps their unsigned order, so the unsigned operators are right for every
      * width.
+     *
+     * @param value   the left-hand side (the value in memory)
+     * @param operand the right-hand side (the value compared against)
+     * @return whether the comparison holds
      */
     public boolean test(long value, long operand) {
         return switch (this) {
@@ -54,7 +58,7 @@ public enum Cmp {
         };
     }
 
-    /** Whether this operator compares unsigned ({@link #UGT}, {@link #UGE}, {@link #ULT}, {@link #ULE}). */
+    /** {@return whether this operator compares unsigned ({@link #UGT}, {@link #UGE}, {@link #ULT}, {@link #ULE})} */
     public boolean isUnsigned() {
         return this == UGT || this == UGE || this == ULT || this == ULE;
     }

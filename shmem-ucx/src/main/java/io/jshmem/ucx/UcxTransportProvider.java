@@ -9,6 +9,9 @@ import java.util.List;
 
 /** The UCX transport, found by the runtime through {@link java.util.ServiceLoader}. */
 public final class UcxTransportProvider implements TransportProvider {
+    /** Creates the provider (the {@link java.util.ServiceLoader} does). */
+    public UcxTransportProvider() {
+    }
 
     @Override
     public String name() {
