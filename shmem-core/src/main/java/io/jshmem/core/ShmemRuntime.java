@@ -100,18 +100,6 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         return slots;
     }
 
-    /** Writes a synchronization word on a world PE, with release semantics. */
-    void writeFlag(int worldPe, long off, long value) {
-        MemorySegment s = st.direct(worldPe);
-        if (s != null) {
-            LONG.setRelease(s, off, value);
-            Waiter.signal(s);
-        } else {
-            st.transport.putValue(worldPe, off, value, 8);
-            st.transport.quiet(worldPe);
-        }
-    }
-
     /** Reads a word of a world PE's heap with acquire semantics. */
     long readWord(int worldPe, long off) {
         MemorySegment s = st.direct(worldPe);

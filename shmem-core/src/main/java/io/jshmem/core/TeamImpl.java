@@ -6,6 +6,7 @@ import io.jshmem.ShmemTeam;
 import io.jshmem.SymArray;
 import io.jshmem.TeamConfig;
 import io.jshmem.TeamPair;
+import io.jshmem.core.transport.AmoOp;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Optional;
@@ -35,6 +36,10 @@ final class TeamImpl implements ShmemTeam {
     private final long[] roundOffset;
     private final int[] roundPe;
     private final MemorySegment[] roundTarget;
+    /** Per round: whether the flag this PE waits for is raised by a PE on this node (else through the transport). */
+    private final boolean[] roundFromLocal;
+    /** Dissemination syncs so far: what a flag raised through the transport counts. */
+    private long disseminations;
     /** Whether every member's heap is mapped here: then syncs and small collectives use the arrival words. */
     final boolean allLocal;
     /** Whether syncs wait for every member's arrival word (else a dissemination barrier). */
@@ -75,10 +80,13 @@ final class TeamImpl implements ShmemTeam {
         this.roundOffset = new long[rounds];
         this.roundPe = new int[rounds];
         this.roundTarget = new MemorySegment[rounds];
+        this.roundFromLocal = new boolean[rounds];
         for (int r = 0; r < rounds; r++) {
+            int n = members.length;
             roundOffset[r] = flags0 + (long) r * TeamSlots.LINE;
-            roundPe[r] = members[(my + (1 << r)) % members.length];
+            roundPe[r] = members[(my + (1 << r)) % n];
             roundTarget[r] = st.direct(roundPe[r]);
+            roundFromLocal[r] = st.direct(members[((my - (1 << r)) % n + n) % n]) != null;
         }
         boolean local = true;
         for (MemorySegment p : peers) {
@@ -190,7 +198,9 @@ final class TeamImpl implements ShmemTeam {
      * store, N-1 loads of lines that change once per operation). Otherwise a dissemination barrier:
      * in round r, team PE i raises the round-r flag of team PE i+2^r and waits for its own from
      * i-2^r; ceil(log2 N) rounds. Flags and arrival words hold epochs, which only grow, so they
-     * never need resetting while the team lives.
+     * never need resetting while the team lives. A flag raised through the network transport is a
+     * posted atomic increment instead (a count of dissemination syncs): it needs no completion
+     * round trip, and increments cannot be overtaken by an older value the way unordered puts can.
      */
     void syncInternal() {
         long e = ++epoch;
@@ -200,6 +210,7 @@ final class TeamImpl implements ShmemTeam {
             return;
         }
         MemorySegment self = st.self;
+        long d = ++disseminations;
         for (int r = 0; r < roundOffset.length; r++) {
             long off = roundOffset[r];
             MemorySegment to = roundTarget[r];
@@ -207,10 +218,11 @@ final class TeamImpl implements ShmemTeam {
                 CtxBase.LONG.setRelease(to, off, e);
                 Waiter.signal(to);
             } else {
-                rt.writeFlag(roundPe[r], off, e);
+                st.transport.atomic64(roundPe[r], off, AmoOp.ADD, 1, 0);
             }
+            long want = roundFromLocal[r] ? e : d;
             long v;
-            for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) < e; ) {
+            for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) < want; ) {
                 w = st.waiter.idle(w, self, off, 8, v);
             }
         }
