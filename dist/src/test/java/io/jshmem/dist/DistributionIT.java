@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -147,6 +148,65 @@ class DistributionIT {
         assertEquals(0, job.status, job::describe);
         assertTrue(job.out.contains("PE 0 got 101"), job::describe);
         assertTrue(job.out.contains("PE 1 got 100"), job::describe);
+    }
+
+    /** shmem-api is the named module io.jshmem exporting only the API; the others are automatic modules. */
+    @Test
+    void moduleDescriptors() throws Exception {
+        Path jar = Path.of(System.getProperty("java.home"), "bin", "jar");
+        Run api = run(List.of(jar.toString(), "--describe-module", "--file",
+                dist.resolve("lib/shmem-api-" + VERSION + ".jar").toString()), dist, Map.of(), 60);
+        assertEquals(0, api.status, api::describe);
+        assertTrue(api.out.startsWith("io.jshmem@" + VERSION + " "), api::describe);
+        List<String> exports = api.out.lines().filter(l -> l.startsWith("exports ")).sorted().toList();
+        assertEquals(List.of("exports io.jshmem", "exports io.jshmem.spi"), exports, api::describe);
+        assertTrue(api.out.contains("uses io.jshmem.spi.ShmemProvider"), api::describe);
+        for (String[] m : List.of(new String[] {"shmem-core", "io.jshmem.core"}, new String[] {"shmem-ucx", "io.jshmem.ucx"},
+                new String[] {"shmem-spawn", "io.jshmem.spawn"})) {
+            Run r = run(List.of(jar.toString(), "--describe-module", "--file",
+                    dist.resolve("lib/" + m[0] + "-" + VERSION + ".jar").toString()), dist, Map.of(), 60);
+            assertEquals(0, r.status, r::describe);
+            assertTrue(r.out.contains(m[1] + "@" + VERSION + " automatic"), r::describe);
+        }
+    }
+
+    /** A program that is a named module, on the module path with the distribution's jars (one PE, plain java). */
+    @Test
+    void modulePathRun() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("modapp/src/app"));
+        Files.writeString(src.resolve("module-info.java"), "module app { requires io.jshmem; }\n");
+        Files.writeString(Files.createDirectories(src.resolve("app")).resolve("Main.java"), """
+                package app;
+
+                import io.jshmem.Shmem;
+                import io.jshmem.SymLongArray;
+                import io.jshmem.SymType;
+
+                public final class Main {
+                    public static void main(String[] args) {
+                        try (Shmem shmem = Shmem.init()) {
+                            SymLongArray a = shmem.calloc(SymType.LONG, 1);
+                            shmem.atomicAdd(a, 0, 41, shmem.myPe());
+                            shmem.atomicInc(a, 0, shmem.myPe());
+                            shmem.barrierAll();
+                            System.out.println("module " + Main.class.getModule().getName() + ": " + a.get(0)
+                                    + " from runtime module " + shmem.getClass().getModule().getName());
+                        }
+                    }
+                }
+                """);
+        Path out = tmp.resolve("modapp/out/app");
+        Path bin = Path.of(System.getProperty("java.home"), "bin");
+        Run javac = run(List.of(bin.resolve("javac").toString(), "--module-path", dist.resolve("lib").toString(),
+                "-d", out.toString(), src.resolve("module-info.java").toString(), src.resolve("app/Main.java").toString()),
+                dist, Map.of(), 120);
+        assertEquals(0, javac.status, javac::describe);
+        Run java = run(List.of(bin.resolve("java").toString(),
+                "--module-path", dist.resolve("lib") + File.pathSeparator + out.getParent(),
+                "--add-modules", "ALL-MODULE-PATH", "--enable-native-access=io.jshmem.core,io.jshmem.ucx,io.jshmem.spawn",
+                "-m", "app/app.Main"), tmp, Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"), 120);
+        assertEquals(0, java.status, java::describe);
+        assertTrue(java.out.contains("module app: 42 from runtime module io.jshmem.core"), java::describe);
     }
 
     @Test
