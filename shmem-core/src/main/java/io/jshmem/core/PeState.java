@@ -50,7 +50,7 @@ final class PeState {
         // A PE bound to a core of its own by the launcher has it whatever the affinity mask says.
         this.oversubscribed = !"core".equals(System.getenv(io.jshmem.core.bootstrap.LaunchEnv.BIND)) && local > Runtime.getRuntime().availableProcessors();
         long spin = config.waitSpinNanos() >= 0 ? config.waitSpinNanos() : oversubscribed ? 0 : 20_000;
-        this.waiter = new Waiter(spin, config.waitYieldNanos(), transport != null, this::checkAbort);
+        this.waiter = new Waiter(spin, config.waitYieldNanos(), transport, this::checkAbort);
     }
 
     void checkAbort() {

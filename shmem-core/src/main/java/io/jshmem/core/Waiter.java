@@ -1,6 +1,7 @@
 package io.jshmem.core;
 
 import io.jshmem.core.heap.SymmetricHeap;
+import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
@@ -48,6 +49,7 @@ final class Waiter {
     private static final long YIELD = 1L << 62;
     private static final long SLEEP = 2L << 62;
     private static final long LOW48 = (1L << 48) - 1;
+    private static final int PROGRESS_EVERY = 16;
     /** Nanoseconds one {@link Thread#onSpinWait()} takes on this CPU (10-140 ns), measured once. */
     private static final double SPIN_NANOS = measureSpin();
 
@@ -55,18 +57,22 @@ final class Waiter {
     private final long yieldNanos;
     private final long maxSleepNanos;
     private final Runnable abortCheck;
+    /** The network transport, progressed while waiting; null on one node. */
+    private final RemoteTransport transport;
 
     /**
      * @param spinNanos    how long to spin before yielding (0 when PEs outnumber cores: spinning then
      *                     only steals time from the PE being waited for)
      * @param yieldNanos   how long to yield before sleeping
-     * @param network      whether a network transport may write this PE's memory without ringing
+     * @param transport    the network transport, which may write this PE's memory without ringing
+     *                     and needs progress from waiting PEs; null when every peer is on this node
      * @param abortCheck   run on the slow path; throws when the job is being aborted
      */
-    Waiter(long spinNanos, long yieldNanos, boolean network, Runnable abortCheck) {
+    Waiter(long spinNanos, long yieldNanos, RemoteTransport transport, Runnable abortCheck) {
         this.spins = (int) Math.min(Integer.MAX_VALUE, spinNanos / SPIN_NANOS);
         this.yieldNanos = yieldNanos;
-        this.maxSleepNanos = network ? MAX_SLEEP_NANOS_NETWORK : MAX_SLEEP_NANOS;
+        this.maxSleepNanos = transport != null ? MAX_SLEEP_NANOS_NETWORK : MAX_SLEEP_NANOS;
+        this.transport = transport;
         this.abortCheck = abortCheck;
     }
 
@@ -95,7 +101,12 @@ final class Waiter {
         long phase = w & PHASE;
         if (phase == 0) {
             if (w < spins) {
-                Thread.onSpinWait();
+                // A progress call costs microseconds on TCP: one per PROGRESS_EVERY spins.
+                if (transport != null && (w & (PROGRESS_EVERY - 1)) == 0) {
+                    transport.progress();
+                } else {
+                    Thread.onSpinWait();
+                }
                 return w + 1;
             }
             abortCheck.run();
@@ -104,7 +115,9 @@ final class Waiter {
         if (phase == YIELD) {
             long started = w & LOW48;
             if (((System.nanoTime() - started) & LOW48) < yieldNanos) {
-                Thread.yield();
+                if (transport == null || !transport.progress()) {
+                    Thread.yield();
+                }
                 abortCheck.run();
                 return w;
             }

@@ -790,6 +790,23 @@ public final class UcxTransport implements RemoteTransport, AutoCloseable {
         completePending(pe);
     }
 
+    /**
+     * Progress from a PE waiting in the library (a barrier, a wait on its own memory), so that
+     * remote operations on this PE's memory land without waiting for the progress thread to wake.
+     * Never blocks: when another thread holds the worker, that thread is progressing it.
+     */
+    @Override
+    public boolean progress() {
+        if (closed || !lock.tryLock()) {
+            return false;
+        }
+        try {
+            return !closed && Ucp.progress(workerHandle) != 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public String name() {
         return name;

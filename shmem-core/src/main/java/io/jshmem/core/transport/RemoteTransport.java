@@ -42,6 +42,15 @@ public interface RemoteTransport extends AutoCloseable {
     /** Completes the operations issued to {@code pe}. */
     void quiet(int pe);
 
+    /**
+     * Advances communication without blocking, for a PE waiting in the library (a barrier, a
+     * wait on its own memory): over TCP a remote put or atomic lands only when the target makes
+     * progress. Returns whether anything happened.
+     */
+    default boolean progress() {
+        return false;
+    }
+
     /** Name for SHMEM_INFO, e.g. "ucx (tcp)". */
     String name();
 
