@@ -20,6 +20,7 @@ final class RuntimeLocator {
             synchronized (RuntimeLocator.class) {
                 p = provider;
                 if (p == null) {
+                    ShmemVersion.checkSingleVersion(Shmem.class.getClassLoader());
                     p = ServiceLoader.load(ShmemProvider.class, Shmem.class.getClassLoader()).findFirst()
                             .orElseThrow(() -> new ShmemException(
                                     "no jshmem runtime found: put shmem-core on the class path (bin/oshrun does this)"));

@@ -2,7 +2,15 @@ package io.jshmem;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /** Version constants of this library and of the OpenSHMEM specification it implements. */
 public final class ShmemVersion {
@@ -30,6 +38,71 @@ public final class ShmemVersion {
     static final String UNKNOWN = "unknown";
 
     private ShmemVersion() {
+    }
+
+    /**
+     * Throws if the class path holds more than one version of jshmem (e.g. an application jar that
+     * bundles an older jshmem ahead of the installation's {@code lib/}), naming each version and where
+     * it is. Called when the runtime is looked up, i.e. at init.
+     */
+    static void checkSingleVersion(ClassLoader loader) {
+        Map<String, String> copies = copies(loader);
+        Set<String> versions = new LinkedHashSet<>(copies.values());
+        if (versions.size() > 1) {
+            List<String> where = new ArrayList<>();
+            copies.forEach((location, version) -> where.add("jshmem " + version + " in " + location));
+            throw new ShmemException("the class path holds " + versions.size() + " versions of jshmem: "
+                    + String.join(", ", where) + ". Classes of the first win, which breaks the others;"
+                    + " keep jshmem out of the application's jar (depend on shmem-api with scope provided,"
+                    + " bin/oshrun supplies the runtime) or run it with the jshmem it was built for");
+        }
+    }
+
+    /** Every copy of the build's version resource visible to {@code loader}: location, version. */
+    static Map<String, String> copies(ClassLoader loader) {
+        Map<String, String> copies = new LinkedHashMap<>();
+        if (loader == null) {
+            return copies;
+        }
+        String name = ShmemVersion.class.getPackageName().replace('.', '/') + "/" + RESOURCE;
+        try {
+            Enumeration<URL> urls = loader.getResources(name);
+            while (urls.hasMoreElements()) {
+                URL url = urls.nextElement();
+                try (InputStream in = url.openStream()) {
+                    Properties p = new Properties();
+                    p.load(in);
+                    String v = p.getProperty("version", "").strip();
+                    if (!v.isEmpty() && !v.contains("${")) {
+                        copies.put(location(url, name), v);
+                    }
+                } catch (IOException | IllegalArgumentException e) {
+                    // an unreadable copy says nothing
+                }
+            }
+        } catch (IOException e) {
+            // no copies to compare
+        }
+        return copies;
+    }
+
+    /** The jar or directory a resource comes from. */
+    private static String location(URL url, String name) {
+        String s = url.toString();
+        if (s.startsWith("jar:")) {
+            int bang = s.indexOf("!/");
+            s = s.substring(4, bang < 0 ? s.length() : bang);
+        } else if (s.endsWith("/" + name)) {
+            s = s.substring(0, s.length() - name.length() - 1);
+        }
+        if (s.startsWith("file:")) {
+            try {
+                return java.nio.file.Path.of(java.net.URI.create(s)).toString();
+            } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+                return s.substring(5);
+            }
+        }
+        return s;
     }
 
     /**

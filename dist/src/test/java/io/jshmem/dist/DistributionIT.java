@@ -17,6 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -148,6 +151,52 @@ class DistributionIT {
         assertEquals(0, job.status, job::describe);
         assertTrue(job.out.contains("PE 0 got 101"), job::describe);
         assertTrue(job.out.contains("PE 1 got 100"), job::describe);
+    }
+
+    /** A user jar that bundles an older jshmem than lib/: every PE stops at init naming both versions. */
+    @Test
+    void userJarBundlingAnotherJshmemIsReported() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("fat/src"));
+        Files.writeString(src.resolve("Fat.java"), """
+                public final class Fat {
+                    public static void main(String[] args) {
+                        try (io.jshmem.Shmem shmem = io.jshmem.Shmem.init()) {
+                            System.out.println("PE " + shmem.myPe() + " started");
+                        }
+                    }
+                }
+                """);
+        Path classes = tmp.resolve("fat/classes");
+        Run javac = inDist(List.of("bin/oshjavac", "-d", classes.toString(), src.resolve("Fat.java").toString()), Map.of());
+        assertEquals(0, javac.status, javac::describe);
+        // The application's jar: its class plus a copy of shmem-api that says it is jshmem 0.0.1.
+        Path fat = tmp.resolve("fat/app.jar");
+        try (ZipFile api = new ZipFile(dist.resolve("lib/shmem-api-" + VERSION + ".jar").toFile());
+             ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(fat))) {
+            for (ZipEntry e : java.util.Collections.list(api.entries())) {
+                if (e.isDirectory() || e.getName().startsWith("META-INF/") || e.getName().equals("module-info.class")) {
+                    continue;
+                }
+                out.putNextEntry(new ZipEntry(e.getName()));
+                if (e.getName().equals("io/jshmem/jshmem-version.properties")) {
+                    out.write("version=0.0.1\n".getBytes(StandardCharsets.UTF_8));
+                } else {
+                    try (var in = api.getInputStream(e)) {
+                        in.transferTo(out);
+                    }
+                }
+                out.closeEntry();
+            }
+            out.putNextEntry(new ZipEntry("Fat.class"));
+            out.write(Files.readAllBytes(classes.resolve("Fat.class")));
+            out.closeEntry();
+        }
+        Run r = inDist(List.of("bin/oshrun", "-np", "2", "--timeout", "120", "-cp", fat.toString(), "Fat"), Map.of());
+        assertTrue(r.status != 0, r::describe);
+        String all = r.out + r.err;
+        assertTrue(all.contains("jshmem 0.0.1 in " + fat), r::describe);
+        assertTrue(all.contains("jshmem " + VERSION + " in " + dist.resolve("lib/shmem-api-" + VERSION + ".jar")), r::describe);
+        assertFalse(all.contains("started"), r::describe);
     }
 
     /** shmem-api is the named module io.jshmem exporting only the API; the others are automatic modules. */
