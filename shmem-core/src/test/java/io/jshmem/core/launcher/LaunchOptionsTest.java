@@ -87,7 +87,7 @@ class LaunchOptionsTest {
         assertEquals(Action.VERSION, parse("--version").action());
         assertTrue(LaunchOptions.help().contains("JSHMEM_JAVA_OPTS"));
         assertTrue(LaunchOptions.help().contains("SHMEM_SYMMETRIC_SIZE"));
-        assertTrue(LaunchOptions.version().matches("oshrun \\(jshmem [0-9.]+\\), OpenSHMEM 1\\.6"));
+        assertTrue(LaunchOptions.version().matches("oshrun \\(jshmem [0-9][0-9A-Za-z.+-]*\\), OpenSHMEM 1\\.6"), LaunchOptions.version());
     }
 
     @Test
