@@ -88,7 +88,8 @@ declare -A java_main=([rma]=RmaBench [amo]=AmoBench [coll]=CollBench [pingpong]=
 
 # The run directory; everything of this run goes there, bench/results/ only with --publish.
 results=$here/results
-run_dir=${out:-$here/runs/$(date -u +%Y%m%d-%H%M%S)$([[ $quick -eq 1 ]] && echo -quick)}
+suffix=; [[ $quick -eq 1 ]] && suffix=-quick
+run_dir=${out:-$here/runs/$(date -u +%Y%m%d-%H%M%S)$suffix}
 mkdir -p "$run_dir"
 run_dir=$(cd "$run_dir" && pwd)
 csv=$run_dir/results.csv
