@@ -157,27 +157,30 @@ typedef double (*bench_rep_fn)(void *ctx, long iters);
 #define BENCH_MAX_ITERS 2000000L
 
 /*
- * Warm-up after calibration, by iteration count (shared with Harness.java):
- * repetitions at the calibrated count continue until BENCH_WARMUP_ITERS
- * iterations have run in all (calibration included), or BENCH_QUIET_REPS of
- * them in a row ran without JIT compilation on any PE (C: every repetition),
- * or BENCH_MAX_WARMUP_REPS were run. 20,000 calls are past HotSpot's C2
- * thresholds (5,000 invocations / 15,000 with loops); slow operations (UCX,
- * large messages), where the JIT matters little, stop on the quiet rule.
+ * Warm-up after calibration (shared with Harness.java): repetitions continue
+ * until BENCH_WARMUP_ITERS iterations have run in all (calibration included:
+ * enough for HotSpot's C2 to compile a fast operation's path) and
+ * BENCH_QUIET_REPS in a row ran without JIT compilation on any PE (C: every
+ * repetition); or until BENCH_WARMUP_BUDGET_TARGETS targets of timed work
+ * (slow operations), or BENCH_MAX_WARMUP_REPS repetitions. After each
+ * repetition the count is calibrated again from it.
  */
-#define BENCH_WARMUP_ITERS 20000L
+#define BENCH_WARMUP_ITERS 200000L
 #define BENCH_QUIET_REPS 3
-#define BENCH_MAX_WARMUP_REPS 30
+#define BENCH_WARMUP_BUDGET_TARGETS 40
+#define BENCH_MAX_WARMUP_REPS 100
 
 /*
  * Calibrates the iteration count: starts at 1, always takes a second round
  * (the first pays one-off costs: connection setup, page faults), multiplies
  * by 8 until a repetition lasts a quarter of the target, then uses the count
- * that makes it last the target. "Lasts" is PE 0's wall time of the whole
- * repetition, untimed parts included (the barrier between two collective
- * calls, filling and checking buffers): on a loaded machine OSHMEM's barrier
- * can take milliseconds, and a count calibrated on a 1 us call would then
- * run for minutes. Adds the iterations run to *warmed.
+ * that makes its timed part (what fn returns on PE 0) last the target. The
+ * count is sized from the timed part: sized from the whole repetition, a
+ * slow untimed barrier would shrink a fast operation's count to a few
+ * hundred iterations, mostly first-touch and timer cost. PE 0's wall time
+ * of the whole repetition (untimed parts included: on a loaded machine a
+ * barrier can take milliseconds) still stops the growth at four targets,
+ * so no repetition runs for minutes. Adds the iterations run to *warmed.
  */
 static inline long bench_calibrate(const bench_opts *o, bench_rep_fn fn, void *ctx,
                                    long min_iters, long *warmed)
@@ -186,21 +189,25 @@ static inline long bench_calibrate(const bench_opts *o, bench_rep_fn fn, void *c
     long n = 1;
     for (int round = 0;; round++) {
         double t0 = bench_now_us();
-        fn(ctx, n);
-        double t = bench_now_us() - t0;
+        double timed = fn(ctx, n);
+        double wall = bench_now_us() - t0;
         *warmed += n;
         long next = n; /* PE 0 decides; > 0 means calibrate again */
         if (me == 0) {
-            double per = t > 0 ? t / (double)n : 1e-3;
+            double per = timed > 0 ? timed / (double)n : 1e-3;
             long want = (long)(o->target_us / per);
             if (want > BENCH_MAX_ITERS)
                 want = BENCH_MAX_ITERS;
             if (want < min_iters)
                 want = min_iters;
-            if (round == 0 || (t < o->target_us / 4 && n < want))
+            int grow = timed < o->target_us / 4 && wall < 4 * o->target_us && n < want;
+            if (round == 0 || grow) {
                 next = n * 8 < want ? n * 8 : want;
-            else
-                next = -want;
+            } else {
+                double wall_bound = (double)n * 4 * o->target_us / (wall > 1e-3 ? wall : 1e-3);
+                long cap = wall_bound < (double)want ? (long)wall_bound : want;
+                next = -(cap > min_iters ? cap : min_iters);
+            }
         }
         next = bench_share(next);
         if (next < 0)
@@ -211,14 +218,39 @@ static inline long bench_calibrate(const bench_opts *o, bench_rep_fn fn, void *c
 
 /* Warm-up repetitions at count n (see BENCH_WARMUP_ITERS); C has no JIT, so
  * every repetition is "quiet". */
-static inline void bench_warm_up(bench_rep_fn fn, void *ctx, long n, long warmed)
+static inline long bench_warm_up(const bench_opts *o, bench_rep_fn fn, void *ctx, long n, long warmed,
+                                 long min_iters)
 {
-    for (int reps = 1, quiet = 0; warmed < BENCH_WARMUP_ITERS; reps++) {
-        fn(ctx, n);
+    double spent = 0;
+    for (int reps = 1, quiet = 0; reps <= BENCH_MAX_WARMUP_REPS; reps++) {
+        double t0 = bench_now_us();
+        double timed = fn(ctx, n);
+        double wall = bench_now_us() - t0;
         warmed += n;
-        if (++quiet >= BENCH_QUIET_REPS || reps >= BENCH_MAX_WARMUP_REPS)
+        spent += timed;
+        ++quiet;
+        long next = n;
+        if (shmem_my_pe() == 0) {
+            if ((quiet >= BENCH_QUIET_REPS && warmed >= BENCH_WARMUP_ITERS) ||
+                spent >= BENCH_WARMUP_BUDGET_TARGETS * o->target_us) {
+                next = -n;
+            } else if (timed > 0) {
+                double want = o->target_us * (double)n / timed;
+                double cap = (double)n * 4 * o->target_us / (wall > 1e-3 ? wall : 1e-3);
+                double v = want < cap ? want : cap;
+                if (v > BENCH_MAX_ITERS)
+                    v = BENCH_MAX_ITERS;
+                next = (long)v > min_iters ? (long)v : min_iters;
+                if (next < 1)
+                    next = 1;
+            }
+        }
+        next = bench_share(next);
+        if (next < 0)
             break;
+        n = next;
     }
+    return n;
 }
 
 /*
@@ -232,7 +264,7 @@ static inline double bench_run(const bench_opts *o, bench_rep_fn fn, void *ctx,
 {
     long warmed = 0;
     long n = bench_calibrate(o, fn, ctx, min_iters, &warmed);
-    bench_warm_up(fn, ctx, n, warmed);
+    n = bench_warm_up(o, fn, ctx, n, warmed, min_iters);
 
     double v[64];
     for (int r = 0; r < o->reps && r < 64; r++)
@@ -305,7 +337,7 @@ static inline void bench_run_waits(const bench_opts *o, bench_rep_fn fn, void *c
     long n = iters < BENCH_SAMPLES / o->reps ? iters : BENCH_SAMPLES / o->reps;
     bench_sample_on = 1;
     bench_sample_n = 0;
-    bench_warm_up(fn, ctx, n, 0);
+    (void)bench_warm_up(o, fn, ctx, n, 0, 1); /* the count stays n: the sample buffer holds reps x n */
     bench_sample_n = 0;
     for (int r = 0; r < o->reps; r++)
         fn(ctx, n);

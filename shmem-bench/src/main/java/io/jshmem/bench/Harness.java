@@ -18,9 +18,11 @@ public final class Harness {
     /** Upper bound on iterations per repetition (BENCH_MAX_ITERS). */
     private static final long MAX_ITERS = 2_000_000L;
     /** Warm-up rule, see {@link #warmUp} (BENCH_WARMUP_ITERS, BENCH_QUIET_REPS, BENCH_MAX_WARMUP_REPS). */
-    private static final long WARMUP_ITERS = 20_000;
+    private static final long WARMUP_ITERS = 200_000;
     private static final int QUIET_REPS = 3;
-    private static final int MAX_WARMUP_REPS = 30;
+    private static final int MAX_WARMUP_REPS = 100;
+    /** Warm-up budget in targets of timed work: bounds the warm-up of slow operations (UCX). */
+    private static final int WARMUP_BUDGET_TARGETS = 40;
     /** Per-call samples kept per PE and measurement (BENCH_SAMPLES). */
     private static final int SAMPLES = 65536;
 
@@ -115,7 +117,7 @@ public final class Harness {
     public double measure(Rep rep, long minIters) {
         long[] warmed = {0};
         long n = calibrate(rep, minIters, warmed);
-        warmUp(rep, n, warmed[0]);
+        n = warmUp(rep, n, warmed[0], minIters);
         lastIters = n;
         double[] perIter = new double[options.reps()];
         for (int r = 0; r < perIter.length; r++) {
@@ -126,27 +128,31 @@ public final class Harness {
 
     /**
      * bench_calibrate: start at one iteration, always take a second round (the first pays page
-     * faults and first-touch costs), multiply by 8 until a repetition lasts a quarter of the
-     * target, then use the count that makes it last the target. "Lasts" is PE 0's wall time of the
-     * whole repetition, untimed parts included (the barrier between two collective calls, filling
-     * and checking buffers), so that slow untimed parts on a loaded machine cannot stretch a
-     * repetition to minutes. Adds the iterations run to {@code warmed[0]}.
+     * faults and first-touch costs), multiply by 8 until a repetition's timed part lasts a quarter
+     * of the target, then use the count that makes it last the target. The count is sized from
+     * the timed part (what {@link Rep#run} returns on PE 0): sizing it from the whole repetition
+     * would let a slow untimed barrier (a partner waking up) shrink a fast operation's count to a
+     * few hundred iterations, whose per-iteration time is then mostly first-touch and timer cost.
+     * PE 0's wall time of the whole repetition, untimed parts included, still stops the growth at
+     * four targets, so that slow untimed parts on a loaded machine cannot stretch a repetition to
+     * minutes. Adds the iterations run to {@code warmed[0]}.
      */
     private long calibrate(Rep rep, long minIters, long[] warmed) {
         long n = 1;
         for (int round = 0; ; round++) {
             double t0 = nowUs();
-            rep.run(n);
-            double t = nowUs() - t0;
+            double timed = rep.run(n);
+            double wall = nowUs() - t0;
             warmed[0] += n;
             long next = n;
             if (me == 0) {
-                double per = t > 0 ? t / n : 1e-3;
+                double per = timed > 0 ? timed / n : 1e-3;
                 long want = Math.max(minIters, Math.min(MAX_ITERS, (long) (options.targetUs() / per)));
-                if (round == 0 || (t < options.targetUs() / 4 && n < want)) {
+                boolean grow = timed < options.targetUs() / 4 && wall < 4 * options.targetUs() && n < want;
+                if (round == 0 || grow) {
                     next = Math.min(n * 8, want);
                 } else {
-                    next = -want; // negative: calibration done
+                    next = -Math.min(want, Math.max(minIters, (long) (n * 4 * options.targetUs() / Math.max(wall, 1e-3))));
                 }
             }
             next = share(next);
@@ -158,23 +164,43 @@ public final class Harness {
     }
 
     /**
-     * Warm-up by iteration count, as bench_warm_up: repetitions at the calibrated count continue
-     * until {@value #WARMUP_ITERS} iterations have run in all (calibration included; past C2's
-     * thresholds of 5,000 invocations and 15,000 with loop back-edges), or {@value #QUIET_REPS}
-     * repetitions in a row ran without any JIT compilation on any PE (slow operations: UCX, large
-     * messages), or {@value #MAX_WARMUP_REPS} repetitions were run. C stops on the same rule,
+     * Warm-up, as bench_warm_up: repetitions continue until {@value #WARMUP_ITERS} iterations have
+     * run in all (calibration included: enough invocations and loop back-edges for C2 to compile a
+     * fast operation's path; interpreted and C1 code is 10-40x slower, and a JIT that compiles
+     * nothing yet is not a sign of warmth) and {@value #QUIET_REPS} repetitions in a row ran
+     * without any JIT compilation on any PE; or until {@value #WARMUP_BUDGET_TARGETS} targets of
+     * timed work (slow operations, where a run of this many iterations would take minutes), or
+     * {@value #MAX_WARMUP_REPS} repetitions. After each repetition the count is calibrated again
+     * from it, so it grows as the code gets faster. Returns the final count. C does the same,
      * every repetition counting as quiet there.
      */
-    private void warmUp(Rep rep, long n, long warmed) {
-        for (int reps = 1, quiet = 0; warmed < WARMUP_ITERS; reps++) {
+    private long warmUp(Rep rep, long n, long warmed, long minIters) {
+        double spent = 0;
+        for (int reps = 1, quiet = 0; reps <= MAX_WARMUP_REPS; reps++) {
             long jit0 = Jit.compileMillis();
-            rep.run(n);
+            double t0 = nowUs();
+            double timed = rep.run(n);
+            double wall = nowUs() - t0;
             warmed += n;
+            spent += timed;
             quiet = allPes(Jit.compileMillis() == jit0) ? quiet + 1 : 0;
-            if (quiet >= QUIET_REPS || reps >= MAX_WARMUP_REPS) {
+            long next = n;
+            if (me == 0) {
+                if (quiet >= QUIET_REPS && warmed >= WARMUP_ITERS || spent >= WARMUP_BUDGET_TARGETS * options.targetUs()) {
+                    next = -n; // done
+                } else if (timed > 0) {
+                    long want = Math.max(minIters, Math.min(MAX_ITERS, (long) (options.targetUs() * n / timed)));
+                    long cap = Math.max(minIters, (long) (n * 4 * options.targetUs() / Math.max(wall, 1e-3)));
+                    next = Math.max(1, Math.min(want, cap));
+                }
+            }
+            next = share(next);
+            if (next < 0) {
                 break;
             }
+            n = next;
         }
+        return n;
     }
 
     /**
@@ -195,7 +221,7 @@ public final class Harness {
         long n = Math.min(lastIters, SAMPLES / options.reps());
         sampling = true;
         sampleCount = 0;
-        warmUp(rep, n, 0);
+        warmUp(rep, n, 0, 1); // its new count is not used: the sample buffer holds reps x n
         sampleCount = 0;
         for (int r = 0; r < options.reps(); r++) {
             rep.run(n);
