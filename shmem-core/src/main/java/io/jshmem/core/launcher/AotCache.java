@@ -11,11 +11,14 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A JDK ahead-of-time cache (JEP 483/514) of the JDK and jshmem classes a PE loads, so that PE
@@ -23,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * distribution's {@code lib/}; a class directory cannot be archived) and {@code JSHMEM_AOT} is not
  * {@code off}. The cache lives in a per-user directory ({@code JSHMEM_CACHE_DIR}, default
  * {@code $XDG_CACHE_HOME/jshmem} or {@code ~/.cache/jshmem}, mode 0700), named by a hash of the
- * JDK and of every jar (path, size, modification time), so an update makes a new one.
+ * JDK and of every jar (path, size, modification time), so an update makes a new one; the four
+ * most recent are kept.
  *
  * <p>It is made after the first successful job that finds none: a one-PE training run of
  * {@link AotTraining} records which classes jshmem loads, then the JDK assembles the cache, which
@@ -36,6 +40,8 @@ import java.util.concurrent.TimeUnit;
 final class AotCache {
     static final String TRAINING_MAIN = "io.jshmem.core.launcher.AotTraining";
     private static final long STEP_TIMEOUT_SECONDS = 120;
+    /** Caches kept in the directory: each is about 12 MB. */
+    private static final int KEEP = 4;
 
     private final Path file;
     private final String java;
@@ -133,6 +139,7 @@ final class AotCache {
                 } catch (AtomicMoveNotSupportedException e) {
                     Files.move(aot, file, StandardCopyOption.REPLACE_EXISTING);
                 }
+                pruneOldCaches();
             }
         } catch (IOException | RuntimeException e) {
             // no cache: the next job tries again
@@ -143,6 +150,25 @@ final class AotCache {
             } catch (IOException e) {
                 // temporary files in the user's cache directory
             }
+        }
+    }
+
+    /** Keeps the {@value #KEEP} most recently made caches of the directory (other installations, old jars). */
+    private void pruneOldCaches() throws IOException {
+        List<Path> caches;
+        try (Stream<Path> s = Files.list(file.getParent())) {
+            caches = s.filter(p -> p.getFileName().toString().matches("pe-[0-9a-f]{16}\\.aot")).collect(
+                    Collectors.toCollection(ArrayList::new));
+        }
+        caches.sort(Comparator.comparing((Path p) -> {
+            try {
+                return Files.getLastModifiedTime(p).toMillis();
+            } catch (IOException e) {
+                return 0L;
+            }
+        }).reversed());
+        for (Path old : caches.subList(Math.min(KEEP, caches.size()), caches.size())) {
+            Files.deleteIfExists(old);
         }
     }
 
