@@ -360,9 +360,20 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   SHMEM_INFO              print information about the library at startup
                   SHMEM_DEBUG             print debugging output
                   SHMEM_VERSION           print the library version at startup
+                  SHMEM_TRANSPORT         auto, shm or ucx (see the README)
+                  JSHMEM_SHM_DIR          directory of the shared-memory segments (default /dev/shm)
+                  JSHMEM_WAIT_SPIN_US     how long waits spin before yielding (default 20, or 0
+                                          when PEs outnumber cores)
+                  JSHMEM_WAIT_YIELD_US    how long waits yield before sleeping (default 1000)
+                  JSHMEM_BARRIER_ALGORITHM  auto, linear or dissemination
+                  JSHMEM_COLL_ALGORITHM   auto, push or pull
+                  JSHMEM_UCX_TIMEOUT, JSHMEM_UCX_PROGRESS_SPIN_US, JSHMEM_UCX_ERR_MODE,
+                  JSHMEM_PMI, JSHMEM_PMI2_LIBRARY, JSHMEM_PMIX_LIBRARY, JSHMEM_FORK_POLICY:
+                                          see the README's table of environment variables
 
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
-                JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET.
+                JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET (and
+                JSHMEM_BIND=core for a PE bound to a core).
 
                 A PE that exits before finalizing jshmem, or exits non-zero, ends the whole job; so
                 does a PE on another host whose agent fails, and a PE whose connection to oshrun is
