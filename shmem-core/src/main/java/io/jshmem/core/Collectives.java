@@ -59,6 +59,7 @@ final class Collectives {
         checkFits(s, nbytes, "broadcast source");
         int rootWorld = team.world(root);
         team.checkSameArgs("broadcast", nbytes, root);
+        team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root);
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             long e = team.nextEpoch();
             long buf = team.buffer(e);
@@ -90,6 +91,7 @@ final class Collectives {
         checkFits(s, nbytes, routine + " source");
         int n = team.members.length;
         long[] sizes;
+        team.begin(fixed ? TeamImpl.OP_FCOLLECT : TeamImpl.OP_COLLECT, fixed ? nbytes : 0);
         if (push && fixed && nbytes + 8 <= TeamSlots.BUF_BYTES) {
             team.checkSameArgs(routine, nbytes, 0);
             checkFits(d, nbytes * n, routine + " dest");
@@ -213,6 +215,7 @@ final class Collectives {
             checkFits(s, ((elems - 1) * sst + 1) * unit, routine + " source");
         }
         team.checkSameArgs(routine, nbytes, dst * 65_537 + sst);
+        team.begin(TeamImpl.OP_ALLTOALL, (nbytes * 131 + dst) * 131 + sst);
         long per = nbytes / unit; // elements per block
         if (push && nbytes * n <= TeamSlots.BUF_BYTES) {
             pushAlltoall(d, s, dst, sst, nbytes, unit, per);
@@ -275,6 +278,7 @@ final class Collectives {
         checkFits(d, nbytes, routine + " dest");
         checkFits(s, nbytes, routine + " source");
         team.checkSameArgs(routine, count, op.ordinal());
+        team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + d.type.name().hashCode());
         int n = team.members.length;
         int shift = d.shift;
         String type = d.type.name();
@@ -325,6 +329,7 @@ final class Collectives {
         checkFits(d, nbytes, routine + " dest");
         checkFits(s, nbytes, routine + " source");
         team.checkSameArgs(routine, count, 0);
+        team.begin(TeamImpl.OP_SCAN, (count * 131 + (inclusive ? 1 : 0)) * 131 + d.type.name().hashCode());
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             long e = produce(s.offset, nbytes, false);
             long buf = team.buffer(e);

@@ -172,9 +172,15 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     @Override
     public void barrierAll() {
+        barrier(TeamImpl.OP_SYNC, 0);
+    }
+
+    /** barrierAll as part of {@code op} (with the arguments that must agree), for collective matching. */
+    private void barrier(int op, long args) {
         if (st.finalized) {
             throw st.afterFinalize();
         }
+        world.begin(op, args);
         // On shared memory the barrier's release/acquire chain already makes every earlier store
         // visible to every PE; only a network transport has operations to complete first.
         if (st.transport != null) {
@@ -188,6 +194,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         if (st.finalized) {
             throw st.afterFinalize();
         }
+        world.begin(TeamImpl.OP_SYNC, 0);
         world.syncInternal();
     }
 
@@ -343,7 +350,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         if (zero) {
             obj.local.fill((byte) 0);
         }
-        barrierAll();
+        barrier(TeamImpl.OP_MEMORY, bytes * 31 + alignment);
         @SuppressWarnings("unchecked")
         T t = (T) obj;
         return t;
@@ -373,7 +380,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         }
         long bytes = checkedBytes("realloc", old.type, newLength);
         world.checkSameArgs("realloc", bytes, old.offset);
-        barrierAll();
+        barrier(TeamImpl.OP_MEMORY, bytes);
         SymArrayImpl<?> obj;
         synchronized (st.heap) {
             HeapAllocator a = st.heap.allocator();
@@ -395,7 +402,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             st.live.remove(old);
             st.live.add(obj);
         }
-        barrierAll();
+        barrier(TeamImpl.OP_MEMORY, bytes);
         @SuppressWarnings("unchecked")
         T t = (T) obj;
         return t;
@@ -406,7 +413,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         checkLive("free");
         SymArrayImpl<?> a = st.check(object);
         world.checkSameArgs("free", a.offset, a.length);
-        barrierAll();
+        barrier(TeamImpl.OP_MEMORY, a.offset);
         synchronized (st.heap) {
             if (a.length > 0) {
                 st.heap.allocator().free(a.offset);
@@ -438,7 +445,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             if (st.finalized) {
                 return;
             }
-            barrierAll();
+            barrier(TeamImpl.OP_FINALIZE, 0);
             st.finalized = true;
             for (CtxBase c : st.contexts) {
                 c.invalidate(false);

@@ -52,6 +52,29 @@ final class TeamImpl implements ShmemTeam {
      * on every member, so it names an operation across the team.
      */
     private long epoch;
+    /**
+     * What this PE is doing in the current team operation: the operation (low byte), a hash of the
+     * arguments that must agree (next byte) and a digest of every earlier operation's (third
+     * byte, so that a mismatch nobody could see at once, e.g. broadcasts whose roots differ, is
+     * caught at the next operation in which members wait for each other). Published with the epoch
+     * in the arrival word, so that members that meet in different operations find out (see
+     * {@link #awaitArrival}).
+     */
+    private int ident = OP_SYNC;
+    private int history;
+
+    /** Team operations, as published in arrival words. */
+    static final int OP_SYNC = 1;
+    static final int OP_BROADCAST = 2;
+    static final int OP_REDUCE = 3;
+    static final int OP_COLLECT = 4;
+    static final int OP_FCOLLECT = 5;
+    static final int OP_ALLTOALL = 6;
+    static final int OP_SCAN = 7;
+    static final int OP_MEMORY = 8;
+    static final int OP_FINALIZE = 9;
+    private static final String[] OP_NAMES = {"an unknown operation", "barrier/sync", "broadcast", "a reduction",
+        "collect", "fcollect", "alltoall(s)", "a scan", "malloc/calloc/align/realloc/free", "finalize"};
     private long debugSequence;
     private volatile boolean destroyed;
 
@@ -189,6 +212,7 @@ final class TeamImpl implements ShmemTeam {
     @Override
     public void sync() {
         checkLive();
+        begin(OP_SYNC, 0);
         syncInternal();
     }
 
@@ -243,22 +267,69 @@ final class TeamImpl implements ShmemTeam {
         return ++epoch;
     }
 
+    /**
+     * Names the team operation this PE is starting (one of the {@code OP_} constants) and the
+     * arguments that must be the same on every member; published with the next arrivals.
+     */
+    void begin(int op, long args) {
+        history = (int) (((history * 31L + (ident & 0xFFFF)) * 0x9E3779B97F4A7C15L) >>> 56);
+        long h = args * 0x9E3779B97F4A7C15L;
+        ident = op | (int) ((h >>> 56) & 0xFF) << 8 | history << 16;
+    }
+
     /** Publishes that this PE has reached epoch {@code e} (its pushed data, if any, is in place). */
     void arrive(long e) {
-        CtxBase.LONG.setRelease(st.self, arriveOff, e);
+        CtxBase.LONG.setRelease(st.self, arriveOff, e << IDENT_BITS | ident);
         Waiter.signal(st.self);
     }
 
-    /** Waits until team PE {@code pe} has arrived at epoch {@code e}. */
+    /** Bits of an arrival word below the epoch: the operation's identity. */
+    private static final int IDENT_BITS = 24;
+    private static final long IDENT_MASK = (1L << IDENT_BITS) - 1;
+
+    /**
+     * Waits until team PE {@code pe} has arrived at epoch {@code e}. If it arrived in another
+     * operation (or with other arguments) the team's collective calls no longer match: the job is
+     * aborted, naming both sides, since nothing that follows can be trusted. Of two members in
+     * different operations at least one sees the other's word at exactly {@code e} (a member only
+     * moves on after seeing everyone's), so a mismatch is always caught by someone.
+     */
     void awaitArrival(int pe, long e) {
-        MemorySegment seg = peers[pe];
-        long v;
-        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(seg, arriveOff)) < e; ) {
-            w = st.waiter.idle(w, seg, arriveOff, 8, v);
+        long v = awaitReached(pe, e);
+        if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
+            mismatch(pe, e, (int) (v & IDENT_MASK));
         }
     }
 
-    /** Waits until every other member has arrived at epoch {@code e}. */
+    /** Waits until team PE {@code pe}'s arrival word reaches epoch {@code e}; returns the word. */
+    private long awaitReached(int pe, long e) {
+        MemorySegment seg = peers[pe];
+        long v;
+        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(seg, arriveOff)) >>> IDENT_BITS < e; ) {
+            w = st.waiter.idle(w, seg, arriveOff, 8, v);
+        }
+        return v;
+    }
+
+    private void mismatch(int pe, long e, int theirs) {
+        int mine = ident & 0xFF;
+        int op = theirs & 0xFF;
+        String how = op != mine ? "" : ((theirs ^ ident) & 0xFF00) != 0 ? " with different arguments (size, count, root or type)"
+                : " after an earlier collective call that did not match (e.g. broadcasts with different roots)";
+        String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me + " called "
+                + opName(mine) + " while PE " + members[pe] + " called " + opName(op) + how
+                + (op == OP_FINALIZE ? " (it will never join this " + opName(mine) + ")" : "");
+        st.failed = true;
+        System.err.println("jshmem: PE " + st.me + ": " + message);
+        st.bootstrap.abort(1, message); // ends the job (and this process)
+        throw st.error(message);
+    }
+
+    private static String opName(int op) {
+        return op > 0 && op < OP_NAMES.length ? OP_NAMES[op] : OP_NAMES[0];
+    }
+
+    /** Waits until every other member has arrived at epoch {@code e}, in the same operation. */
     void awaitAll(long e) {
         for (int i = 0; i < peers.length; i++) {
             if (i != me) {
@@ -272,7 +343,11 @@ final class TeamImpl implements ShmemTeam {
      * epoch e-2, and a member that has arrived at e-1 has finished reading it.
      */
     void awaitBufferFree(long e) {
-        awaitAll(e - 1);
+        for (int i = 0; i < peers.length; i++) {
+            if (i != me) {
+                awaitReached(i, e - 1);
+            }
+        }
     }
 
     /** Heap offset of the push buffer used at epoch {@code e} (the two alternate). */

@@ -1,0 +1,61 @@
+package io.jshmem.conformance;
+
+import io.jshmem.Shmem;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+
+/**
+ * Jobs whose PEs call collectives that do not match, for MismatchTest. Without SHMEM_DEBUG the
+ * runtime must notice (the operation and its arguments travel with each arrival) and end the job
+ * naming both sides, before any data is written:
+ * <ul>
+ * <li>{@code reduce-vs-barrier}: the last PE calls barrierAll while the others call sumReduce;
+ * <li>{@code broadcast-roots}: PE 0 broadcasts from root 0, the others from root 1;
+ * <li>{@code malloc-sizes}: PE 0 allocates 16 longs, the others 8, then PE 0 writes past 8;
+ * <li>{@code finalize-vs-barrier}: the last PE finalizes while the others wait in a barrier (as
+ *     when an exception unwinds through try-with-resources).
+ * </ul>
+ * A PE that gets past the mismatched call prints {@code PAST <pe>}; none should, but a broadcast
+ * root (which waits for no one: the mismatch shows at the barrier after it).
+ */
+public final class MismatchScenarios {
+    private MismatchScenarios() {
+    }
+
+    public static void main(String[] args) {
+        Shmem shmem = Shmem.init();
+        int me = shmem.myPe();
+        int last = shmem.nPes() - 1;
+        SymLongArray src = shmem.calloc(SymType.LONG, 4);
+        SymLongArray dst = shmem.calloc(SymType.LONG, 4);
+        shmem.barrierAll();
+        switch (args[0]) {
+            case "reduce-vs-barrier" -> {
+                if (me == last) {
+                    shmem.barrierAll();
+                } else {
+                    shmem.teamWorld().sumReduce(dst, src, 4);
+                }
+            }
+            case "broadcast-roots" -> shmem.teamWorld().broadcast(dst, src, 4, me == 0 ? 0 : 1);
+            case "malloc-sizes" -> {
+                SymLongArray a = shmem.calloc(SymType.LONG, me == 0 ? 16 : 8);
+                if (me == 0) {
+                    shmem.p(a, 15, 42L, 1);
+                }
+            }
+            case "finalize-vs-barrier" -> {
+                if (me == last) {
+                    shmem.close();
+                    Out.line("PAST " + me);
+                    return;
+                }
+                shmem.barrierAll();
+            }
+            default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
+        }
+        Out.line("PAST " + me);
+        shmem.barrierAll();
+        shmem.close();
+    }
+}

@@ -1,0 +1,39 @@
+package io.jshmem.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Collective calls that do not match end the job, without SHMEM_DEBUG, naming both sides; no PE
+ * gets past the mismatched call, but for a broadcast root, which waits for no one
+ * ({@link MismatchScenarios}, 4 PEs through the real launcher).
+ */
+class MismatchTest {
+    private static final String SCENARIOS = "io.jshmem.conformance.MismatchScenarios";
+
+    @ParameterizedTest
+    @CsvSource({
+        "reduce-vs-barrier, barrier/sync, a reduction, false",
+        "malloc-sizes, malloc/calloc/align/realloc/free, with different arguments, false",
+        "finalize-vs-barrier, barrier/sync, finalize, false",
+        // Each root returns from its broadcast without waiting for anyone: the mismatch shows at the
+        // next operation in which the PEs wait for each other (the barrier after it).
+        "broadcast-roots, barrier/sync, after an earlier collective call that did not match, true"})
+    void mismatchedCollectivesEndTheJobNamingBothSides(String scenario, String one, String other, boolean rootsGetPast)
+            throws Exception {
+        Oshrun.Result r = Oshrun.run(4, List.of(), Oshrun.conformanceClasses(), SCENARIOS, scenario);
+        assertNotEquals(0, r.exitCode(), scenario + r.tail());
+        String err = r.stderr();
+        assertTrue(err.lines().anyMatch(l -> l.startsWith("oshrun:") && l.contains("collective calls do not match")
+                && l.contains(one) && l.contains(other) && l.matches(".*PE \\d.*PE \\d.*")),
+                scenario + ": oshrun does not report the mismatch naming both sides" + r.tail());
+        if (!rootsGetPast) {
+            assertFalse(r.stdout().contains("PAST"), scenario + ": a PE got past the mismatched call" + r.tail());
+        }
+    }
+}
