@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,8 +27,6 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AotCacheIT {
-    private static final String VERSION = System.getProperty("jshmem.version");
-
     private Path tmp;
     private Path dist;
     private Path cache;
@@ -37,23 +34,13 @@ class AotCacheIT {
     @BeforeAll
     void unpack() throws Exception {
         tmp = Files.createTempDirectory("jshmem-aot-it");
-        Path archive = Path.of(System.getProperty("jshmem.dist.archive"));
-        assertTrue(Files.isRegularFile(archive), archive + " was not built");
-        Result tar = run(List.of("tar", "xzf", archive.toString(), "-C", tmp.toString()), Map.of());
-        assertEquals(0, tar.status, tar.describe());
-        dist = tmp.resolve("jshmem-" + VERSION);
+        dist = Unpacked.unpack(tmp);
         cache = tmp.resolve("cache");
     }
 
     @AfterAll
     void remove() throws IOException {
-        if (tmp != null) {
-            try (Stream<Path> s = Files.walk(tmp)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        Unpacked.delete(tmp);
     }
 
     @Test

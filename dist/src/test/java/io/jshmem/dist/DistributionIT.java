@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +31,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DistributionIT {
-    private static final String VERSION = System.getProperty("jshmem.version");
+    private static final String VERSION = Unpacked.VERSION;
 
     private Path tmp;
     private Path dist;
@@ -41,25 +40,13 @@ class DistributionIT {
     @BeforeAll
     void unpack() throws Exception {
         tmp = Files.createTempDirectory("jshmem-dist-it");
-        Path archive = Path.of(System.getProperty("jshmem.dist.archive"));
-        assertTrue(Files.isRegularFile(archive), archive + " was not built");
-        Run tar = run(List.of("tar", "xzf", archive.toString(), "-C", tmp.toString()), tmp, Map.of(), 60);
-        assertEquals(0, tar.status, tar::describe);
-        dist = tmp.resolve("jshmem-" + VERSION);
-        assertTrue(Files.isDirectory(dist), "the archive unpacks to jshmem-" + VERSION + "/");
+        dist = Unpacked.unpack(tmp);
         home = Files.createDirectories(tmp.resolve("home"));
     }
 
     @AfterAll
     void removeUnpacked() throws IOException {
-        if (tmp == null) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(tmp)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        Unpacked.delete(tmp);
     }
 
     @Test
