@@ -43,11 +43,6 @@ final class Collectives {
         this.push = team.allLocal && !st.config.collAlgorithm().equals("pull");
     }
 
-    /** The algorithm choice, for SHMEM_INFO. */
-    String algorithm() {
-        return push ? "push through per-team buffers up to " + TeamSlots.BUF_BYTES + " B, pull above" : "pull (sync, read, sync)";
-    }
-
     // ---------------------------------------------------------------- broadcast
 
     void broadcast(SymArray<?> dest, SymArray<?> source, long count, int root, boolean bytes) {

@@ -91,7 +91,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
     }
 
     /** A variable is on when set to anything but empty, 0, false, no or off. */
-    static boolean flag(String v) {
+    public static boolean flag(String v) {
         if (v == null) {
             return false;
         }

@@ -2,6 +2,7 @@ package io.jshmem.core;
 
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.ShmemVersion;
+import io.jshmem.core.bootstrap.LaunchEnv;
 import io.jshmem.core.heap.SymmetricHeap;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class InfoReport {
         List<String> lines = settings(c, System.getenv());
         lines.add("  job:                  " + npes + " PEs, " + localPes + " on this node; bootstrap: " + bootstrap);
         lines.add("  transport in use:     " + transport);
-        String bind = System.getenv(io.jshmem.core.bootstrap.LaunchEnv.BIND);
+        String bind = System.getenv(LaunchEnv.BIND);
         lines.add("  binding:              " + ("core".equals(bind) ? "a core per PE (oshrun --bind-to core)" : "none"));
         String aot = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("-XX:AOTCache=")).map(a -> a.substring("-XX:AOTCache=".length())).findFirst()

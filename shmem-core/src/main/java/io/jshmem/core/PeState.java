@@ -2,6 +2,7 @@ package io.jshmem.core;
 
 import io.jshmem.ShmemException;
 import io.jshmem.core.bootstrap.Bootstrap;
+import io.jshmem.core.bootstrap.LaunchEnv;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
@@ -20,8 +21,6 @@ final class PeState {
     final MemorySegment[] worldPeers;
     final RemoteTransport transport;
     final Waiter waiter;
-    /** Whether more PEs share this node than it has cores for them. */
-    final boolean oversubscribed;
     final int localPes;
     /** Live symmetric objects, marked unusable at finalize. */
     final Set<SymArrayImpl<?>> live = ConcurrentHashMap.newKeySet();
@@ -48,7 +47,7 @@ final class PeState {
         }
         this.localPes = local;
         // A PE bound to a core of its own by the launcher has it whatever the affinity mask says.
-        this.oversubscribed = !"core".equals(System.getenv(io.jshmem.core.bootstrap.LaunchEnv.BIND)) && local > Runtime.getRuntime().availableProcessors();
+        boolean oversubscribed = !"core".equals(System.getenv(LaunchEnv.BIND)) && local > Runtime.getRuntime().availableProcessors();
         long spin = config.waitSpinNanos() >= 0 ? config.waitSpinNanos() : oversubscribed ? 0 : 20_000;
         this.waiter = new Waiter(spin, config.waitYieldNanos(), transport, this::checkAbort);
     }

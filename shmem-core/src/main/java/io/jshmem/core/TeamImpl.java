@@ -126,11 +126,6 @@ final class TeamImpl implements ShmemTeam {
     /** Up to this many members (all on this node), a sync waits for each member's arrival word directly. */
     static final int LINEAR_SYNC_MAX = 8;
 
-    /** The sync algorithm, for SHMEM_INFO. */
-    String syncAlgorithm() {
-        return linearSync ? "linear (arrival words)" : "dissemination (" + roundOffset.length + " rounds)";
-    }
-
     // ---------------------------------------------------------------- identity
 
     @Override
@@ -262,7 +257,7 @@ final class TeamImpl implements ShmemTeam {
         return epoch;
     }
 
-        /** Starts the next team operation; returns its epoch. */
+    /** Starts the next team operation; returns its epoch. */
     long nextEpoch() {
         return ++epoch;
     }

@@ -1,5 +1,6 @@
 package io.jshmem.core.launcher;
 
+import io.jshmem.core.Config;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -55,8 +55,8 @@ final class AotCache {
 
     /** The cache for these PEs, or null when none can be used (disabled, or jshmem not in jars). */
     static AotCache of(String java, String jshmemClasspath, Map<String, String> env) {
-        String mode = env.getOrDefault("JSHMEM_AOT", "auto").strip().toLowerCase(Locale.ROOT);
-        if (mode.equals("off") || mode.equals("0") || mode.equals("no") || mode.equals("false") || jshmemClasspath.isEmpty()) {
+        String mode = env.get("JSHMEM_AOT");
+        if (mode != null && !mode.isBlank() && !Config.flag(mode) || jshmemClasspath.isEmpty()) {
             return null;
         }
         Path dir = directory(env);
