@@ -45,6 +45,10 @@ public final class InfoReport {
                 + TeamImpl.LINEAR_SYNC_MAX + " PEs of one node, else dissemination)");
         lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push: through per-team buffers up to "
                 + TeamSlots.BUF_BYTES + " B between PEs of one node, else pull)");
+        String aot = env.get("JSHMEM_AOT");
+        lines.add("  JSHMEM_AOT:           " + (aot == null || aot.isBlank() ? "auto (default)" : aot)
+                + " (read by oshrun: PEs start from an ahead-of-time cache when jshmem runs from jars; cache in "
+                + env.getOrDefault("JSHMEM_CACHE_DIR", "$XDG_CACHE_HOME/jshmem or ~/.cache/jshmem") + ")");
         return lines;
     }
 
