@@ -51,6 +51,25 @@ public interface RemoteTransport extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether this transport's atomics are atomic with CPU atomics on the same word. True when the
+     * target's CPU performs them (TCP, shared memory); false for network-card atomics (InfiniBand,
+     * RoCE), which are atomic only with each other: then every PE must update words an off-node PE
+     * may touch through the transport, itself included (see {@code SHMEM_ATOMICS}).
+     */
+    default boolean atomicsCoherentWithCpu() {
+        return true;
+    }
+
+    /**
+     * A transport for one created context ({@code shmem_ctx_create}): its {@link #quiet} completes
+     * only the operations issued through it. The runtime closes it when the context is destroyed,
+     * unless it is this transport (the default: contexts share completion).
+     */
+    default RemoteTransport openContext(long options) {
+        return this;
+    }
+
     /** Name for SHMEM_INFO, e.g. "ucx (tcp)". */
     String name();
 
