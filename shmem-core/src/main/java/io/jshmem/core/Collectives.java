@@ -356,12 +356,12 @@ final class Collectives {
     }
 
     private void combineFrom(ReduceOp op, String type, MemorySegment a, long accOff, int worldPe, long from, long count, int shift) {
-        MemorySegment peer = st.direct(worldPe);
+        MemorySegment peer = st.comm.direct(worldPe);
         if (peer != null) {
             Reductions.combine(op, type, a, accOff, peer, from, count);
         } else {
             MemorySegment tmp = staging(count << shift);
-            st.transport.get(worldPe, from, tmp.asSlice(0, count << shift));
+            st.comm.get(worldPe, from, tmp.asSlice(0, count << shift));
             Reductions.combine(op, type, a, accOff, tmp, 0, count);
         }
     }
@@ -373,12 +373,7 @@ final class Collectives {
         if (n == 0) {
             return;
         }
-        MemorySegment peer = st.direct(worldPe);
-        if (peer != null) {
-            MemorySegment.copy(peer, from, dst, dstOff, n);
-        } else {
-            st.transport.get(worldPe, from, dst.asSlice(dstOff, n));
-        }
+        st.comm.get(worldPe, from, dst.asSlice(dstOff, n));
     }
 
     private long bytes(SymArrayImpl<?> d, SymArrayImpl<?> s, long count, boolean bytes, String routine) {

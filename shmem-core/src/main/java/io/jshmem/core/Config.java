@@ -20,13 +20,18 @@ import java.util.Map;
  * @param barrierAlgorithm JSHMEM_BARRIER_ALGORITHM: {@code auto}, {@code linear} or {@code dissemination}
  * @param collAlgorithm  JSHMEM_COLL_ALGORITHM: {@code auto} (push through per-team buffers for small
  *                       messages between PEs of one node, pull otherwise), {@code push} or {@code pull}
+ * @param atomics        SHMEM_ATOMICS: how atomics on PEs of this node are performed: {@code auto} (CPU
+ *                       atomics, unless the network transport's atomics are not atomic with them, e.g.
+ *                       network-card atomics on InfiniBand/RoCE), {@code cpu} or {@code transport}
+ *                       (every atomic through the network transport, this PE's own included)
  */
 public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport,
-                     long waitSpinNanos, long waitYieldNanos, String barrierAlgorithm, String collAlgorithm) {
+                     long waitSpinNanos, long waitYieldNanos, String barrierAlgorithm, String collAlgorithm,
+                     String atomics) {
 
     /** The settings of {@code SHMEM_*} plus defaults for jshmem's own (tests, embedded use). */
     public Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport) {
-        this(symmetricSize, debug, info, version, shmDir, transport, -1, DEFAULT_YIELD_NANOS, "auto", "auto");
+        this(symmetricSize, debug, info, version, shmDir, transport, -1, DEFAULT_YIELD_NANOS, "auto", "auto", "auto");
     }
 
     /** Default time a wait yields the core before it sleeps: 1 ms. */
@@ -47,7 +52,8 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 micros(env, "JSHMEM_WAIT_SPIN_US", -1),
                 micros(env, "JSHMEM_WAIT_YIELD_US", DEFAULT_YIELD_NANOS),
                 choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination"),
-                choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "pull"));
+                choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "pull"),
+                choice(env, "SHMEM_ATOMICS", "auto", "cpu", "transport"));
     }
 
     private static long micros(Map<String, String> env, String variable, long defaultNanos) {

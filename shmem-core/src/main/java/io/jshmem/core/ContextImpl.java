@@ -2,6 +2,7 @@ package io.jshmem.core;
 
 import io.jshmem.ShmemContext;
 import io.jshmem.ShmemTeam;
+import io.jshmem.core.transport.RemoteTransport;
 
 /**
  * A created context. On shared memory every operation completes at once, so a context is its own
@@ -13,7 +14,8 @@ final class ContextImpl extends AbstractShmemCtx implements ShmemContext {
     private final long options;
 
     ContextImpl(TeamImpl team, long options) {
-        super(team.st, team.peers.clone(), team.slot == 0 ? null : team.members.clone());
+        super(team.st, team.st.comm.withTransport(team.st.transport == null ? null : team.st.transport.openContext(options)),
+                team.members.clone());
         this.team = team;
         this.options = options;
     }
@@ -39,6 +41,10 @@ final class ContextImpl extends AbstractShmemCtx implements ShmemContext {
         quiet();
         invalidate(true);
         st.contexts.remove(this);
+        RemoteTransport own = ownTransport();
+        if (own != null) {
+            own.close();
+        }
     }
 
     @Override

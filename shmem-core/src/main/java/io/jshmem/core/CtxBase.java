@@ -1,25 +1,26 @@
 package io.jshmem.core;
 
+import io.jshmem.Cmp;
 import io.jshmem.ShmemCtx;
 import io.jshmem.SignalOp;
 import io.jshmem.SymArray;
-import io.jshmem.core.transport.AmoOp;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
- * The primitives every context is built on: argument checks that cost a few field reads, the
- * peer table (indexed by the context's team PE numbers), ordering. The default context
+ * What every context is built on: argument checks that cost a few field reads, the context's PE
+ * numbers (its team's) mapped to world PEs, the {@link Comm} that reaches them, ordering, and the
+ * type-independent parts of RMA and point-to-point synchronization. The default context
  * ({@link ShmemRuntime}) and created contexts ({@link ContextImpl}) share this code, so the hot
  * paths stay monomorphic.
  */
 abstract class CtxBase implements ShmemCtx {
-    static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-    static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
-    static final VarHandle SHORT = ValueLayout.JAVA_SHORT.varHandle();
-    static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    static final VarHandle LONG = Comm.LONG;
+    static final VarHandle INT = Comm.INT;
+    static final VarHandle SHORT = Comm.SHORT;
+    static final VarHandle BYTE = Comm.BYTE;
     static final VarHandle CHAR = ValueLayout.JAVA_CHAR.varHandle();
     static final VarHandle FLOAT = ValueLayout.JAVA_FLOAT.varHandle();
     static final VarHandle DOUBLE = ValueLayout.JAVA_DOUBLE.varHandle();
@@ -28,20 +29,20 @@ abstract class CtxBase implements ShmemCtx {
     private final Object heap;
     private final MemorySegment self;
     private final Waiter waiter;
-    private final RemoteTransport transport;
-    /** Team PE number to world PE number; null when they are the same (world team). */
-    private final int[] worldPes;
-    /** Mapped heaps by team PE number (null: reached through the transport); all null once unusable. */
-    private MemorySegment[] peers;
+    final Comm comm;
+    /** Number of PEs of the context's team. */
+    private final int npes;
+    /** World PE number of each of the context's PEs; empty once the context is unusable. */
+    private int[] worldPes;
     private volatile boolean destroyed;
 
-    CtxBase(PeState st, MemorySegment[] peers, int[] worldPes) {
+    CtxBase(PeState st, Comm comm, int[] worldPes) {
         this.st = st;
         this.heap = st.heap;
         this.self = st.self;
         this.waiter = st.waiter;
-        this.transport = st.transport;
-        this.peers = peers;
+        this.comm = comm;
+        this.npes = worldPes.length;
         this.worldPes = worldPes;
     }
 
@@ -68,43 +69,29 @@ abstract class CtxBase implements ShmemCtx {
         throw st.badObject(object);
     }
 
-    /** The mapped heap of (team) PE {@code pe}, or null when it is reached through {@link #remote()}. */
-    protected final MemorySegment seg(int pe) {
-        MemorySegment[] p = peers;
-        if (pe >= 0 && pe < p.length) {
-            MemorySegment s = p[pe];
-            if (s != null) {
-                return s;
-            }
+    /** The world PE number of the context's PE {@code pe}, checked (and the context usable). */
+    protected final int pe(int pe) {
+        int[] w = worldPes;
+        if (pe >= 0 && pe < w.length) {
+            return w[pe];
         }
-        return segSlow(pe);
+        throw peError(pe);
     }
 
-    private MemorySegment segSlow(int pe) {
+    private RuntimeException peError(int pe) {
         if (st.finalized) {
-            throw st.afterFinalize();
+            return st.afterFinalize();
         }
         if (destroyed) {
-            throw st.error("context used after it was destroyed (closed)");
+            return st.error("context used after it was destroyed (closed)");
         }
-        int n = peers.length;
-        if (pe < 0 || pe >= n) {
-            throw st.error("PE " + pe + " is out of range: " + (worldPes == null ? "the job" : "the team") + " has " + n
-                    + " PEs (0.." + (n - 1) + ")");
-        }
-        if (transport == null) {
-            int w = worldPe(pe);
-            throw st.error("PE " + w + " is on node " + st.heap.nodeOf(w) + ", not on this one, and no network transport is available");
-        }
-        return null;
+        return st.error("PE " + pe + " is out of range: " + (this instanceof ShmemRuntime ? "the job" : "the team")
+                + " has " + npes + " PEs (0.." + (npes - 1) + ")");
     }
 
-    protected final int worldPe(int pe) {
-        return worldPes == null ? pe : worldPes[pe];
-    }
-
-    protected final RemoteTransport remote() {
-        return transport;
+    /** The mapped heap of the context's PE {@code pe}, or null when it is reached through the transport. */
+    protected final MemorySegment seg(int pe) {
+        return comm.direct(pe(pe));
     }
 
     protected final MemorySegment self() {
@@ -134,22 +121,167 @@ abstract class CtxBase implements ShmemCtx {
         return a;
     }
 
-    /** Updates a signal word on a mapped heap: the release orders the data written before it. */
-    protected static void signalLocal(MemorySegment s, long off, long signal, SignalOp op) {
-        if (op == SignalOp.ADD) {
-            LONG.getAndAdd(s, off, signal);
-            Waiter.poke(s); // the atomic is a full fence: no wake-up can be lost
-        } else {
-            LONG.setRelease(s, off, signal);
-            Waiter.signal(s);
+    // ---------------------------------------------------------------- RMA, any type
+
+    /** Strided put of {@code nblocks} blocks of {@code bsize} elements (iput: bsize 1). */
+    protected final void stridedPut(SymArray<?> dest, long destIndex, long dst, Object source, int sourceIndex, long sst,
+            long bsize, long nblocks, int pe) {
+        Arrays2.checkStrides(dst, sst, bsize, nblocks);
+        int w = pe(pe);
+        if (nblocks == 0 || bsize == 0) {
+            return;
+        }
+        long off = offset(dest, destIndex, (nblocks - 1) * dst + bsize);
+        Arrays2.checkArrayRange(source, sourceIndex, (nblocks - 1) * sst + bsize);
+        SymArrayImpl<?> d = (SymArrayImpl<?>) dest;
+        for (long k = 0; k < nblocks; k++) {
+            comm.put(w, off + ((k * dst) << d.shift), source, Math.toIntExact(sourceIndex + k * sst), d.layout, (int) bsize);
         }
     }
 
-    /** Updates a signal word through the transport, after the data put to the same PE. */
-    protected final void signalRemote(int pe, long off, long signal, SignalOp op) {
-        int w = worldPe(pe);
-        transport.fence();
-        transport.atomic64(w, off, op == SignalOp.ADD ? AmoOp.ADD : AmoOp.SET, signal, 0);
+    /** Strided get of {@code nblocks} blocks of {@code bsize} elements (iget: bsize 1). */
+    protected final void stridedGet(Object dest, int destIndex, long dst, SymArray<?> source, long sourceIndex, long sst,
+            long bsize, long nblocks, int pe) {
+        Arrays2.checkStrides(dst, sst, bsize, nblocks);
+        int w = pe(pe);
+        if (nblocks == 0 || bsize == 0) {
+            return;
+        }
+        long off = offset(source, sourceIndex, (nblocks - 1) * sst + bsize);
+        Arrays2.checkArrayRange(dest, destIndex, (nblocks - 1) * dst + bsize);
+        SymArrayImpl<?> s = (SymArrayImpl<?>) source;
+        for (long k = 0; k < nblocks; k++) {
+            comm.get(w, off + ((k * sst) << s.shift), dest, Math.toIntExact(destIndex + k * dst), s.layout, (int) bsize);
+        }
+    }
+
+    /** Put with signal: the data, then the signal, ordered so that a PE that sees the signal sees the data. */
+    protected final void putWithSignal(SymArray<?> dest, long destIndex, Object source, int sourceIndex, int nelems,
+            MemorySegment sourceSegment, SymArray<?> sig, long sigIndex, long signal, SignalOp sigOp, int pe) {
+        long off = sourceSegment == null ? offset(dest, destIndex, nelems)
+                : offset(dest, destIndex, Arrays2.elements(sourceSegment, st.check(dest)));
+        long sigOff = offset(sig, sigIndex, 1);
+        int w = pe(pe);
+        if (sourceSegment == null) {
+            comm.put(w, off, source, sourceIndex, ((SymArrayImpl<?>) dest).layout, nelems);
+        } else {
+            comm.put(w, off, sourceSegment);
+        }
+        comm.signal(w, sigOff, signal, sigOp);
+    }
+
+    // ---------------------------------------------------------------- point-to-point synchronization, any type
+
+    /** Waits until this PE's {@code bytes}-wide word at {@code off} satisfies {@code cmp value}. */
+    protected final void waitUntilWord(long off, int bytes, Cmp cmp, long value) {
+        MemorySegment s = self;
+        long v;
+        for (long w = 0; !cmp.test(v = load(s, off, bytes), value); ) {
+            w = waiter.idle(w, s, off, bytes, v);
+        }
+    }
+
+    /** Whether this PE's {@code bytes}-wide word at {@code off} satisfies {@code cmp value}. */
+    protected final boolean testWord(long off, int bytes, Cmp cmp, long value) {
+        return cmp.test(load(self, off, bytes), value);
+    }
+
+    private static long load(MemorySegment s, long off, int bytes) {
+        return switch (bytes) {
+            case 8 -> (long) LONG.getAcquire(s, off);
+            case 4 -> (int) INT.getAcquire(s, off);
+            default -> (short) SHORT.getAcquire(s, off);
+        };
+    }
+
+    /** Reads element {@code i} of a synchronization array with acquire semantics, widened to long. */
+    private long loadAcquire(SymArrayImpl<?> a, long i) {
+        return load(self, a.offset + (i << a.shift), 1 << a.shift);
+    }
+
+    private static long operand(long value, Object values, long i) {
+        return switch (values) {
+            case null -> value;
+            case long[] v -> v[(int) i];
+            case int[] v -> v[(int) i];
+            case short[] v -> v[(int) i];
+            default -> throw new IllegalArgumentException("comparison values must be long[], int[] or short[]");
+        };
+    }
+
+    private static boolean excluded(int[] status, long i) {
+        return status != null && status[(int) i] != 0;
+    }
+
+    protected final boolean testAllImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
+        SymArrayImpl<?> a = syncObject(ivars, status, values, null);
+        for (long i = 0; i < a.length; i++) {
+            if (!excluded(status, i) && !cmp.test(loadAcquire(a, i), operand(value, values, i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    protected final long testAnyImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
+        SymArrayImpl<?> a = syncObject(ivars, status, values, null);
+        for (long i = 0; i < a.length; i++) {
+            if (!excluded(status, i) && cmp.test(loadAcquire(a, i), operand(value, values, i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    protected final int testSomeImpl(SymArray<?> ivars, long[] indices, int[] status, Cmp cmp, long value, Object values) {
+        SymArrayImpl<?> a = syncObject(ivars, status, values, indices);
+        int n = 0;
+        for (long i = 0; i < a.length; i++) {
+            if (!excluded(status, i) && cmp.test(loadAcquire(a, i), operand(value, values, i))) {
+                indices[n++] = i;
+            }
+        }
+        return n;
+    }
+
+    private static boolean allExcluded(SymArray<?> ivars, int[] status) {
+        if (status == null) {
+            return ivars.length() == 0;
+        }
+        for (long i = 0; i < ivars.length(); i++) {
+            if (status[(int) i] == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    protected final void waitAllImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
+        for (long w = 0; !testAllImpl(ivars, status, cmp, value, values); ) {
+            w = waiter.idle(w, self);
+        }
+    }
+
+    protected final long waitAnyImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
+        long i;
+        for (long w = 0; (i = testAnyImpl(ivars, status, cmp, value, values)) < 0; ) {
+            if (allExcluded(ivars, status)) {
+                return -1;
+            }
+            w = waiter.idle(w, self);
+        }
+        return i;
+    }
+
+    protected final int waitSomeImpl(SymArray<?> ivars, long[] indices, int[] status, Cmp cmp, long value, Object values) {
+        int n;
+        for (long w = 0; (n = testSomeImpl(ivars, indices, status, cmp, value, values)) == 0; ) {
+            if (allExcluded(ivars, status)) {
+                return 0;
+            }
+            w = waiter.idle(w, self);
+        }
+        return n;
     }
 
     // ---------------------------------------------------------------- ordering
@@ -157,27 +289,20 @@ abstract class CtxBase implements ShmemCtx {
     @Override
     public final void fence() {
         checkUsable();
-        VarHandle.releaseFence();
-        if (transport != null) {
-            transport.fence();
-        }
+        comm.fence();
     }
 
     @Override
     public final void quiet() {
         checkUsable();
-        VarHandle.fullFence();
-        if (transport != null) {
-            transport.quiet();
-        }
+        comm.quiet();
     }
 
     @Override
     public final void peQuiet(int... pes) {
+        checkUsable();
         for (int pe : pes) {
-            if (seg(pe) == null) {
-                transport.quiet(worldPe(pe));
-            }
+            comm.quiet(pe(pe));
         }
         VarHandle.fullFence();
     }
@@ -193,18 +318,24 @@ abstract class CtxBase implements ShmemCtx {
     }
 
     private void checkUsable() {
-        if (peers.length > 0 && peers[0] == null && (st.finalized || destroyed)) {
-            segSlow(0);
+        if (worldPes.length == 0 && (st.finalized || destroyed)) {
+            throw peError(0);
         }
     }
 
     /** Makes the context unusable: every later call throws. */
     final void invalidate(boolean destroy) {
         destroyed = destroy;
-        peers = new MemorySegment[peers.length];
+        worldPes = new int[0];
     }
 
     final boolean destroyed() {
         return destroyed;
+    }
+
+    /** This context's own transport, when it has one (closed with the context). */
+    final RemoteTransport ownTransport() {
+        RemoteTransport t = comm.transport();
+        return t != null && t != st.comm.transport() ? t : null;
     }
 }

@@ -16,77 +16,87 @@ final class Locks {
     private static final long NEXT = 0x7FFF_FFFFL << 32;
     private static final long WAITING = Long.MIN_VALUE;
 
-    private final ShmemRuntime rt;
-    private final PeState st;
+    private final Comm comm;
+    private final int me;
+    private final Waiter waiter;
 
-    Locks(ShmemRuntime rt) {
-        this.rt = rt;
-        this.st = rt.st;
+    Locks(Comm comm, int me, Waiter waiter) {
+        this.comm = comm;
+        this.me = me;
+        this.waiter = waiter;
+    }
+
+    private long amo(int pe, long off, AmoOp op, long operand, long compare) {
+        return comm.amo64(pe, off, op, operand, compare);
+    }
+
+    private long read(int pe, long off) {
+        return comm.getValue(pe, off, 8);
     }
 
     void set(long off) {
-        long mine = st.me + 1L;
+        long mine = me + 1L;
         // Prepare this PE's node: no successor, waiting.
-        rt.amo(st.me, off, AmoOp.AND, ~NEXT, 0);
-        rt.amo(st.me, off, AmoOp.OR, WAITING, 0);
+        amo(me, off, AmoOp.AND, ~NEXT, 0);
+        amo(me, off, AmoOp.OR, WAITING, 0);
         long prev = swapTail(off, mine) & TAIL;
         if (prev == 0) {
-            rt.amo(st.me, off, AmoOp.AND, ~WAITING, 0);
+            amo(me, off, AmoOp.AND, ~WAITING, 0);
             return;
         }
-        rt.amo((int) prev - 1, off, AmoOp.OR, mine << 32, 0);
+        amo((int) prev - 1, off, AmoOp.OR, mine << 32, 0);
         long v;
-        for (long w = 0; ((v = rt.readWord(st.me, off)) & WAITING) != 0; ) {
-            w = st.waiter.idle(w, st.self, off, 8, v);
+        for (long w = 0; ((v = read(me, off)) & WAITING) != 0; ) {
+            w = waiter.idle(w, comm.direct(me), off, 8, v);
         }
     }
 
     boolean test(long off) {
-        long mine = st.me + 1L;
+        long mine = me + 1L;
         while (true) {
-            long old = rt.readWord(HOME, off);
+            long old = read(HOME, off);
             if ((old & TAIL) != 0) {
                 return false;
             }
             // This PE's node must say "no successor" before it can be found at the tail.
-            rt.amo(st.me, off, AmoOp.AND, ~(NEXT | WAITING), 0);
-            old = rt.readWord(HOME, off);
+            amo(me, off, AmoOp.AND, ~(NEXT | WAITING), 0);
+            old = read(HOME, off);
             if ((old & TAIL) != 0) {
                 return false;
             }
-            if (rt.amo(HOME, off, AmoOp.COMPARE_SWAP, old | mine, old) == old) {
+            if (amo(HOME, off, AmoOp.COMPARE_SWAP, old | mine, old) == old) {
                 return true;
             }
         }
     }
 
     void clear(long off) {
-        long mine = st.me + 1L;
-        long next = (rt.readWord(st.me, off) & NEXT) >>> 32;
+        long mine = me + 1L;
+        long next = (read(me, off) & NEXT) >>> 32;
         if (next == 0) {
             while (true) {
-                long old = rt.readWord(HOME, off);
+                long old = read(HOME, off);
                 if ((old & TAIL) != mine) {
                     break; // a successor is enqueueing: wait for its link below
                 }
-                if (rt.amo(HOME, off, AmoOp.COMPARE_SWAP, old & ~TAIL, old) == old) {
+                if (amo(HOME, off, AmoOp.COMPARE_SWAP, old & ~TAIL, old) == old) {
                     return;
                 }
             }
             long v;
-            for (long w = 0; (next = ((v = rt.readWord(st.me, off)) & NEXT) >>> 32) == 0; ) {
-                w = st.waiter.idle(w, st.self, off, 8, v);
+            for (long w = 0; (next = ((v = read(me, off)) & NEXT) >>> 32) == 0; ) {
+                w = waiter.idle(w, comm.direct(me), off, 8, v);
             }
         }
-        rt.amo(st.me, off, AmoOp.AND, ~NEXT, 0);
-        rt.amo((int) next - 1, off, AmoOp.AND, ~WAITING, 0);
+        amo(me, off, AmoOp.AND, ~NEXT, 0);
+        amo((int) next - 1, off, AmoOp.AND, ~WAITING, 0);
     }
 
     /** Atomically replaces the tail field on the home PE; returns the old word. */
     private long swapTail(long off, long mine) {
         while (true) {
-            long old = rt.readWord(HOME, off);
-            if (rt.amo(HOME, off, AmoOp.COMPARE_SWAP, (old & ~TAIL) | mine, old) == old) {
+            long old = read(HOME, off);
+            if (amo(HOME, off, AmoOp.COMPARE_SWAP, (old & ~TAIL) | mine, old) == old) {
                 return old;
             }
         }

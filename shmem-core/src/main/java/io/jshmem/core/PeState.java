@@ -20,6 +20,8 @@ final class PeState {
     /** Mapped heaps indexed by world PE; null for PEs on other nodes. */
     final MemorySegment[] worldPeers;
     final RemoteTransport transport;
+    /** How this PE reaches the others (the default context's; created contexts may have their own). */
+    final Comm comm;
     final Waiter waiter;
     final int localPes;
     /** Live symmetric objects, marked unusable at finalize. */
@@ -46,6 +48,12 @@ final class PeState {
             local += s == null ? 0 : 1;
         }
         this.localPes = local;
+        boolean atomicsOnCpu = switch (config.atomics()) {
+            case "cpu" -> true;
+            case "transport" -> false;
+            default -> transport == null || transport.atomicsCoherentWithCpu();
+        };
+        this.comm = new Comm(me, worldPeers, transport, atomicsOnCpu, heap::nodeOf);
         // A PE bound to a core of its own by the launcher has it whatever the affinity mask says.
         boolean oversubscribed = !"core".equals(System.getenv(LaunchEnv.BIND)) && local > Runtime.getRuntime().availableProcessors();
         long spin = config.waitSpinNanos() >= 0 ? config.waitSpinNanos() : oversubscribed ? 0 : 20_000;
@@ -94,10 +102,5 @@ final class PeState {
             return a;
         }
         throw badObject(object);
-    }
-
-    /** Mapped heap of a world PE, or null when it is reached through the transport. */
-    MemorySegment direct(int worldPe) {
-        return worldPeers[worldPe];
     }
 }

@@ -17,7 +17,6 @@ import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.forksafety.ForkSafety;
 import io.jshmem.core.heap.HeapAllocator;
 import io.jshmem.core.heap.SymmetricHeap;
-import io.jshmem.core.transport.AmoOp;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -46,7 +45,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     int initCalls = 1;
 
     private ShmemRuntime(PeState st, ThreadLevel requested) {
-        super(st, st.worldPeers.clone(), null);
+        super(st, st.comm, worldTeam(st.npes));
         this.threadLevel = requested;
         this.initThread = Thread.currentThread();
         st.bootstrap.onAbort(reason -> st.abortReason = reason);
@@ -63,7 +62,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         slots.reserve(1);
         this.world = new TeamImpl(this, "SHMEM_TEAM_WORLD", all, 0, TeamConfig.DEFAULT);
         this.shared = new TeamImpl(this, "SHMEM_TEAM_SHARED", local, 1, TeamConfig.DEFAULT);
-        this.locks = new Locks(this);
+        this.locks = new Locks(st.comm, st.me, st.waiter);
         this.shutdownHook = new Thread(this::implicitFinalize, "jshmem-implicit-finalize");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         installFailureHandler();
@@ -100,31 +99,12 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         return slots;
     }
 
-    /** Reads a word of a world PE's heap with acquire semantics. */
-    long readWord(int worldPe, long off) {
-        MemorySegment s = st.direct(worldPe);
-        return s != null ? (long) LONG.getAcquire(s, off) : st.transport.getValue(worldPe, off, 8);
-    }
-
-    /** A 64-bit atomic on a world PE's heap. */
-    long amo(int worldPe, long off, AmoOp op, long operand, long compare) {
-        MemorySegment s = st.direct(worldPe);
-        if (s == null) {
-            return st.transport.atomic64(worldPe, off, op, operand, compare);
+    private static int[] worldTeam(int npes) {
+        int[] all = new int[npes];
+        for (int pe = 0; pe < npes; pe++) {
+            all[pe] = pe;
         }
-        long old = switch (op) {
-            case FETCH -> (long) LONG.getVolatile(s, off);
-            case COMPARE_SWAP -> (long) LONG.compareAndExchange(s, off, compare, operand);
-            case FETCH_AND, AND -> (long) LONG.getAndBitwiseAnd(s, off, operand);
-            case FETCH_OR, OR -> (long) LONG.getAndBitwiseOr(s, off, operand);
-            case FETCH_ADD, ADD -> (long) LONG.getAndAdd(s, off, operand);
-            case SWAP, SET -> (long) LONG.getAndSet(s, off, operand);
-            case FETCH_XOR, XOR -> (long) LONG.getAndBitwiseXor(s, off, operand);
-        };
-        if (op != AmoOp.FETCH) {
-            Waiter.poke(s); // after an atomic (a full fence): no wake-up is lost
-        }
-        return old;
+        return all;
     }
 
     TeamImpl team(ShmemTeam t) {

@@ -91,7 +91,7 @@ final class TeamImpl implements ShmemTeam {
             if (members[i] == st.me) {
                 my = i;
             }
-            peers[i] = st.direct(members[i]);
+            peers[i] = st.comm.direct(members[i]);
         }
         if (my < 0) {
             throw new IllegalStateException("PE " + st.me + " is not in team " + name);
@@ -108,8 +108,8 @@ final class TeamImpl implements ShmemTeam {
             int n = members.length;
             roundOffset[r] = flags0 + (long) r * TeamSlots.LINE;
             roundPe[r] = members[(my + (1 << r)) % n];
-            roundTarget[r] = st.direct(roundPe[r]);
-            roundFromLocal[r] = st.direct(members[((my - (1 << r)) % n + n) % n]) != null;
+            roundTarget[r] = st.comm.direct(roundPe[r]);
+            roundFromLocal[r] = st.comm.direct(members[((my - (1 << r)) % n + n) % n]) != null;
         }
         boolean local = true;
         for (MemorySegment p : peers) {
@@ -237,7 +237,7 @@ final class TeamImpl implements ShmemTeam {
                 CtxBase.LONG.setRelease(to, off, e);
                 Waiter.signal(to);
             } else {
-                st.transport.atomic64(roundPe[r], off, AmoOp.ADD, 1, 0);
+                st.comm.amo64(roundPe[r], off, AmoOp.ADD, 1, 0);
             }
             long want = roundFromLocal[r] ? e : d;
             long v;
@@ -360,7 +360,7 @@ final class TeamImpl implements ShmemTeam {
         syncInternal();
         long[] all = new long[members.length];
         for (int i = 0; i < members.length; i++) {
-            all[i] = rt.readWord(members[i], off);
+            all[i] = st.comm.getValue(members[i], off, 8);
         }
         syncInternal();
         return all;

@@ -16,20 +16,23 @@ final class Transports {
 
     /**
      * Collective. Every PE asks the bootstrap whether any PE lacks a direct mapping to some peer;
-     * if so, every PE creates the transport (wire-up is collective), else none does.
+     * if so (or SHMEM_TRANSPORT=ucx, or SHMEM_ATOMICS=transport), every PE creates the transport
+     * (wire-up is collective), else none does.
      */
     static RemoteTransport forHeap(Bootstrap bootstrap, SymmetricHeap heap, Config config) {
         boolean needed = false;
         for (MemorySegment s : heap.peers()) {
             needed |= s == null;
         }
-        // Whether anyone needs it: all PEs see the same node ids and the same setting, so this is consistent.
-        if (!needed && !config.transport().equals("ucx")) {
+        // Whether anyone needs it: all PEs see the same node ids and the same settings, so this is consistent.
+        boolean atomics = config.atomics().equals("transport");
+        if (!needed && !atomics && !config.transport().equals("ucx")) {
             return null;
         }
         if (config.transport().equals("shm")) {
-            throw new ShmemException("PE " + bootstrap.rank() + ": SHMEM_TRANSPORT=shm but some PEs are on other nodes;"
-                    + " use SHMEM_TRANSPORT=auto or ucx");
+            throw new ShmemException("PE " + bootstrap.rank() + ": SHMEM_TRANSPORT=shm but "
+                    + (needed ? "some PEs are on other nodes" : "SHMEM_ATOMICS=transport needs a network transport")
+                    + "; use SHMEM_TRANSPORT=auto or ucx");
         }
         TransportProvider provider = provider().orElseThrow(() -> new ShmemException("PE " + bootstrap.rank()
                 + ": PEs on other nodes (or SHMEM_TRANSPORT=ucx) need the UCX transport: put shmem-ucx on the class path"

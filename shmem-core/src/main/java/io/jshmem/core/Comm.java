@@ -1,0 +1,295 @@
+package io.jshmem.core;
+
+import io.jshmem.ShmemException;
+import io.jshmem.SignalOp;
+import io.jshmem.core.transport.AmoOp;
+import io.jshmem.core.transport.RemoteTransport;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.function.IntFunction;
+
+/**
+ * How an operation reaches a PE, decided in one place (the role of Sandia OpenSHMEM's
+ * {@code shmem_comm.h}): a direct load, store or CPU atomic on the mapped heap of a PE on this
+ * node, or the network transport. Everything that moves data or updates a word of another PE's
+ * heap goes through here: the contexts' RMA, atomics and signals, team syncs, collectives, locks.
+ * Arguments are world PE numbers and byte offsets into the symmetric heap; callers check them.
+ *
+ * <p><b>Atomics policy.</b> Network-card atomics (InfiniBand, RoCE) are atomic only with each
+ * other, not with CPU atomics on the same word. When the transport's are not coherent with the
+ * CPU's ({@link RemoteTransport#atomicsCoherentWithCpu()}), or {@code SHMEM_ATOMICS=transport},
+ * every atomic goes through the transport, to PEs on this node and to this PE too; plain loads and
+ * stores stay direct. The on-node fast path is one array load, a null check and the VarHandle
+ * access: no allocation, lock or system call.
+ *
+ * <p>One instance per PE, plus one per created context that has a transport of its own
+ * ({@link #withTransport}).
+ */
+final class Comm {
+    static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    static final VarHandle SHORT = ValueLayout.JAVA_SHORT.varHandle();
+    static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+
+    private final int me;
+    /** Mapped heaps by world PE; null: reached through the transport. */
+    private final MemorySegment[] direct;
+    /** Like {@link #direct} for atomics: all null when atomics go through the transport. */
+    private final MemorySegment[] cpuAtomics;
+    private final RemoteTransport transport;
+    private final IntFunction<String> nodeOf;
+
+    /**
+     * @param direct         mapped heaps by world PE (null for PEs reached through the transport)
+     * @param transport      the network transport, or null when every PE is mapped
+     * @param atomicsOnCpu   whether atomics on mapped heaps use CPU atomics (see the atomics policy)
+     * @param nodeOf         the node of a world PE, for error messages
+     */
+    Comm(int me, MemorySegment[] direct, RemoteTransport transport, boolean atomicsOnCpu, IntFunction<String> nodeOf) {
+        if (!atomicsOnCpu && transport == null) {
+            throw new ShmemException("PE " + me + ": atomics through the network transport (SHMEM_ATOMICS=transport)"
+                    + " need one, and this job has none");
+        }
+        this.me = me;
+        this.direct = direct;
+        this.cpuAtomics = atomicsOnCpu ? direct : new MemorySegment[direct.length];
+        this.transport = transport;
+        this.nodeOf = nodeOf;
+    }
+
+    /** The same PEs through another transport (a created context's own); the same atomics policy. */
+    Comm withTransport(RemoteTransport t) {
+        return t == transport ? this : new Comm(me, direct, t, atomicsOnCpu(), nodeOf);
+    }
+
+    /** Whether atomics on mapped heaps are CPU atomics (false: they go through the transport). */
+    boolean atomicsOnCpu() {
+        return cpuAtomics == direct;
+    }
+
+    int npes() {
+        return direct.length;
+    }
+
+    /** The mapped heap of world PE {@code pe}, or null when it is reached through the transport. */
+    MemorySegment direct(int pe) {
+        return direct[pe];
+    }
+
+    RemoteTransport transport() {
+        return transport;
+    }
+
+    /** The transport, for world PE {@code pe} which is not mapped here. */
+    private RemoteTransport remote(int pe) {
+        if (transport == null) {
+            throw new ShmemException("PE " + me + ": PE " + pe + " is on node " + nodeOf.apply(pe)
+                    + ", not on this one, and no network transport is available");
+        }
+        return transport;
+    }
+
+    // ---------------------------------------------------------------- RMA
+
+    /** Copies {@code source} to {@code pe}; returns when {@code source} may be reused. */
+    void put(int pe, long off, MemorySegment source) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
+        } else {
+            remote(pe).put(pe, off, source);
+        }
+    }
+
+    /** Like {@link #put}; over the transport, completion is deferred to quiet. */
+    void putNbi(int pe, long off, MemorySegment source) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            MemorySegment.copy(source, 0, s, off, source.byteSize());
+            Waiter.poke(s);
+        } else {
+            remote(pe).putNbi(pe, off, source);
+        }
+    }
+
+    /** Copies {@code count} elements of a Java array to {@code pe}; the array may be reused on return. */
+    void put(int pe, long off, Object array, int index, ValueLayout layout, int count) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            MemorySegment.copy(array, index, s, layout, off, count);
+            Waiter.poke(s);
+        } else {
+            remote(pe).put(pe, off, Arrays2.slice(array, index, count));
+        }
+    }
+
+    /** Fills {@code dest} from {@code pe}; returns when the data is there. */
+    void get(int pe, long off, MemorySegment dest) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            MemorySegment.copy(s, off, dest, 0, dest.byteSize());
+        } else {
+            remote(pe).get(pe, off, dest);
+        }
+    }
+
+    /** Like {@link #get}; over the transport, {@code dest} is valid after quiet. */
+    void getNbi(int pe, long off, MemorySegment dest) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            MemorySegment.copy(s, off, dest, 0, dest.byteSize());
+        } else {
+            remote(pe).getNbi(pe, off, dest);
+        }
+    }
+
+    /** Fills {@code count} elements of a Java array from {@code pe}. */
+    void get(int pe, long off, Object array, int index, ValueLayout layout, int count) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            MemorySegment.copy(s, layout, off, array, index, count);
+        } else {
+            remote(pe).get(pe, off, Arrays2.slice(array, index, count));
+        }
+    }
+
+    /** Stores the low {@code bytes} (1, 2, 4 or 8) bytes of {@code bits} at {@code pe} with release semantics. */
+    void putValue(int pe, long off, long bits, int bytes) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            switch (bytes) {
+                case 8 -> LONG.setRelease(s, off, bits);
+                case 4 -> INT.setRelease(s, off, (int) bits);
+                case 2 -> SHORT.setRelease(s, off, (short) bits);
+                default -> BYTE.setRelease(s, off, (byte) bits);
+            }
+            Waiter.poke(s);
+        } else {
+            remote(pe).putValue(pe, off, bits, bytes);
+        }
+    }
+
+    /** Loads {@code bytes} (1, 2, 4 or 8) bytes from {@code pe} with acquire semantics, sign-extended. */
+    long getValue(int pe, long off, int bytes) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            return switch (bytes) {
+                case 8 -> (long) LONG.getAcquire(s, off);
+                case 4 -> (int) INT.getAcquire(s, off);
+                case 2 -> (short) SHORT.getAcquire(s, off);
+                default -> (byte) BYTE.getAcquire(s, off);
+            };
+        }
+        return remote(pe).getValue(pe, off, bytes);
+    }
+
+    // ---------------------------------------------------------------- atomics
+
+    /** A 64-bit atomic at {@code pe}; returns the old value for fetching operations, else 0. */
+    long amo64(int pe, long off, AmoOp op, long operand, long compare) {
+        MemorySegment s = cpuAtomics[pe];
+        if (s == null) {
+            return remote(pe).atomic64(pe, off, op, operand, compare);
+        }
+        if (op == AmoOp.FETCH) {
+            return (long) LONG.getVolatile(s, off);
+        }
+        long old;
+        if (op == AmoOp.FETCH_ADD || op == AmoOp.ADD) {
+            old = (long) LONG.getAndAdd(s, off, operand);
+        } else if (op == AmoOp.SWAP || op == AmoOp.SET) {
+            old = (long) LONG.getAndSet(s, off, operand);
+        } else if (op == AmoOp.COMPARE_SWAP) {
+            old = (long) LONG.compareAndExchange(s, off, compare, operand);
+        } else if (op == AmoOp.FETCH_AND || op == AmoOp.AND) {
+            old = (long) LONG.getAndBitwiseAnd(s, off, operand);
+        } else if (op == AmoOp.FETCH_OR || op == AmoOp.OR) {
+            old = (long) LONG.getAndBitwiseOr(s, off, operand);
+        } else {
+            old = (long) LONG.getAndBitwiseXor(s, off, operand);
+        }
+        Waiter.poke(s); // after an atomic (a full fence): no wake-up can be lost
+        return old;
+    }
+
+    /** A 32-bit atomic at {@code pe}; returns the old value for fetching operations, else 0. */
+    int amo32(int pe, long off, AmoOp op, int operand, int compare) {
+        MemorySegment s = cpuAtomics[pe];
+        if (s == null) {
+            return remote(pe).atomic32(pe, off, op, operand, compare);
+        }
+        if (op == AmoOp.FETCH) {
+            return (int) INT.getVolatile(s, off);
+        }
+        int old;
+        if (op == AmoOp.FETCH_ADD || op == AmoOp.ADD) {
+            old = (int) INT.getAndAdd(s, off, operand);
+        } else if (op == AmoOp.SWAP || op == AmoOp.SET) {
+            old = (int) INT.getAndSet(s, off, operand);
+        } else if (op == AmoOp.COMPARE_SWAP) {
+            old = (int) INT.compareAndExchange(s, off, compare, operand);
+        } else if (op == AmoOp.FETCH_AND || op == AmoOp.AND) {
+            old = (int) INT.getAndBitwiseAnd(s, off, operand);
+        } else if (op == AmoOp.FETCH_OR || op == AmoOp.OR) {
+            old = (int) INT.getAndBitwiseOr(s, off, operand);
+        } else {
+            old = (int) INT.getAndBitwiseXor(s, off, operand);
+        }
+        Waiter.poke(s);
+        return old;
+    }
+
+    /**
+     * Updates a signal word at {@code pe} after data put to the same PE: the data is visible to a
+     * PE that sees the signal. A set on a mapped heap is a release store; an add is an atomic.
+     */
+    void signal(int pe, long off, long value, SignalOp op) {
+        MemorySegment s = cpuAtomics[pe];
+        if (s != null) {
+            if (op == SignalOp.ADD) {
+                LONG.getAndAdd(s, off, value);
+                Waiter.poke(s); // the atomic is a full fence: no wake-up can be lost
+            } else {
+                LONG.setRelease(s, off, value);
+                Waiter.signal(s);
+            }
+            return;
+        }
+        RemoteTransport t = remote(pe);
+        VarHandle.releaseFence(); // data stored directly (on this node) before the transport's signal
+        t.fence();
+        t.atomic64(pe, off, op == SignalOp.ADD ? AmoOp.ADD : AmoOp.SET, value, 0);
+        MemorySegment d = direct[pe];
+        if (d != null) {
+            Waiter.poke(d);
+        }
+    }
+
+    // ---------------------------------------------------------------- ordering and completion
+
+    /** Orders this PE's earlier puts and atomics to each PE before its later ones. */
+    void fence() {
+        VarHandle.releaseFence();
+        if (transport != null) {
+            transport.fence();
+        }
+    }
+
+    /** Completes every outstanding operation. */
+    void quiet() {
+        VarHandle.fullFence();
+        if (transport != null) {
+            transport.quiet();
+        }
+    }
+
+    /** Completes the operations to world PE {@code pe}. */
+    void quiet(int pe) {
+        if (direct[pe] == null || !atomicsOnCpu()) {
+            remote(pe).quiet(pe);
+        }
+        VarHandle.fullFence();
+    }
+}
