@@ -45,6 +45,9 @@ public final class InfoReport {
                 + TeamImpl.LINEAR_SYNC_MAX + " PEs of one node, else dissemination)");
         lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push: through per-team buffers up to "
                 + TeamSlots.BUF_BYTES + " B between PEs of one node, else pull)");
+        lines.add("  SHMEM_ATOMICS:        " + c.atomics() + " (auto: CPU atomics on this node's PEs unless the network"
+                + " transport's atomics are not atomic with them, as with InfiniBand/RoCE device atomics; transport:"
+                + " every atomic through the network transport)");
         String aot = env.get("JSHMEM_AOT");
         lines.add("  JSHMEM_AOT:           " + (aot == null || aot.isBlank() ? "auto (default)" : aot)
                 + " (read by oshrun: PEs start from an ahead-of-time cache when jshmem runs from jars; cache in "

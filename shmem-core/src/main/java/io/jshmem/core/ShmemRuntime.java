@@ -17,11 +17,13 @@ import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.forksafety.ForkSafety;
 import io.jshmem.core.heap.HeapAllocator;
 import io.jshmem.core.heap.SymmetricHeap;
+import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The initialized library of one PE: the default context (world team PE numbers) plus setup,
@@ -72,10 +74,16 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     /** Collective: creates the symmetric heap and wires up the PEs. */
     static ShmemRuntime create(Bootstrap bootstrap, Config config, ThreadLevel requested) {
+        return create(bootstrap, config, requested, heap -> Transports.forHeap(bootstrap, heap, config));
+    }
+
+    /** Like {@link #create(Bootstrap, Config, ThreadLevel)} with the transport {@code transportFor} makes (tests inject one). */
+    static ShmemRuntime create(Bootstrap bootstrap, Config config, ThreadLevel requested,
+            Function<SymmetricHeap, RemoteTransport> transportFor) {
         SymmetricHeap heap = SymmetricHeap.create(bootstrap, config);
         ShmemRuntime rt;
         try {
-            PeState st = new PeState(bootstrap, config, heap, Transports.forHeap(bootstrap, heap, config));
+            PeState st = new PeState(bootstrap, config, heap, transportFor.apply(heap));
             rt = new ShmemRuntime(st, requested);
         } catch (RuntimeException e) {
             heap.close();
@@ -494,7 +502,11 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     }
 
     String transportName() {
-        return st.transport == null ? "shm (direct load/store)" : "shm on-node, " + st.transport.name() + " off-node";
+        if (st.transport == null) {
+            return "shm (direct load/store)";
+        }
+        return "shm on-node, " + st.transport.name() + " off-node; atomics "
+                + (st.comm.atomicsOnCpu() ? "on the CPU for this node's PEs" : "through " + st.transport.name() + " for every PE");
     }
 
     boolean failing() {

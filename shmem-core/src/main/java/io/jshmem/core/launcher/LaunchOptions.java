@@ -367,6 +367,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_WAIT_YIELD_US    how long waits yield before sleeping (default 1000)
                   JSHMEM_BARRIER_ALGORITHM  auto, linear or dissemination
                   JSHMEM_COLL_ALGORITHM   auto, push or pull
+                  SHMEM_ATOMICS           auto, cpu or transport (atomics on this node's PEs)
                   JSHMEM_UCX_TIMEOUT, JSHMEM_UCX_PROGRESS_SPIN_US, JSHMEM_UCX_ERR_MODE,
                   JSHMEM_PMI, JSHMEM_PMI2_LIBRARY, JSHMEM_PMIX_LIBRARY, JSHMEM_FORK_POLICY:
                                           see the README's table of environment variables

@@ -1,0 +1,184 @@
+package io.jshmem.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jshmem.Cmp;
+import io.jshmem.Shmem;
+import io.jshmem.ShmemTeam;
+import io.jshmem.SignalOp;
+import io.jshmem.SymIntArray;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Teams, collectives, locks, atomics and signals over {@link Comm}, in one JVM: real runtimes on
+ * threads, simulated nodes joined by {@link LoopbackTransport}, for each atomics policy. Every
+ * check is an exact value (totals under contention, collective results).
+ */
+class CommInProcessTest {
+    private static final int ROUNDS = 200;
+
+    /** Shapes: nodes of each PE, whether the transport's atomics are CPU-coherent, SHMEM_ATOMICS. */
+    static Stream<Arguments> shapes() {
+        return Stream.of(
+                Arguments.of(new int[] {0, 0, 1, 1}, true, "auto"),       // two nodes, CPU atomics on-node
+                Arguments.of(new int[] {0, 0, 1, 1}, false, "auto"),      // device atomics: all through the transport
+                Arguments.of(new int[] {0, 1, 2}, true, "cpu"),           // every PE on its own node
+                Arguments.of(new int[] {0, 0, 0, 0}, true, "transport")); // one node, atomics forced through it
+    }
+
+    private static boolean atomicsThroughTransport(boolean coherent, String policy) {
+        return policy.equals("transport") || policy.equals("auto") && !coherent;
+    }
+
+    @ParameterizedTest(name = "nodes {0}, coherent {1}, SHMEM_ATOMICS={2}")
+    @MethodSource("shapes")
+    void atomicsLocksAndSignalsGiveExactTotals(int[] nodes, boolean coherent, String policy) throws Exception {
+        try (InProcessJob job = new InProcessJob(nodes, coherent, policy)) {
+            int n = job.size();
+            List<long[]> results = job.all(me -> {
+                Shmem s = job.shmem(me);
+                SymLongArray counters = s.calloc(SymType.LONG, n);
+                SymIntArray ints = s.calloc(SymType.INT, 2);
+                SymLongArray lock = s.calloc(SymType.LONG, 1);
+                SymLongArray shared = s.calloc(SymType.LONG, 1);
+                SymLongArray data = s.calloc(SymType.LONG, n);
+                SymLongArray sig = s.calloc(SymType.LONG, 1);
+                s.barrierAll();
+                for (int r = 0; r < ROUNDS; r++) {
+                    for (int pe = 0; pe < n; pe++) {
+                        s.atomicFetchAdd(counters, me, 1, pe);                  // slot me on every PE, itself included
+                    }
+                    s.atomicAdd(ints, 0, 2, (me + r) % n);
+                    int old;
+                    do {                                                          // an increment by compare-and-swap
+                        old = s.atomicFetch(ints, 1, 0);
+                    } while (s.atomicCompareSwap(ints, 1, old, old + 1, 0) != old);
+                    s.setLock(lock, 0);                                          // a non-atomic increment under the lock
+                    long v = s.g(shared, 0, 0);
+                    s.p(shared, 0, v + 1, 0);
+                    s.quiet();
+                    s.clearLock(lock, 0);
+                }
+                s.atomicOr(counters, 0, 1L << 40 << me, n - 1);
+                s.putSignal(data, me, new long[] {100 + me}, 0, 1, sig, 0, 1, SignalOp.ADD, 0);
+                long before = job.transports[me] == null ? 0 : job.transports[me].atomics.get();
+                s.atomicFetchAdd(counters, me, 0, me);                           // one atomic on this PE's own heap
+                long ownAtomics = (job.transports[me] == null ? 0 : job.transports[me].atomics.get()) - before;
+                if (me == 0) {
+                    s.signalWaitUntil(sig, 0, Cmp.GE, n);
+                }
+                s.barrierAll();
+                long[] out = new long[3 * n + 4];
+                for (int i = 0; i < n; i++) {
+                    out[i] = s.g(counters, i, me);
+                    out[n + i] = s.g(data, i, 0);
+                }
+                out[2 * n] = s.g(ints, 0, me);
+                out[2 * n + 1] = s.g(ints, 1, 0);
+                out[2 * n + 2] = s.g(shared, 0, 0);
+                out[2 * n + 3] = ownAtomics;
+                s.barrierAll();
+                return out;
+            });
+            long orBits = 0;
+            for (int pe = 0; pe < n; pe++) {
+                orBits |= 1L << 40 << pe;
+            }
+            for (int me = 0; me < n; me++) {
+                long[] out = results.get(me);
+                for (int i = 0; i < n; i++) {
+                    long expect = ROUNDS + (me == n - 1 && i == 0 ? orBits : 0);
+                    assertEquals(expect, out[i], "PE " + me + " counter of PE " + i);
+                    assertEquals(100 + i, out[n + i], "data put with signal by PE " + i);
+                }
+                assertEquals((long) ROUNDS * n, out[2 * n + 1], "compare-and-swap increments on PE 0");
+                assertEquals((long) ROUNDS * n, out[2 * n + 2], "increments under the lock");
+                assertEquals(atomicsThroughTransport(coherent, policy) ? 1 : 0, out[2 * n + 3],
+                        "PE " + me + ": atomics on its own heap through the transport");
+            }
+            long adds = 0;
+            for (int me = 0; me < n; me++) {
+                adds += results.get(me)[2 * n];
+            }
+            assertEquals(2L * ROUNDS * n, adds, "atomic adds of 2 spread over the PEs");
+            assertEquals(List.of(), job.aborts());
+        }
+    }
+
+    @ParameterizedTest(name = "nodes {0}, coherent {1}, SHMEM_ATOMICS={2}")
+    @MethodSource("shapes")
+    void collectivesOverTeamsSpanningNodes(int[] nodes, boolean coherent, String policy) throws Exception {
+        try (InProcessJob job = new InProcessJob(nodes, coherent, policy)) {
+            int n = job.size();
+            job.all(me -> {
+                Shmem s = job.shmem(me);
+                for (ShmemTeam team : new ShmemTeam[] {s.teamWorld(), s.teamShared()}) {
+                    int tn = team.nPes();
+                    int tme = team.myPe();
+                    for (int len : new int[] {1, 100, 5000}) {             // push-sized and pull-sized
+                        SymLongArray src = s.malloc(SymType.LONG, len * (long) tn);
+                        SymLongArray dst = s.malloc(SymType.LONG, len * (long) tn);
+                        for (int i = 0; i < len * tn; i++) {
+                            src.set(i, 1000L * tme + i);
+                        }
+                        team.sync();
+                        for (int root = 0; root < tn; root++) {
+                            team.broadcast(dst, src, len, root);
+                            for (int i = 0; i < len; i++) {
+                                assertEquals(1000L * root + i, dst.get(i), team + " broadcast from " + root);
+                            }
+                        }
+                        team.sumReduce(dst, src, len);
+                        for (int i = 0; i < len; i++) {
+                            assertEquals(1000L * tn * (tn - 1) / 2 + (long) tn * i, dst.get(i), team + " sum_reduce [" + i + "]");
+                        }
+                        team.fcollect(dst, src, len);
+                        for (int p = 0; p < tn; p++) {
+                            assertEquals(1000L * p + len - 1, dst.get((long) p * len + len - 1), team + " fcollect block " + p);
+                        }
+                        team.alltoall(dst, src, len);
+                        for (int p = 0; p < tn; p++) {
+                            assertEquals(1000L * p + (long) tme * len, dst.get((long) p * len), team + " alltoall from " + p);
+                        }
+                        team.sumInscan(dst, src, len);
+                        assertEquals(1000L * tme * (tme + 1) / 2 + (long) (tme + 1) * (len - 1), dst.get(len - 1),
+                                team + " sum_inscan");
+                        team.sync();
+                        s.free(dst);
+                        s.free(src);
+                    }
+                    SymLongArray mine = s.malloc(SymType.LONG, tn + 1L);
+                    SymLongArray all = s.malloc(SymType.LONG, (long) tn * (tn + 1) / 2 + tn);
+                    for (int i = 0; i <= tme; i++) {
+                        mine.set(i, tme);
+                    }
+                    team.collect(all, mine, tme + 1);                          // PE i gives i+1 elements
+                    long at = 0;
+                    for (int p = 0; p < tn; p++) {
+                        long[] block = new long[p + 1];
+                        long[] want = new long[p + 1];
+                        java.util.Arrays.fill(want, p);
+                        for (int i = 0; i <= p; i++) {
+                            block[i] = all.get(at + i);
+                        }
+                        assertArrayEquals(want, block, team + " collect block of PE " + p);
+                        at += p + 1;
+                    }
+                    s.free(all);
+                    s.free(mine);
+                }
+                return null;
+            });
+            assertEquals(List.of(), job.aborts());
+            assertTrue(n > 1);
+        }
+    }
+}
