@@ -107,8 +107,26 @@ class MultiNodeTest {
         assertNoJavaLeft(cluster);
     }
 
+    /**
+     * The atomics policy forced to the transport (as on InfiniBand/RoCE, whose device atomics are not
+     * atomic with CPU atomics): every AMO, signal and lock word goes through UCX, the PEs of the same
+     * node and each PE itself included; the suite's contention cases check exact totals.
+     */
     @Test
     @Order(4)
+    void conformanceCasesPassAt4PesOn2NodesWithAtomicsThroughTheTransport() throws Exception {
+        Cluster.assumeUcxTransport();
+        Result r = Oshrun.run("conformance-atomics", job(cluster, 2, 240, "-x", "UCX_TLS=tcp,self", "-x", "SHMEM_ATOMICS=transport",
+                "-x", "SHMEM_INFO=1", "-cp", Cluster.REPO.resolve("conformance/target/classes").toString(),
+                "io.jshmem.conformance.CaseRunner"));
+        assertAllCasesPassed(r, 4);
+        assertTrue(r.err().contains("atomics through") || r.out().contains("atomics through"),
+                "SHMEM_INFO does not report atomics through the transport:\n" + r);
+        assertNoJavaLeft(cluster);
+    }
+
+    @Test
+    @Order(5)
     void aPeKilledOnTheOtherNodeEndsTheJob() throws Exception {
         Oshrun job = Oshrun.start("kill-fenceloop",
                 job(cluster, 2, 120, "-cp", testClasses(), NodeMain.class.getName(), "fenceloop"));
@@ -116,7 +134,7 @@ class MultiNodeTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aPeKilledOnTheOtherNodeDuringBarriersEndsTheJob() throws Exception {
         Cluster.assumeUcxTransport();
         Oshrun job = Oshrun.start("kill-barrierloop", job(cluster, 2, 120, "-x", "UCX_TLS=tcp,self", "-cp",
@@ -144,7 +162,7 @@ class MultiNodeTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void anUnreachableHostIsAClearErrorAndNothingHangs() throws Exception {
         Result r = Oshrun.run("unreachable", List.of("--host", cluster.host(0) + ":1,jshmem-no-such-container:1",
                 "--launch-agent", AGENT, "--bootstrap-address", cluster.gateway(), "--timeout", "60", "-cp",
@@ -157,7 +175,7 @@ class MultiNodeTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void theSshAgentStartsAndEndsRemotePes(@TempDir Path dir) throws Exception {
         Path key = dir.resolve("id");
         String keygen = runHere("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key.toString());
@@ -215,7 +233,7 @@ class MultiNodeTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void aBootstrapAddressTheNodesCannotReachIsAClearError() throws Exception {
         // 127.0.0.1 is each container's own loopback: nothing listens there.
         Result r = Oshrun.run("unreachable-bootstrap", List.of("--host", cluster.hostList(1), "--launch-agent", AGENT,
@@ -231,7 +249,7 @@ class MultiNodeTest {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void aNodeThatDiesMidJobEndsTheJob() throws Exception {
         try (Cluster own = Cluster.start(Cluster.IMAGE, 2)) {
             Oshrun job = Oshrun.start("node-dies", job(own, 2, 120, "-cp", testClasses(), NodeMain.class.getName(),
@@ -250,7 +268,7 @@ class MultiNodeTest {
     }
 
     @Test
-    @Order(10)
+    @Order(11)
     void aNodeCutOffTheNetworkMidJobEndsTheJob() throws Exception {
         try (Cluster own = Cluster.start(Cluster.IMAGE, 2)) {
             Oshrun job = Oshrun.start("node-cut-off", job(own, 2, 150, "-cp", testClasses(),
