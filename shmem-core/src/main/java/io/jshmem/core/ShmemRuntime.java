@@ -424,8 +424,39 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         if (!ShmemProviderImpl.releaseInit(this)) {
             return; // an earlier init() is still unmatched: not finalized yet
         }
+        if (!st.finalized && CloseSite.unwinding()) {
+            failingClose();
+            return;
+        }
         finalizeNow();
     }
+
+    /**
+     * close() while an exception unwinds (try-with-resources, finally): this PE is failing. It does
+     * not finalize, since its finalize would release PEs waiting in a barrier it never reached; the
+     * exception, once it leaves the thread, ends the job ({@link #installFailureHandler}). If it is
+     * caught and the PE runs on, the job is ended after {@link #FAILING_CLOSE_GRACE_MILLIS}.
+     */
+    private void failingClose() {
+        closedFailing = true;
+        st.failed = true;
+        Thread.ofPlatform().daemon().name("jshmem-failing-close").start(() -> {
+            try {
+                Thread.sleep(FAILING_CLOSE_GRACE_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (st.abortReason == null) {
+                st.bootstrap.abort(1, "PE " + st.me + " closed jshmem while an exception unwound, caught the exception"
+                        + " and ran on; it will never join the other PEs' collectives");
+            }
+        });
+    }
+
+    private volatile boolean closedFailing;
+
+    /** How long the exception of a failing close() may take to leave its thread. */
+    private static final long FAILING_CLOSE_GRACE_MILLIS = 2_000;
 
     /** shmem_finalize proper (collective), whatever the count of init calls. */
     private void finalizeNow() {
@@ -484,6 +515,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     private void installFailureHandler() {
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((thread, error) -> {
+            boolean failing = thread == initThread && !st.finalized && st.abortReason == null;
             if (thread == initThread) {
                 st.failed = true;
             }
@@ -492,6 +524,12 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             } else {
                 System.err.print("Exception in thread \"" + thread.getName() + "\" ");
                 error.printStackTrace();
+            }
+            if (failing && st.abortReason == null) {
+                // The exception is why the job ends: the launcher reports it (a PMI bootstrap's own handler may have already).
+                st.bootstrap.abort(1, "PE " + st.me + " failed before finalize: " + error
+                        + (closedFailing ? " (jshmem was closed as it unwound; no PE was let past a collective this PE"
+                        + " never reached)" : ""));
             }
         });
     }
