@@ -38,8 +38,13 @@ final class TeamImpl implements ShmemTeam {
     private final MemorySegment[] roundTarget;
     /** Per round: whether the flag this PE waits for is raised by a PE on this node (else through the transport). */
     private final boolean[] roundFromLocal;
-    /** Dissemination syncs so far: what a flag raised through the transport counts. */
+    /** Dissemination syncs so far: what a flag raised through the transport counts (low 32 bits). */
     private long disseminations;
+    /**
+     * What a flag raised through the transport holds after this PE's dissemination syncs so far,
+     * when every member made the same calls: each sync adds {@code 1 + (ident << 32)}.
+     */
+    private long remoteFlagSum;
     /** Whether every member's heap is mapped here: then syncs and small collectives use the arrival words. */
     final boolean allLocal;
     /** Whether syncs wait for every member's arrival word (else a dissemination barrier). */
@@ -228,25 +233,45 @@ final class TeamImpl implements ShmemTeam {
             awaitAll(e);
             return;
         }
+        if (allLocal) {
+            // Published first: a member in a push collective at this epoch (calls that do not
+            // match) sees a sync here and says so, instead of both waiting for each other.
+            arrive(e);
+        }
         MemorySegment self = st.self;
-        long d = ++disseminations;
+        int d = (int) ++disseminations;
+        long increment = 1 + ((long) ident << 32);
+        long before = remoteFlagSum;
+        long sum = remoteFlagSum += increment;
+        int n = members.length;
         for (int r = 0; r < roundOffset.length; r++) {
             long off = roundOffset[r];
             MemorySegment to = roundTarget[r];
             if (to != null) {
-                CtxBase.LONG.setRelease(to, off, e);
+                CtxBase.LONG.setRelease(to, off, e << IDENT_BITS | ident);
                 Waiter.signal(to);
             } else {
-                st.comm.amo64(roundPe[r], off, AmoOp.ADD, 1, 0);
+                st.comm.amo64(roundPe[r], off, AmoOp.ADD, increment, 0);
             }
-            long want = roundFromLocal[r] ? e : d;
+            int from = ((me - (1 << r)) % n + n) % n;
             long v;
-            for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) < want; ) {
-                w = st.waiter.idle(w, self, off, 8, v);
+            if (roundFromLocal[r]) {
+                for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) >>> IDENT_BITS < e; ) {
+                    w = st.waiter.idle(w, self, off, 8, v);
+                }
+                if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
+                    mismatch(from, e, (int) (v & IDENT_MASK));
+                }
+            } else {
+                // The low 32 bits count the sender's syncs (compared modulo 2^32); at exactly this
+                // sync the whole word must be this PE's sum, else some call of the sender differed.
+                for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, off)) - d < 0; ) {
+                    w = st.waiter.idle(w, self, off, 8, v);
+                }
+                if ((int) v == d && v != sum) {
+                    mismatch(from, e, (int) ((v - before - 1) >>> 32) & (int) IDENT_MASK);
+                }
             }
-        }
-        if (allLocal) {
-            arrive(e); // keeps the push collectives' buffer rule true after a dissemination sync
         }
     }
 

@@ -2,10 +2,13 @@ package io.jshmem.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jshmem.Cmp;
 import io.jshmem.Shmem;
+import io.jshmem.ShmemException;
 import io.jshmem.ShmemTeam;
 import io.jshmem.SignalOp;
 import io.jshmem.SymIntArray;
@@ -13,6 +16,7 @@ import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -180,5 +184,39 @@ class CommInProcessTest {
             assertEquals(List.of(), job.aborts());
             assertTrue(n > 1);
         }
+    }
+
+    /**
+     * Collective matching where syncs are dissemination rounds through the transport (a team
+     * spanning nodes) and through flags on this node (more members than the linear sync takes):
+     * PE 3 calls barrierAll while the others reduce; the job is aborted naming both sides.
+     */
+    @ParameterizedTest(name = "nodes {0}")
+    @MethodSource("mismatchShapes")
+    void mismatchedCollectivesAbortTheJobNamingBothSides(int[] nodes) throws Exception {
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto")) {
+            int n = job.size();
+            assertThrows(ShmemException.class, () -> job.all(me -> {
+                Shmem s = job.shmem(me);
+                SymLongArray src = s.calloc(SymType.LONG, 4);
+                SymLongArray dst = s.calloc(SymType.LONG, 4);
+                s.barrierAll();
+                if (me == n - 1) {
+                    s.barrierAll();
+                } else {
+                    s.teamWorld().sumReduce(dst, src, 4);
+                }
+                return null;
+            }));
+            assertFalse(job.aborts().isEmpty(), "the job was not aborted");
+            String why = job.aborts().get(0);
+            assertTrue(why.contains("collective calls do not match") && why.contains("barrier/sync")
+                    && why.contains("a reduction") && why.contains("PE " + (n - 1)), why);
+        }
+    }
+
+    static Stream<Arguments> mismatchShapes() {
+        return Stream.of(Arguments.of((Object) new int[] {0, 0, 1, 1}), Arguments.of((Object) new int[] {0, 1}),
+                Arguments.of((Object) new int[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
     }
 }

@@ -110,6 +110,18 @@ final class InProcessJob implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        if (!aborts().isEmpty()) {
+            // An aborted job cannot finalize collectively: tear down like a failing PE does.
+            pool.shutdownNow();
+            pool.awaitTermination(30, TimeUnit.SECONDS);
+            for (ShmemRuntime rt : runtimes) {
+                if (rt != null) {
+                    rt.st.failed = true;
+                    rt.st.heap.close();
+                }
+            }
+            return;
+        }
         try {
             all(pe -> {
                 if (runtimes[pe] != null) {
