@@ -304,7 +304,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         w(f'''
     @Override
     public final void waitUntil({I}, long index, Cmp cmp, {t} value) {{
-        waitUntilWord(offset(ivars, index, 1), {nbytes}, cmp, value);
+        waitWord(offset(ivars, index, 1), {nbytes}, cmp, value, "wait_until");
     }}
 
     @Override

@@ -575,7 +575,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void waitUntil(SymLongArray ivars, long index, Cmp cmp, long value) {
-        waitUntilWord(offset(ivars, index, 1), 8, cmp, value);
+        waitWord(offset(ivars, index, 1), 8, cmp, value, "wait_until");
     }
 
     @Override
@@ -645,7 +645,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void waitUntil(SymIntArray ivars, long index, Cmp cmp, int value) {
-        waitUntilWord(offset(ivars, index, 1), 4, cmp, value);
+        waitWord(offset(ivars, index, 1), 4, cmp, value, "wait_until");
     }
 
     @Override
@@ -715,7 +715,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
 
     @Override
     public final void waitUntil(SymShortArray ivars, long index, Cmp cmp, short value) {
-        waitUntilWord(offset(ivars, index, 1), 2, cmp, value);
+        waitWord(offset(ivars, index, 1), 2, cmp, value, "wait_until");
     }
 
     @Override

@@ -94,6 +94,7 @@ final class Comm {
 
     /** Copies {@code source} to {@code pe}; returns when {@code source} may be reused. */
     void put(int pe, long off, MemorySegment source) {
+        Flight.Transfer ev = transfer("put", pe, source.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
@@ -101,10 +102,12 @@ final class Comm {
         } else {
             remote(pe).put(pe, off, source);
         }
+        end(ev);
     }
 
     /** Like {@link #put}; over the transport, completion is deferred to quiet. */
     void putNbi(int pe, long off, MemorySegment source) {
+        Flight.Transfer ev = transfer("put_nbi", pe, source.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
             MemorySegment.copy(source, 0, s, off, source.byteSize());
@@ -112,10 +115,12 @@ final class Comm {
         } else {
             remote(pe).putNbi(pe, off, source);
         }
+        end(ev);
     }
 
     /** Copies {@code count} elements of a Java array to {@code pe}; the array may be reused on return. */
     void put(int pe, long off, Object array, int index, ValueLayout layout, int count) {
+        Flight.Transfer ev = transfer("put", pe, count * layout.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
             MemorySegment.copy(array, index, s, layout, off, count);
@@ -123,35 +128,62 @@ final class Comm {
         } else {
             remote(pe).put(pe, off, Arrays2.slice(array, index, count));
         }
+        end(ev);
     }
 
     /** Fills {@code dest} from {@code pe}; returns when the data is there. */
     void get(int pe, long off, MemorySegment dest) {
+        Flight.Transfer ev = transfer("get", pe, dest.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
             MemorySegment.copy(s, off, dest, 0, dest.byteSize());
         } else {
             remote(pe).get(pe, off, dest);
         }
+        end(ev);
     }
 
     /** Like {@link #get}; over the transport, {@code dest} is valid after quiet. */
     void getNbi(int pe, long off, MemorySegment dest) {
+        Flight.Transfer ev = transfer("get_nbi", pe, dest.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
             MemorySegment.copy(s, off, dest, 0, dest.byteSize());
         } else {
             remote(pe).getNbi(pe, off, dest);
         }
+        end(ev);
     }
 
     /** Fills {@code count} elements of a Java array from {@code pe}. */
     void get(int pe, long off, Object array, int index, ValueLayout layout, int count) {
+        Flight.Transfer ev = transfer("get", pe, count * layout.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
             MemorySegment.copy(s, layout, off, array, index, count);
         } else {
             remote(pe).get(pe, off, Arrays2.slice(array, index, count));
+        }
+        end(ev);
+    }
+
+    /** A started {@link Flight.Transfer} event for a large transfer while JFR records them, else null. */
+    private Flight.Transfer transfer(String routine, int pe, long bytes) {
+        if (bytes < Flight.TRANSFER_THRESHOLD || !Flight.Transfer.ON.isEnabled()) {
+            return null;
+        }
+        Flight.Transfer e = new Flight.Transfer();
+        e.routine = routine;
+        e.pe = pe;
+        e.bytes = bytes;
+        e.remote = direct[pe] == null;
+        e.begin();
+        return e;
+    }
+
+    private static void end(Flight.Transfer e) {
+        if (e != null) {
+            e.commit();
         }
     }
 

@@ -172,12 +172,37 @@ abstract class CtxBase implements ShmemCtx {
 
     // ---------------------------------------------------------------- point-to-point synchronization, any type
 
-    /** Waits until this PE's {@code bytes}-wide word at {@code off} satisfies {@code cmp value}. */
-    protected final void waitUntilWord(long off, int bytes, Cmp cmp, long value) {
+    /**
+     * Waits until this PE's {@code bytes}-wide word at {@code off} satisfies {@code cmp value};
+     * returns the value that did. A wait that does not return at once is a {@link Flight.Wait} event.
+     */
+    protected final long waitWord(long off, int bytes, Cmp cmp, long value, String routine) {
         MemorySegment s = self;
-        long v;
+        long v = load(s, off, bytes);
+        if (cmp.test(v, value)) {
+            return v;
+        }
+        Flight.Wait ev = waitEvent(routine);
         for (long w = 0; !cmp.test(v = load(s, off, bytes), value); ) {
             w = waiter.idle(w, s, off, bytes, v);
+        }
+        end(ev);
+        return v;
+    }
+
+    private static Flight.Wait waitEvent(String routine) {
+        if (!Flight.Wait.ON.isEnabled()) {
+            return null;
+        }
+        Flight.Wait e = new Flight.Wait();
+        e.routine = routine;
+        e.begin();
+        return e;
+    }
+
+    private static void end(Flight.Wait e) {
+        if (e != null) {
+            e.commit();
         }
     }
 
@@ -257,30 +282,45 @@ abstract class CtxBase implements ShmemCtx {
     }
 
     protected final void waitAllImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
+        if (testAllImpl(ivars, status, cmp, value, values)) {
+            return;
+        }
+        Flight.Wait ev = waitEvent("wait_until_all");
         for (long w = 0; !testAllImpl(ivars, status, cmp, value, values); ) {
             w = waiter.idle(w, self);
         }
+        end(ev);
     }
 
     protected final long waitAnyImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
-        long i;
+        long i = testAnyImpl(ivars, status, cmp, value, values);
+        if (i >= 0) {
+            return i;
+        }
+        Flight.Wait ev = waitEvent("wait_until_any");
         for (long w = 0; (i = testAnyImpl(ivars, status, cmp, value, values)) < 0; ) {
             if (allExcluded(ivars, status)) {
                 return -1;
             }
             w = waiter.idle(w, self);
         }
+        end(ev);
         return i;
     }
 
     protected final int waitSomeImpl(SymArray<?> ivars, long[] indices, int[] status, Cmp cmp, long value, Object values) {
-        int n;
+        int n = testSomeImpl(ivars, indices, status, cmp, value, values);
+        if (n > 0) {
+            return n;
+        }
+        Flight.Wait ev = waitEvent("wait_until_some");
         for (long w = 0; (n = testSomeImpl(ivars, indices, status, cmp, value, values)) == 0; ) {
             if (allExcluded(ivars, status)) {
                 return 0;
             }
             w = waiter.idle(w, self);
         }
+        end(ev);
         return n;
     }
 
@@ -289,13 +329,27 @@ abstract class CtxBase implements ShmemCtx {
     @Override
     public final void fence() {
         checkUsable();
-        comm.fence();
+        if (Flight.Fence.ON.isEnabled()) {
+            Flight.Fence ev = new Flight.Fence();
+            ev.begin();
+            comm.fence();
+            ev.commit();
+        } else {
+            comm.fence();
+        }
     }
 
     @Override
     public final void quiet() {
         checkUsable();
-        comm.quiet();
+        if (Flight.Quiet.ON.isEnabled()) {
+            Flight.Quiet ev = new Flight.Quiet();
+            ev.begin();
+            comm.quiet();
+            ev.commit();
+        } else {
+            comm.quiet();
+        }
     }
 
     @Override

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import jdk.jfr.Recording;
 
 /**
  * The initialized library of one PE: the default context (world team PE numbers) plus setup,
@@ -45,6 +46,8 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
      * lets init be called several times; only the close() matching the last one finalizes.
      */
     int initCalls = 1;
+    /** This PE's flight recording (oshrun --jfr), written at finalize; null when none. */
+    private Recording recording;
 
     private ShmemRuntime(PeState st, ThreadLevel requested) {
         super(st, st.comm, worldTeam(st.npes));
@@ -80,15 +83,24 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     /** Like {@link #create(Bootstrap, Config, ThreadLevel)} with the transport {@code transportFor} makes (tests inject one). */
     static ShmemRuntime create(Bootstrap bootstrap, Config config, ThreadLevel requested,
             Function<SymmetricHeap, RemoteTransport> transportFor) {
-        SymmetricHeap heap = SymmetricHeap.create(bootstrap, config);
+        Recording recording = Flight.startRecording(System.getenv(), bootstrap.jobId(), bootstrap.rank());
+        SymmetricHeap heap;
         ShmemRuntime rt;
+        try {
+            heap = SymmetricHeap.create(bootstrap, config);
+        } catch (RuntimeException e) {
+            Flight.stop(recording);
+            throw e;
+        }
         try {
             PeState st = new PeState(bootstrap, config, heap, transportFor.apply(heap));
             rt = new ShmemRuntime(st, requested);
         } catch (RuntimeException e) {
             heap.close();
+            Flight.stop(recording);
             throw e;
         }
+        rt.recording = recording;
         PeState st = rt.st;
         if (st.me == 0 && (config.version() || config.info())) {
             System.err.println("jshmem " + ShmemVersion.JSHMEM_VERSION + " (OpenSHMEM " + ShmemVersion.SPEC_MAJOR + "."
@@ -160,7 +172,11 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     @Override
     public void barrierAll() {
+        Flight.Sync ev = TeamImpl.syncEvent(world, "barrier_all");
         barrier(TeamImpl.OP_SYNC, 0);
+        if (ev != null) {
+            ev.commit();
+        }
     }
 
     /** barrierAll as part of {@code op} (with the arguments that must agree), for collective matching. */
@@ -182,8 +198,12 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         if (st.finalized) {
             throw st.afterFinalize();
         }
+        Flight.Sync ev = TeamImpl.syncEvent(world, "sync_all");
         world.begin(TeamImpl.OP_SYNC, 0);
         world.syncInternal();
+        if (ev != null) {
+            ev.commit();
+        }
     }
 
     // ---------------------------------------------------------------- setup and query
@@ -265,17 +285,20 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     @Override
     public long signalWaitUntil(SymLongArray sig, long index, Cmp cmp, long value) {
-        long off = offset(sig, index, 1);
-        long v;
-        for (long w = 0; !cmp.test(v = (long) LONG.getAcquire(st.self, off), value); ) {
-            w = st.waiter.idle(w, st.self, off, 8, v);
-        }
-        return v;
+        return waitWord(offset(sig, index, 1), 8, cmp, value, "signal_wait_until");
     }
 
     @Override
     public void setLock(SymLongArray lock, long index) {
-        locks.set(offset(lock, index, 1));
+        long off = offset(lock, index, 1);
+        if (Flight.Lock.ON.isEnabled()) {
+            Flight.Lock ev = new Flight.Lock();
+            ev.begin();
+            locks.set(off);
+            ev.commit();
+        } else {
+            locks.set(off);
+        }
     }
 
     @Override
@@ -325,6 +348,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             throw st.error(routine + ": negative length " + length);
         }
         long bytes = checkedBytes(routine, type, length);
+        Flight.Allocation ev = allocationEvent(routine, bytes);
         world.checkSameArgs(routine, bytes, alignment);
         SymArrayImpl<?> obj;
         synchronized (st.heap) {
@@ -339,9 +363,28 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             obj.local.fill((byte) 0);
         }
         barrier(TeamImpl.OP_MEMORY, bytes * 31 + alignment);
+        end(ev);
         @SuppressWarnings("unchecked")
         T t = (T) obj;
         return t;
+    }
+
+    /** A started {@link Flight.Allocation} event, or null while JFR does not record it. */
+    private static Flight.Allocation allocationEvent(String routine, long bytes) {
+        if (!Flight.Allocation.ON.isEnabled()) {
+            return null;
+        }
+        Flight.Allocation e = new Flight.Allocation();
+        e.routine = routine;
+        e.bytes = bytes;
+        e.begin();
+        return e;
+    }
+
+    private static void end(Flight.Allocation e) {
+        if (e != null) {
+            e.commit();
+        }
     }
 
     private long checkedBytes(String routine, SymType<?> type, long length) {
@@ -367,6 +410,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             throw st.error("realloc: negative length " + newLength);
         }
         long bytes = checkedBytes("realloc", old.type, newLength);
+        Flight.Allocation ev = allocationEvent("realloc", bytes);
         world.checkSameArgs("realloc", bytes, old.offset);
         barrier(TeamImpl.OP_MEMORY, bytes);
         SymArrayImpl<?> obj;
@@ -391,6 +435,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             st.live.add(obj);
         }
         barrier(TeamImpl.OP_MEMORY, bytes);
+        end(ev);
         @SuppressWarnings("unchecked")
         T t = (T) obj;
         return t;
@@ -400,6 +445,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     public void free(SymArray<?> object) {
         checkLive("free");
         SymArrayImpl<?> a = st.check(object);
+        Flight.Allocation ev = allocationEvent("free", a.byteSize());
         world.checkSameArgs("free", a.offset, a.length);
         barrier(TeamImpl.OP_MEMORY, a.offset);
         synchronized (st.heap) {
@@ -409,6 +455,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             a.freed = true;
             st.live.remove(a);
         }
+        end(ev);
     }
 
     private void checkLive(String routine) {
@@ -480,6 +527,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             st.transport.close();
         }
         st.heap.close();
+        Flight.stop(recording);
         st.bootstrap.finalized();
         st.bootstrap.close();
         ShmemProviderImpl.finalizedNow(this);

@@ -212,8 +212,24 @@ final class TeamImpl implements ShmemTeam {
     @Override
     public void sync() {
         checkLive();
+        Flight.Sync ev = syncEvent(this, "team_sync");
         begin(OP_SYNC, 0);
         syncInternal();
+        if (ev != null) {
+            ev.commit();
+        }
+    }
+
+    /** A started {@link Flight.Sync} event, or null while JFR does not record it. */
+    static Flight.Sync syncEvent(TeamImpl team, String routine) {
+        if (!Flight.Sync.ON.isEnabled()) {
+            return null;
+        }
+        Flight.Sync e = new Flight.Sync();
+        e.team = team.name;
+        e.routine = routine;
+        e.begin();
+        return e;
     }
 
     /**
@@ -516,97 +532,155 @@ final class TeamImpl implements ShmemTeam {
 
     @Override
     public <A> void broadcast(SymArray<A> dest, SymArray<A> source, long nelems, int root) {
+        Flight.Collective ev = collectiveEvent("broadcast", dest, nelems, false);
         collectives.broadcast(dest, source, nelems, root, false);
+        end(ev);
     }
 
     @Override
     public void broadcastmem(SymArray<?> dest, SymArray<?> source, long nbytes, int root) {
+        Flight.Collective ev = collectiveEvent("broadcastmem", dest, nbytes, true);
         collectives.broadcast(dest, source, nbytes, root, true);
+        end(ev);
     }
 
     @Override
     public <A> void collect(SymArray<A> dest, SymArray<A> source, long nelems) {
+        Flight.Collective ev = collectiveEvent("collect", dest, nelems, false);
         collectives.collect(dest, source, nelems, false, false);
+        end(ev);
     }
 
     @Override
     public void collectmem(SymArray<?> dest, SymArray<?> source, long nbytes) {
+        Flight.Collective ev = collectiveEvent("collectmem", dest, nbytes, true);
         collectives.collect(dest, source, nbytes, true, false);
+        end(ev);
     }
 
     @Override
     public <A> void fcollect(SymArray<A> dest, SymArray<A> source, long nelems) {
+        Flight.Collective ev = collectiveEvent("fcollect", dest, nelems, false);
         collectives.collect(dest, source, nelems, false, true);
+        end(ev);
     }
 
     @Override
     public void fcollectmem(SymArray<?> dest, SymArray<?> source, long nbytes) {
+        Flight.Collective ev = collectiveEvent("fcollectmem", dest, nbytes, true);
         collectives.collect(dest, source, nbytes, true, true);
+        end(ev);
     }
 
     @Override
     public <A> void alltoall(SymArray<A> dest, SymArray<A> source, long nelems) {
+        Flight.Collective ev = collectiveEvent("alltoall", dest, nelems, false);
         collectives.alltoall(dest, source, 1, 1, nelems, false);
+        end(ev);
     }
 
     @Override
     public void alltoallmem(SymArray<?> dest, SymArray<?> source, long nbytes) {
+        Flight.Collective ev = collectiveEvent("alltoallmem", dest, nbytes, true);
         collectives.alltoall(dest, source, 1, 1, nbytes, true);
+        end(ev);
     }
 
     @Override
     public <A> void alltoalls(SymArray<A> dest, SymArray<A> source, long dst, long sst, long nelems) {
+        Flight.Collective ev = collectiveEvent("alltoalls", dest, nelems, false);
         collectives.alltoall(dest, source, dst, sst, nelems, false);
+        end(ev);
     }
 
     @Override
     public void alltoallsmem(SymArray<?> dest, SymArray<?> source, long dst, long sst, long nbytes) {
+        Flight.Collective ev = collectiveEvent("alltoallsmem", dest, nbytes, true);
         collectives.alltoall(dest, source, dst, sst, nbytes, true);
+        end(ev);
     }
 
     @Override
     public <A> void andReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("and_reduce", dest, nreduce, false);
         collectives.reduce(io.jshmem.ReduceOp.AND, dest, source, nreduce);
+        end(ev);
     }
 
     @Override
     public <A> void orReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("or_reduce", dest, nreduce, false);
         collectives.reduce(io.jshmem.ReduceOp.OR, dest, source, nreduce);
+        end(ev);
     }
 
     @Override
     public <A> void xorReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("xor_reduce", dest, nreduce, false);
         collectives.reduce(io.jshmem.ReduceOp.XOR, dest, source, nreduce);
+        end(ev);
     }
 
     @Override
     public <A> void maxReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("max_reduce", dest, nreduce, false);
         collectives.reduce(io.jshmem.ReduceOp.MAX, dest, source, nreduce);
+        end(ev);
     }
 
     @Override
     public <A> void minReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("min_reduce", dest, nreduce, false);
         collectives.reduce(io.jshmem.ReduceOp.MIN, dest, source, nreduce);
+        end(ev);
     }
 
     @Override
     public <A> void sumReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("sum_reduce", dest, nreduce, false);
         collectives.reduce(io.jshmem.ReduceOp.SUM, dest, source, nreduce);
+        end(ev);
     }
 
     @Override
     public <A> void prodReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("prod_reduce", dest, nreduce, false);
         collectives.reduce(io.jshmem.ReduceOp.PROD, dest, source, nreduce);
+        end(ev);
     }
 
     @Override
     public <A> void sumInscan(SymArray<A> dest, SymArray<A> source, long nelems) {
+        Flight.Collective ev = collectiveEvent("sum_inscan", dest, nelems, false);
         collectives.scan(dest, source, nelems, true);
+        end(ev);
     }
 
     @Override
     public <A> void sumExscan(SymArray<A> dest, SymArray<A> source, long nelems) {
+        Flight.Collective ev = collectiveEvent("sum_exscan", dest, nelems, false);
         collectives.scan(dest, source, nelems, false);
+        end(ev);
+    }
+
+    /** A started {@link Flight.Collective} event, or null while JFR does not record it. */
+    private Flight.Collective collectiveEvent(String routine, SymArray<?> dest, long count, boolean bytes) {
+        if (!Flight.Collective.ON.isEnabled()) {
+            return null;
+        }
+        Flight.Collective e = new Flight.Collective();
+        e.team = name;
+        e.routine = routine;
+        e.teamSize = members.length;
+        e.bytes = bytes || !(dest instanceof SymArrayImpl<?> a) ? count : count << a.shift;
+        e.begin();
+        return e;
+    }
+
+    private static void end(Flight.Collective e) {
+        if (e != null) {
+            e.commit();
+        }
     }
 
     @Override

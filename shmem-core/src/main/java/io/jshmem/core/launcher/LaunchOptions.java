@@ -135,6 +135,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 case "--bootstrap-address" -> bootstrapAddress = bootstrapAddress(cursor.value(name, inline,
                         "an address of this machine, optionally with :port"));
                 case "--launch-timeout" -> launchTimeout = positive(name, cursor.value(name, inline, "a number of seconds"));
+                case "--jfr" -> exported.put("JSHMEM_JFR", inline == null || inline.isBlank() ? "default" : inline);
+                case "--jfr-dir" -> exported.put("JSHMEM_JFR_DIR",
+                        java.nio.file.Path.of(cursor.value(name, inline, "a directory")).toAbsolutePath().toString());
                 case "--bind-to", "-bind-to" -> {
                     bindTo = cursor.value(name, inline, "core or none");
                     if (!bindTo.equals("core") && !bindTo.equals("none") && !bindTo.equals("auto")) {
@@ -143,6 +146,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 }
                 default -> throw new UsageException("unknown option " + arg);
             }
+        }
+        if (exported.containsKey("JSHMEM_JFR")) {
+            exported.putIfAbsent("JSHMEM_JFR_DIR", java.nio.file.Path.of("jshmem-jfr").toAbsolutePath().toString());
         }
         if (npes == 0 && !hosts.isEmpty()) {
             npes = HostList.totalSlots(hosts); // as Open MPI: one PE per slot
@@ -303,6 +309,12 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   -x VAR                  forward oshrun's own value of VAR to every PE
                   --timeout SECONDS       end the job, with status 124, if it runs longer
                   --jvm-opt OPT           pass OPT to every PE's JVM (repeatable), e.g. --jvm-opt -Xmx2g
+                  --jfr[=SETTINGS]        record each PE with JDK Flight Recorder (SETTINGS: default,
+                                          profile or a .jfc file; default: default), jshmem's events
+                                          included; written at finalize or exit to
+                                          DIR/<job id>-pe<N>.jfr (read with jfr print/summary or
+                                          JDK Mission Control)
+                  --jfr-dir DIR           where --jfr writes (default ./jshmem-jfr)
                   --bind-to core|none     core: bind each PE started on this machine to a core of its
                                           own (with taskset, over the CPUs oshrun may use); none:
                                           let the OS place them; default: core when this machine's

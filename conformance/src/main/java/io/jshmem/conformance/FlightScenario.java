@@ -1,0 +1,57 @@
+package io.jshmem.conformance;
+
+import io.jshmem.Cmp;
+import io.jshmem.Shmem;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A job that makes one of each kind of jshmem flight-recorder event, for FlightRecordingTest (run
+ * with {@code oshrun --jfr}): a barrier, a team sync, an 8-long broadcast and a 4-long sum
+ * reduction on the world team, a lock, a wait that has to wait, quiet, fence, a 128 KiB put and
+ * symmetric allocations.
+ */
+public final class FlightScenario {
+    private FlightScenario() {
+    }
+
+    public static void main(String[] args) {
+        try (Shmem shmem = Shmem.init()) {
+            int me = shmem.myPe();
+            int n = shmem.nPes();
+            SymLongArray src = shmem.calloc(SymType.LONG, 8);
+            SymLongArray dst = shmem.calloc(SymType.LONG, 8);
+            SymLongArray lock = shmem.calloc(SymType.LONG, 1);
+            SymLongArray flag = shmem.calloc(SymType.LONG, 1);
+            SymLongArray big = shmem.malloc(SymType.LONG, 16384);
+            shmem.barrierAll();
+            shmem.teamWorld().sync();
+            shmem.teamWorld().broadcast(dst, src, 8, 0);
+            shmem.teamWorld().sumReduce(dst, src, 4);
+            if (me == 0) {
+                try {
+                    Thread.sleep(200); // PE 1 is waiting by then (the reduction just synchronized)
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                shmem.p(flag, 0, 1L, 1 % n);
+            }
+            if (me == 1 % n) {
+                shmem.waitUntil(flag, 0, Cmp.EQ, 1L);
+            }
+            shmem.setLock(lock, 0);
+            shmem.clearLock(lock, 0);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment block = arena.allocate(big.byteSize(), 8);
+                shmem.put(big, 0, block, (me + 1) % n);
+            }
+            shmem.fence();
+            shmem.quiet();
+            shmem.barrierAll();
+            shmem.free(big);
+            Out.line("DONE " + me);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.jshmem.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code oshrun --jfr}: one recording per PE, holding jshmem's events with the right teams and sizes. */
+class FlightRecordingTest {
+
+    @Test
+    void eachPeWritesARecordingWithJshmemEvents(@TempDir Path dir) throws Exception {
+        Oshrun.Result r = Oshrun.run(2, List.of("--jfr", "--jfr-dir", dir.toString()), Oshrun.conformanceClasses(),
+                "io.jshmem.conformance.FlightScenario");
+        assertEquals(0, r.exitCode(), r.tail());
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.sorted().toList();
+        }
+        assertEquals(2, files.size(), "one recording per PE: " + files);
+        for (int pe = 0; pe < 2; pe++) {
+            int p = pe;
+            Path file = files.stream().filter(f -> f.getFileName().toString().endsWith("-pe" + p + ".jfr")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no recording of PE " + p + " in " + files));
+            List<RecordedEvent> events = RecordingFile.readAllEvents(file).stream()
+                    .filter(e -> e.getEventType().getName().startsWith("jshmem.")).toList();
+            String what = "PE " + pe + " (" + file.getFileName() + "): ";
+            has(events, what + "barrier_all on the world team", "jshmem.Sync",
+                    e -> e.getString("routine").equals("barrier_all") && e.getString("team").equals("SHMEM_TEAM_WORLD"));
+            has(events, what + "team_sync", "jshmem.Sync", e -> e.getString("routine").equals("team_sync"));
+            has(events, what + "broadcast of 64 bytes over 2 PEs", "jshmem.Collective",
+                    e -> e.getString("routine").equals("broadcast") && e.getLong("bytes") == 64 && e.getInt("teamSize") == 2
+                            && e.getString("team").equals("SHMEM_TEAM_WORLD"));
+            has(events, what + "sum_reduce of 32 bytes", "jshmem.Collective",
+                    e -> e.getString("routine").equals("sum_reduce") && e.getLong("bytes") == 32);
+            has(events, what + "calloc of 64 bytes", "jshmem.Allocation",
+                    e -> e.getString("routine").equals("calloc") && e.getLong("bytes") == 64);
+            has(events, what + "free of 128 KiB", "jshmem.Allocation",
+                    e -> e.getString("routine").equals("free") && e.getLong("bytes") == 131072);
+            has(events, what + "a 128 KiB put to the next PE", "jshmem.Transfer",
+                    e -> e.getString("routine").equals("put") && e.getLong("bytes") == 131072 && e.getInt("pe") == (p + 1) % 2);
+            has(events, what + "set_lock", "jshmem.Lock", e -> true);
+            has(events, what + "quiet", "jshmem.Quiet", e -> true);
+            has(events, what + "fence", "jshmem.Fence", e -> true);
+            if (pe == 1) {
+                has(events, what + "a wait_until that waited", "jshmem.Wait",
+                        e -> e.getString("routine").equals("wait_until") && e.getDuration().toMillis() >= 10);
+            }
+        }
+    }
+
+    private static void has(List<RecordedEvent> events, String what, String type, Predicate<RecordedEvent> p) {
+        assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals(type) && p.test(e)),
+                "missing " + type + ": " + what + "; jshmem events: " + events.stream()
+                        .map(e -> e.getEventType().getName()).distinct().toList());
+    }
+}

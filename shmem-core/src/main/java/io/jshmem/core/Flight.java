@@ -1,0 +1,163 @@
+package io.jshmem.core;
+
+import io.jshmem.ShmemException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.ParseException;
+import java.util.Map;
+import jdk.jfr.Category;
+import jdk.jfr.Configuration;
+import jdk.jfr.DataAmount;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Recording;
+import jdk.jfr.StackTrace;
+
+/**
+ * JDK Flight Recorder events of jshmem (category "jshmem"), and the per-PE recording that
+ * {@code oshrun --jfr} asks for. Each event type has a static probe: code checks
+ * {@code X.ON.isEnabled()} (a static field read that the JIT folds while JFR does not record the
+ * event) before it creates an event, so disabled events cost nothing measurable.
+ */
+final class Flight {
+    /** Transfers at least this large are recorded as {@link Transfer} events. */
+    static final long TRANSFER_THRESHOLD = 64 * 1024;
+    /** oshrun --jfr sets these: the recording's settings (a name such as "default" or "profile", or a .jfc file) and directory. */
+    static final String ENV_SETTINGS = "JSHMEM_JFR";
+    static final String ENV_DIR = "JSHMEM_JFR_DIR";
+
+    private Flight() {
+    }
+
+    @Name("jshmem.Sync")
+    @Label("Barrier / Sync")
+    @Category("jshmem")
+    @Description("shmem_barrier_all, shmem_sync_all or shmem_team_sync: the time this PE waited for the others")
+    @StackTrace(false)
+    static final class Sync extends Event {
+        static final Sync ON = new Sync();
+        @Label("Team") String team;
+        @Label("Routine") String routine;
+    }
+
+    @Name("jshmem.Collective")
+    @Label("Collective")
+    @Category("jshmem")
+    @Description("A collective operation on a team: broadcast, (f)collect, alltoall(s), reduction, scan")
+    @StackTrace(false)
+    static final class Collective extends Event {
+        static final Collective ON = new Collective();
+        @Label("Team") String team;
+        @Label("Routine") String routine;
+        @Label("Bytes") @DataAmount long bytes;
+        @Label("Team size") int teamSize;
+        @Label("Algorithm") String algorithm;
+    }
+
+    @Name("jshmem.Quiet")
+    @Label("Quiet")
+    @Category("jshmem")
+    @Description("shmem_quiet / shmem_ctx_quiet / shmem_pe_quiet: completing outstanding operations")
+    @StackTrace(false)
+    static final class Quiet extends Event {
+        static final Quiet ON = new Quiet();
+    }
+
+    @Name("jshmem.Fence")
+    @Label("Fence")
+    @Category("jshmem")
+    @Description("shmem_fence / shmem_ctx_fence")
+    @StackTrace(false)
+    static final class Fence extends Event {
+        static final Fence ON = new Fence();
+    }
+
+    @Name("jshmem.Wait")
+    @Label("Wait")
+    @Category("jshmem")
+    @Description("A point-to-point wait (wait_until family, signal_wait_until) that did not find its condition true at once")
+    static final class Wait extends Event {
+        static final Wait ON = new Wait();
+        @Label("Routine") String routine;
+    }
+
+    @Name("jshmem.Lock")
+    @Label("Lock Acquisition")
+    @Category("jshmem")
+    @Description("shmem_set_lock: the time until the lock was held")
+    static final class Lock extends Event {
+        static final Lock ON = new Lock();
+    }
+
+    @Name("jshmem.Allocation")
+    @Label("Symmetric Allocation")
+    @Category("jshmem")
+    @Description("shmem_malloc, calloc, align, realloc, free (collective)")
+    static final class Allocation extends Event {
+        static final Allocation ON = new Allocation();
+        @Label("Routine") String routine;
+        @Label("Bytes") @DataAmount long bytes;
+    }
+
+    @Name("jshmem.Transfer")
+    @Label("Large Put / Get")
+    @Category("jshmem")
+    @Description("A put or get of at least 64 KiB")
+    @StackTrace(false)
+    static final class Transfer extends Event {
+        static final Transfer ON = new Transfer();
+        @Label("Routine") String routine;
+        @Label("Target PE") int pe;
+        @Label("Bytes") @DataAmount long bytes;
+        @Label("Through the network transport") boolean remote;
+    }
+
+    /**
+     * Starts this PE's recording when {@code oshrun --jfr} asked for one: settings from
+     * {@code JSHMEM_JFR}, written at finalize or exit to {@code JSHMEM_JFR_DIR/<job>-pe<N>.jfr}.
+     * Returns null when none was asked for.
+     */
+    static Recording startRecording(Map<String, String> env, String jobId, int pe) {
+        String settings = env.get(ENV_SETTINGS);
+        if (settings == null || settings.isBlank() || !Config.flag(settings)) {
+            return null;
+        }
+        String name = settings.equals("1") || settings.equalsIgnoreCase("true") || settings.equalsIgnoreCase("on")
+                ? "default" : settings.strip();
+        Path dir = Path.of(env.getOrDefault(ENV_DIR, "."));
+        try {
+            Configuration c = name.endsWith(".jfc") ? Configuration.create(Path.of(name)) : Configuration.getConfiguration(name);
+            Files.createDirectories(dir);
+            Recording r = new Recording(c);
+            r.setName("jshmem PE " + pe);
+            // jdk.jfr settings files know nothing of jshmem: its events are always on in the recording.
+            for (Class<? extends Event> e : java.util.List.of(Sync.class, Collective.class, Quiet.class, Fence.class,
+                    Wait.class, Lock.class, Allocation.class, Transfer.class)) {
+                r.enable(e).withoutThreshold();
+            }
+            r.setDestination(dir.resolve(jobId + "-pe" + pe + ".jfr"));
+            r.setDumpOnExit(true);
+            r.start();
+            return r;
+        } catch (IOException | ParseException | RuntimeException e) {
+            throw new ShmemException("PE " + pe + ": cannot start the flight recording (" + ENV_SETTINGS + "=" + settings
+                    + ", " + ENV_DIR + "=" + dir + "): " + e.getMessage(), e);
+        }
+    }
+
+    /** Stops the recording (writing its file), at finalize. */
+    static void stop(Recording r) {
+        if (r != null) {
+            try {
+                r.stop(); // writes the destination file
+            } catch (IllegalStateException ignored) {
+                // Already stopped (exit raced finalize).
+            } finally {
+                r.close();
+            }
+        }
+    }
+}
