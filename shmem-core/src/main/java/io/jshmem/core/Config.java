@@ -24,14 +24,94 @@ import java.util.Map;
  *                       atomics, unless the network transport's atomics are not atomic with them, e.g.
  *                       network-card atomics on InfiniBand/RoCE), {@code cpu} or {@code transport}
  *                       (every atomic through the network transport, this PE's own included)
+ * @param network        the settings of the network transport and of the PMI bootstraps (JSHMEM_UCX_*, JSHMEM_PMI*)
  */
 public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport,
                      long waitSpinNanos, long waitYieldNanos, String barrierAlgorithm, String collAlgorithm,
-                     String atomics) {
+                     String atomics, Network network) {
 
     /** The settings of {@code SHMEM_*} plus defaults for jshmem's own (tests, embedded use). */
     public Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport) {
-        this(symmetricSize, debug, info, version, shmDir, transport, -1, DEFAULT_YIELD_NANOS, "auto", "auto", "auto");
+        this(symmetricSize, debug, info, version, shmDir, transport, -1, DEFAULT_YIELD_NANOS, "auto", "auto", "auto", Network.DEFAULTS);
+    }
+
+    /** Every setting but the network's, which keep their defaults (tests). */
+    public Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport,
+                  long waitSpinNanos, long waitYieldNanos, String barrierAlgorithm, String collAlgorithm, String atomics) {
+        this(symmetricSize, debug, info, version, shmDir, transport, waitSpinNanos, waitYieldNanos, barrierAlgorithm,
+                collAlgorithm, atomics, Network.DEFAULTS);
+    }
+
+    /**
+     * Settings of the UCX transport and of the PMI bootstraps: every variable they read is parsed here.
+     *
+     * @param ucxTimeoutNanos    JSHMEM_UCX_TIMEOUT (seconds, default 60): longest wait for a UCX completion
+     * @param ucxProgressSpinNanos JSHMEM_UCX_PROGRESS_SPIN_US: how long the progress thread polls after an
+     *                           event before sleeping; -1: automatic (50 us with a core per PE, else 0)
+     * @param ucxPeerErrors      JSHMEM_UCX_ERR_MODE: {@code peer} (true, default) or {@code none}
+     * @param ucxListen          JSHMEM_UCX_LISTEN: {@code job} (default: UCX's TCP listeners only on the
+     *                           interface that reaches the launcher), {@code all} (UCX's choice), or a
+     *                           comma-separated list of interfaces (UCX_NET_DEVICES, when set, wins)
+     * @param pmi                JSHMEM_PMI: {@code auto}, {@code pmix}, {@code pmi2} or {@code none}
+     * @param pmi2Library        JSHMEM_PMI2_LIBRARY: path of libpmi2, or null to search
+     * @param pmixLibrary        JSHMEM_PMIX_LIBRARY: path of libpmix, or null to search
+     */
+    public record Network(long ucxTimeoutNanos, long ucxProgressSpinNanos, boolean ucxPeerErrors, String ucxListen,
+                          String pmi, String pmi2Library, String pmixLibrary) {
+        /** Default longest wait for a UCX completion. */
+        public static final long DEFAULT_UCX_TIMEOUT_SECONDS = 60;
+        /** Every setting at its default. */
+        public static final Network DEFAULTS = fromEnvironment(Map.of());
+
+        /** Parses the variables; a bad value is a ShmemException naming the variable and the values allowed. */
+        public static Network fromEnvironment(Map<String, String> env) {
+            return new Network(
+                    seconds(env, "JSHMEM_UCX_TIMEOUT", DEFAULT_UCX_TIMEOUT_SECONDS),
+                    micros(env, "JSHMEM_UCX_PROGRESS_SPIN_US", -1),
+                    choice(env, "JSHMEM_UCX_ERR_MODE", "peer", "none").equals("peer"),
+                    listen(env.get("JSHMEM_UCX_LISTEN")),
+                    pmi(env),
+                    path(env.get("JSHMEM_PMI2_LIBRARY")),
+                    path(env.get("JSHMEM_PMIX_LIBRARY")));
+        }
+
+        /** JSHMEM_PMI, which process-management interface a PE started by srun/mpirun uses. */
+        public static String pmi(Map<String, String> env) {
+            String v = env.get("JSHMEM_PMI");
+            String t = v == null || v.isBlank() ? "auto" : v.strip().toLowerCase(Locale.ROOT);
+            return switch (t) {
+                case "auto", "pmix", "pmi2", "none" -> t;
+                default -> throw new ShmemException("JSHMEM_PMI=" + v + " is not valid: use auto, pmix, pmi2 or none");
+            };
+        }
+
+        private static long seconds(Map<String, String> env, String variable, long defaultSeconds) {
+            String v = env.get(variable);
+            if (v == null || v.isBlank()) {
+                return defaultSeconds * 1_000_000_000L;
+            }
+            try {
+                long s = Long.parseLong(v.trim());
+                if (s <= 0 || s > 1_000_000) {
+                    throw new NumberFormatException();
+                }
+                return s * 1_000_000_000L;
+            } catch (NumberFormatException e) {
+                throw new ShmemException(variable + "=" + v + " is not valid: use a number of seconds from 1 to 1000000");
+            }
+        }
+
+        private static String listen(String v) {
+            String t = v == null || v.isBlank() ? "job" : v.trim();
+            if (!t.matches("[A-Za-z0-9_.:@,-]+")) {
+                throw new ShmemException("JSHMEM_UCX_LISTEN=" + v + " is not valid: use job, all or interface names (eth0,ib0)");
+            }
+            return t.equalsIgnoreCase("job") || t.equalsIgnoreCase("all") ? t.toLowerCase(Locale.ROOT) : t;
+        }
+
+        private static String path(String v) {
+            return v == null || v.isBlank() ? null : v.strip();
+        }
     }
 
     /** Default time a wait yields the core before it sleeps: 1 ms. */
@@ -53,7 +133,8 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 micros(env, "JSHMEM_WAIT_YIELD_US", DEFAULT_YIELD_NANOS),
                 choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination"),
                 choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "pull"),
-                choice(env, "SHMEM_ATOMICS", "auto", "cpu", "transport"));
+                choice(env, "SHMEM_ATOMICS", "auto", "cpu", "transport"),
+                Network.fromEnvironment(env));
     }
 
     private static long micros(Map<String, String> env, String variable, long defaultNanos) {

@@ -48,6 +48,19 @@ public final class InfoReport {
         lines.add("  SHMEM_ATOMICS:        " + c.atomics() + " (auto: CPU atomics on this node's PEs unless the network"
                 + " transport's atomics are not atomic with them, as with InfiniBand/RoCE device atomics; transport:"
                 + " every atomic through the network transport)");
+        Config.Network n = c.network();
+        lines.add("  JSHMEM_UCX_TIMEOUT:   " + n.ucxTimeoutNanos() / 1_000_000_000L + " s (longest wait for a UCX completion)");
+        lines.add("  JSHMEM_UCX_PROGRESS_SPIN_US: " + (n.ucxProgressSpinNanos() < 0 ? "auto (50 us with a core per PE, else 0)"
+                : n.ucxProgressSpinNanos() / 1000 + " us") + " (UCX progress thread polling before it sleeps)");
+        lines.add("  JSHMEM_UCX_ERR_MODE:  " + (n.ucxPeerErrors() ? "peer (operations to a failed peer fail)" : "none"));
+        lines.add("  JSHMEM_UCX_LISTEN:    " + switch (n.ucxListen()) {
+            case "job" -> "job (UCX's TCP listeners only on the interface that reaches the launcher)";
+            case "all" -> "all (UCX's TCP listeners on every interface UCX uses)";
+            default -> n.ucxListen() + " (UCX's TCP listeners on these interfaces)";
+        } + (env.containsKey("UCX_NET_DEVICES") ? "; UCX_NET_DEVICES=" + env.get("UCX_NET_DEVICES") + " wins" : ""));
+        lines.add("  JSHMEM_PMI:           " + n.pmi() + "; libraries: "
+                + (n.pmi2Library() == null ? "libpmi2 searched" : "JSHMEM_PMI2_LIBRARY=" + n.pmi2Library()) + ", "
+                + (n.pmixLibrary() == null ? "libpmix searched" : "JSHMEM_PMIX_LIBRARY=" + n.pmixLibrary()));
         String aot = env.get("JSHMEM_AOT");
         lines.add("  JSHMEM_AOT:           " + (aot == null || aot.isBlank() ? "auto (default)" : aot)
                 + " (read by oshrun: PEs start from an ahead-of-time cache when jshmem runs from jars; cache in "

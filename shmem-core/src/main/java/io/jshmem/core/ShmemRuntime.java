@@ -86,6 +86,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         Recording recording = Flight.startRecording(System.getenv(), bootstrap.jobId(), bootstrap.rank());
         SymmetricHeap heap;
         ShmemRuntime rt;
+        RemoteTransport transport = null;
         try {
             heap = SymmetricHeap.create(bootstrap, config);
         } catch (RuntimeException e) {
@@ -93,10 +94,11 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             throw e;
         }
         try {
-            PeState st = new PeState(bootstrap, config, heap, transportFor.apply(heap));
+            transport = transportFor.apply(heap);
+            PeState st = new PeState(bootstrap, config, heap, transport);
             rt = new ShmemRuntime(st, requested);
         } catch (RuntimeException e) {
-            heap.close();
+            releaseFailing(transport, heap);
             Flight.stop(recording);
             throw e;
         }
@@ -549,13 +551,28 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             return;
         }
         if (st.failed || st.abortReason != null) {
-            st.heap.close();
+            releaseFailing(st.transport, st.heap);
             return;
         }
         try {
             finalizeNow();
         } catch (RuntimeException e) {
             System.err.println("jshmem: PE " + st.me + ": implicit finalize at exit failed: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The failing paths' release (init failed, a failing PE exits, abort): the transport lets go
+     * of the heap without waiting for any peer (its progress thread stopped, the heap
+     * unregistered) before the heap is unmapped.
+     */
+    private static void releaseFailing(RemoteTransport transport, SymmetricHeap heap) {
+        try {
+            if (transport != null) {
+                transport.abandon();
+            }
+        } finally {
+            heap.close();
         }
     }
 

@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The background progress thread of a {@link UcxTransport}. Over tcp (and over shared memory for
+ * The background progress thread of a PE's main {@link Channel}. Over tcp (and over shared memory for
  * memory UCX did not allocate) an operation completes only when the TARGET progresses its worker,
  * so a PE busy in its own Java code would stall every peer without it.
  *
@@ -31,13 +31,13 @@ final class ProgressEngine implements Runnable {
     /** Sleep while an application thread is progressing the worker itself. */
     private static final long WAITER_NAP_NANOS = 100_000;
 
-    private final UcxTransport transport;
+    private final Channel transport;
     private final MemorySegment pollfd;
     private final Thread thread;
     private final long spinNanos;
     private volatile boolean stopping;
 
-    ProgressEngine(UcxTransport transport, int eventFd, Arena arena, long spinNanos) {
+    ProgressEngine(Channel transport, int eventFd, Arena arena, long spinNanos) {
         this.transport = transport;
         this.spinNanos = spinNanos;
         this.pollfd = arena.allocate(Ucp.POLLFD);
@@ -55,8 +55,9 @@ final class ProgressEngine implements Runnable {
         stopping = true;
         transport.lock.lock();
         try {
-            if (transport.workerHandle != 0) {
-                Ucp.workerSignal(transport.workerHandle);
+            long w = transport.workerHandle;
+            if (w != 0) {
+                Ucp.workerSignal(w);
             }
         } finally {
             transport.lock.unlock();

@@ -265,6 +265,7 @@ final class Ucp {
 
     // set-up and tear-down
     private static final MethodHandle CONFIG_READ = ucp("ucp_config_read", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle CONFIG_MODIFY = ucp("ucp_config_modify", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle CONFIG_RELEASE = ucp("ucp_config_release", FunctionDescriptor.ofVoid(ADDRESS));
     private static final MethodHandle INIT_VERSION = ucp("ucp_init_version",
             FunctionDescriptor.of(JAVA_BYTE, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
@@ -454,6 +455,15 @@ final class Ucp {
     static byte configRead(MemorySegment configOut) {
         try {
             return (byte) CONFIG_READ.invokeExact(MemorySegment.NULL, MemorySegment.NULL, configOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code ucp_config_modify(config, name, value)}: {@code name} without the UCX_ prefix, e.g. "NET_DEVICES". */
+    static byte configModify(MemorySegment config, String name, String value) {
+        try (Arena tmp = Arena.ofConfined()) {
+            return (byte) CONFIG_MODIFY.invokeExact(config, tmp.allocateFrom(name), tmp.allocateFrom(value));
         } catch (Throwable t) {
             throw rethrow(t);
         }

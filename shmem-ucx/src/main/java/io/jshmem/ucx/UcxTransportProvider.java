@@ -20,7 +20,7 @@ public final class UcxTransportProvider implements TransportProvider {
 
     @Override
     public RemoteTransport create(Bootstrap bootstrap, SymmetricHeap heap, Config config) {
-        return UcxTransport.create(bootstrap, heap, System.getenv());
+        return UcxTransport.create(bootstrap, heap, config.network(), System.getenv());
     }
 
     @Override

@@ -37,8 +37,16 @@ final class InProcessJob implements AutoCloseable {
         private final Map<String, byte[]> kv;
         private final CyclicBarrier barrier;
         private final List<Consumer<String>> abortHandlers = new ArrayList<>();
+        /** Set when another PE failed: fences fail at once instead of waiting for it. */
+        private final java.util.function.BooleanSupplier peerFailed;
 
         Pe(int rank, int size, String jobId, Map<String, byte[]> kv, CyclicBarrier barrier) {
+            this(rank, size, jobId, kv, barrier, () -> false);
+        }
+
+        Pe(int rank, int size, String jobId, Map<String, byte[]> kv, CyclicBarrier barrier,
+           java.util.function.BooleanSupplier peerFailed) {
+            this.peerFailed = peerFailed;
             this.rank = rank;
             this.size = size;
             this.jobId = jobId;
@@ -73,6 +81,9 @@ final class InProcessJob implements AutoCloseable {
 
         @Override
         public void fence() {
+            if (peerFailed.getAsBoolean()) {
+                throw new ShmemException("PE " + rank + ": in-process fence failed: a PE failed");
+            }
             try {
                 barrier.await(60, TimeUnit.SECONDS);
             } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {

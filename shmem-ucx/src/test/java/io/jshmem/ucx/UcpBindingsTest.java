@@ -2,10 +2,12 @@ package io.jshmem.ucx;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.jshmem.core.Config;
 import io.jshmem.core.transport.AmoOp;
 import java.io.IOException;
 import java.io.InputStream;
@@ -232,7 +234,13 @@ class UcpBindingsTest {
                 #                 lane[1]:  3:posix/memory md[3]            -> md[3]/posix rma_bw#0
                 #                 lane[2]:  1:tcp/eth0 md[1]                -> md[1]/tcp/sysdev[255] amo
                 """;
-        assertEquals(List.of("tcp", "posix"), UcxTransport.transportsIn(info));
+        assertEquals(List.of("tcp", "posix"), WireUp.transportsIn(info));
+        assertEquals(List.of("tcp"), WireUp.atomicTransportsIn(info));
+        assertTrue(WireUp.cpuAtomics(info));
+        // Device atomics (the network card performs them): not coherent with CPU atomics.
+        String verbs = info + "#                 lane[3]:  5:rc_mlx5/mlx5_0:1 md[4]   -> md[4]/ib/sysdev[255] rma_bw#1 amo\n";
+        assertEquals(List.of("tcp", "rc_mlx5"), WireUp.atomicTransportsIn(verbs));
+        assertFalse(WireUp.cpuAtomics(verbs));
     }
 
     @Test
@@ -252,12 +260,29 @@ class UcpBindingsTest {
 
     @Test
     void environmentSettingsAreValidated() {
-        assertEquals(60_000_000_000L, UcxTransport.timeoutNanos(Map.of()));
-        assertEquals(5_000_000_000L, UcxTransport.timeoutNanos(Map.of("JSHMEM_UCX_TIMEOUT", "5")));
+        assertEquals(60_000_000_000L, Config.Network.fromEnvironment(Map.of()).ucxTimeoutNanos());
+        assertEquals(5_000_000_000L, Config.Network.fromEnvironment(Map.of("JSHMEM_UCX_TIMEOUT", "5")).ucxTimeoutNanos());
         assertTrue(org.junit.jupiter.api.Assertions.assertThrows(io.jshmem.ShmemException.class,
-                () -> UcxTransport.timeoutNanos(Map.of("JSHMEM_UCX_TIMEOUT", "soon"))).getMessage().contains("JSHMEM_UCX_TIMEOUT"));
-        assertTrue(UcxTransport.peerErrors(Map.of()));
-        assertFalse(UcxTransport.peerErrors(Map.of("JSHMEM_UCX_ERR_MODE", "none")));
-        assertEquals(25_000L, UcxTransport.microsNanos(Map.of("X", "25"), "X", 0));
+                () -> Config.Network.fromEnvironment(Map.of("JSHMEM_UCX_TIMEOUT", "soon"))).getMessage().contains("JSHMEM_UCX_TIMEOUT"));
+        assertTrue(Config.Network.fromEnvironment(Map.of()).ucxPeerErrors());
+        assertFalse(Config.Network.fromEnvironment(Map.of("JSHMEM_UCX_ERR_MODE", "none")).ucxPeerErrors());
+        assertTrue(org.junit.jupiter.api.Assertions.assertThrows(io.jshmem.ShmemException.class,
+                () -> Config.Network.fromEnvironment(Map.of("JSHMEM_UCX_ERR_MODE", "loud"))).getMessage().contains("peer, none"));
+        assertEquals(-1, Config.Network.fromEnvironment(Map.of()).ucxProgressSpinNanos());
+        assertEquals(25_000L, Config.Network.fromEnvironment(Map.of("JSHMEM_UCX_PROGRESS_SPIN_US", "25")).ucxProgressSpinNanos());
+        assertEquals("job", Config.Network.fromEnvironment(Map.of()).ucxListen());
+    }
+
+    @Test
+    void listenersFollowTheJobsInterface() {
+        // The launcher on loopback: UCX listens on lo only.
+        assertEquals("lo", WireUp.interfaceTo("127.0.0.1:7000"));
+        String lo = WireUp.netDevices("job", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000"));
+        assertTrue(lo != null && lo.startsWith("lo"), lo);
+        assertEquals("eth9,lo", WireUp.netDevices("eth9,lo", Map.of()).replaceAll(",[a-z0-9_]+:\\d+", ""));
+        // The user's UCX_NET_DEVICES wins; "all" and an unknown launcher (PMI) leave UCX's choice.
+        assertNull(WireUp.netDevices("job", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000", "UCX_NET_DEVICES", "eth0")));
+        assertNull(WireUp.netDevices("all", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000")));
+        assertNull(WireUp.netDevices("job", Map.of()));
     }
 }

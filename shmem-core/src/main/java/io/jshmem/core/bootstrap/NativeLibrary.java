@@ -10,7 +10,6 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** A shared library of a launcher interface (libpmi2, libpmix), loaded once, with downcalls into it. */
 @SuppressWarnings("restricted") // native access is the point; PEs run with --enable-native-access=ALL-UNNAMED
@@ -26,15 +25,15 @@ final class NativeLibrary {
     }
 
     /**
-     * Loads the library named by environment variable {@code overrideVar} if set, else the first
-     * of {@code names} the dynamic linker finds.
+     * Loads {@code override} (the path given by environment variable {@code overrideVar}, parsed
+     * by {@link io.jshmem.core.Config.Network}) if not null, else the first of {@code names} the
+     * dynamic linker finds.
      *
      * @param why what needs it, for the message ("srun --mpi=pmi2 started this PE")
      * @param fix how to install it, for the message
      * @throws ShmemException naming the library, why it is needed and {@code fix}, if none loads
      */
-    static NativeLibrary load(Map<String, String> env, String overrideVar, List<String> names, String why, String fix) {
-        String override = env.get(overrideVar);
+    static NativeLibrary load(String override, String overrideVar, List<String> names, String why, String fix) {
         List<String> tried = new ArrayList<>();
         if (override != null && !override.isBlank()) {
             try {

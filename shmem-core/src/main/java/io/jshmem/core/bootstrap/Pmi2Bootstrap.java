@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import io.jshmem.ShmemException;
+import io.jshmem.core.Config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -64,7 +65,7 @@ final class Pmi2Bootstrap extends PmiBootstrap {
      * @throws ShmemException if the library is missing or the launcher refuses, naming the fix
      */
     static Pmi2Bootstrap create(Map<String, String> env, String launcher) {
-        NativeLibrary lib = NativeLibrary.load(env, LIBRARY_VAR, List.of("libpmi2.so.0", "libpmi2.so"),
+        NativeLibrary lib = NativeLibrary.load(Config.Network.fromEnvironment(env).pmi2Library(), LIBRARY_VAR, List.of("libpmi2.so.0", "libpmi2.so"),
                 "launched by " + launcher + " (PMI_FD is set), which needs PMI-2", INSTALL_HINT);
         MethodHandle init = lib.function("PMI2_Init", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
         MethodHandle getId = lib.function("PMI2_Job_GetId", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));

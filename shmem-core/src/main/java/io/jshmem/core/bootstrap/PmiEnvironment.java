@@ -1,7 +1,7 @@
 package io.jshmem.core.bootstrap;
 
 import io.jshmem.ShmemException;
-import java.util.Locale;
+import io.jshmem.core.Config;
 import java.util.Map;
 
 /**
@@ -52,13 +52,13 @@ public final class PmiEnvironment {
      *         interface jshmem can use, naming the fix
      */
     public static Detected detect(Map<String, String> env) {
-        String force = env.getOrDefault(FORCE, "auto").strip().toLowerCase(Locale.ROOT);
+        String force = Config.Network.pmi(env);
         boolean slurmTask = has(env, "SLURM_PROCID") && (has(env, "SLURM_STEP_ID") || has(env, "SLURM_STEPID"));
         boolean ompi = has(env, "OMPI_COMM_WORLD_RANK");
         boolean pmix = has(env, "PMIX_NAMESPACE") && has(env, "PMIX_RANK");
         boolean pmi2 = (has(env, "PMI_FD") || has(env, "PMI_PORT")) && has(env, "PMI_RANK");
         switch (force) {
-            case "auto", "" -> {
+            case "auto" -> {
                 // below
             }
             case "none" -> {
@@ -78,8 +78,7 @@ public final class PmiEnvironment {
                 }
                 return new Detected(Kind.PMI2, launcherName(Kind.PMI2, slurmTask, ompi, env));
             }
-            default -> throw new ShmemException(FORCE + "=" + env.get(FORCE)
-                    + " is not valid: use auto, pmix, pmi2 or none");
+            default -> throw new IllegalStateException(force); // Config.Network.pmi allows no other value
         }
         if (pmix) {
             return new Detected(Kind.PMIX, launcherName(Kind.PMIX, slurmTask, ompi, env));

@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import io.jshmem.ShmemException;
+import io.jshmem.core.Config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -77,7 +78,7 @@ final class PmixBootstrap extends PmiBootstrap {
      * @throws ShmemException if the library is missing or the server refuses, naming the fix
      */
     static PmixBootstrap create(Map<String, String> env, String launcher) {
-        NativeLibrary lib = NativeLibrary.load(env, LIBRARY_VAR, List.of("libpmix.so.2", "libpmix.so"),
+        NativeLibrary lib = NativeLibrary.load(Config.Network.fromEnvironment(env).pmixLibrary(), LIBRARY_VAR, List.of("libpmix.so.2", "libpmix.so"),
                 "launched by " + launcher + " (PMIX_NAMESPACE is set), which needs PMIx", INSTALL_HINT);
         Handles h = Handles.of(lib);
         try {

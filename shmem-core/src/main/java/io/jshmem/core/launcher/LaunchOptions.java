@@ -380,9 +380,15 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_BARRIER_ALGORITHM  auto, linear or dissemination
                   JSHMEM_COLL_ALGORITHM   auto, push or pull
                   SHMEM_ATOMICS           auto, cpu or transport (atomics on this node's PEs)
-                  JSHMEM_UCX_TIMEOUT, JSHMEM_UCX_PROGRESS_SPIN_US, JSHMEM_UCX_ERR_MODE,
-                  JSHMEM_PMI, JSHMEM_PMI2_LIBRARY, JSHMEM_PMIX_LIBRARY, JSHMEM_FORK_POLICY:
-                                          see the README's table of environment variables
+                  JSHMEM_UCX_TIMEOUT      seconds a UCX operation may wait before it fails (default 60)
+                  JSHMEM_UCX_PROGRESS_SPIN_US  how long the UCX progress thread polls before it
+                                          sleeps (default 50, or 0 when PEs outnumber cores)
+                  JSHMEM_UCX_ERR_MODE     peer (default: operations to a failed PE fail) or none
+                  JSHMEM_UCX_LISTEN       where UCX's TCP transport listens: job (default: only the
+                                          interface that reaches oshrun), all, or interface names
+                  JSHMEM_PMI              auto, pmix, pmi2 or none (under srun/mpirun)
+                  JSHMEM_PMI2_LIBRARY, JSHMEM_PMIX_LIBRARY  path of the PMI client library
+                  JSHMEM_FORK_POLICY      warn, refuse or allow (see the README)
 
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
                 JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET (and

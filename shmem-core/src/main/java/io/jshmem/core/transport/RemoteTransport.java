@@ -76,4 +76,13 @@ public interface RemoteTransport extends AutoCloseable {
     /** Releases the transport at finalize, after the final barrier and before the heap is unmapped. */
     @Override
     void close();
+
+    /**
+     * Non-collective release for a PE on a failing path (init failed, the PE exits because of an
+     * exception, abort): waits for no peer, stops any thread of the transport and unregisters the
+     * heap, so that the heap may be unmapped afterwards. Idempotent; close() after it does nothing.
+     */
+    default void abandon() {
+        close();
+    }
 }

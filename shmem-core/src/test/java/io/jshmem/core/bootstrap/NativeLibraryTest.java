@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jshmem.ShmemException;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A missing PMI client library is reported with what needs it and how to install it. */
 class NativeLibraryTest {
     @Test
     void missingLibraryNamesTheFix() {
-        String m = assertThrows(ShmemException.class, () -> NativeLibrary.load(Map.of(), Pmi2Bootstrap.LIBRARY_VAR,
+        String m = assertThrows(ShmemException.class, () -> NativeLibrary.load((String) null, Pmi2Bootstrap.LIBRARY_VAR,
                 List.of("libjshmem-no-such-pmi2.so.0"), "launched by srun --mpi=pmi2 (PMI_FD is set), which needs PMI-2",
                 Pmi2Bootstrap.INSTALL_HINT)).getMessage();
         assertTrue(m.contains("launched by srun --mpi=pmi2"), m);
@@ -24,7 +23,7 @@ class NativeLibraryTest {
     @Test
     void badOverrideIsReported() {
         String m = assertThrows(ShmemException.class, () -> NativeLibrary.load(
-                Map.of(PmixBootstrap.LIBRARY_VAR, "/nonexistent/libpmix.so.2"), PmixBootstrap.LIBRARY_VAR,
+                "/nonexistent/libpmix.so.2", PmixBootstrap.LIBRARY_VAR,
                 List.of("libpmix.so.2"), "launched by Open MPI mpirun", PmixBootstrap.INSTALL_HINT)).getMessage();
         assertTrue(m.contains(PmixBootstrap.LIBRARY_VAR + "=/nonexistent/libpmix.so.2 cannot be loaded"), m);
         assertTrue(m.contains("apt-get install libpmix2"), m);

@@ -1,0 +1,549 @@
+package io.jshmem.ucx;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.jshmem.ShmemException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One UCP worker with its endpoints (one per PE, created on first use, this PE included) and
+ * request tracking: the PE's main channel (served by the {@link ProgressEngine}, the one peers
+ * connect to) or a context's own ({@link UcxTransport#openContext}), whose quiet completes only
+ * its own operations.
+ *
+ * <h2>Threads</h2>
+ * Workers are created in {@code UCS_THREAD_MODE_SERIALIZED}; every call on the worker (and on its
+ * endpoints and requests) is made holding {@link #lock}. Chosen over {@code UCS_THREAD_MODE_MULTI}
+ * because MULTI guards the worker with a recursive spinlock, which on a 2-core node burns the core
+ * the lock holder (or the target PE) needs, and because the pending-request list needs the same
+ * lock anyway. The lock is held for one UCX call at a time (never while waiting), so a thread
+ * waiting for its operation progresses the worker in short critical sections and others
+ * interleave. A PRIVATE context's channel (one thread, no progress thread) has no lock at all.
+ *
+ * <h2>Waits</h2>
+ * Every wait is bounded: it ends with a {@link ShmemException} naming the peer and the UCX status
+ * when the operation fails (endpoints use UCP_ERR_HANDLING_MODE_PEER unless JSHMEM_UCX_ERR_MODE=none,
+ * so a peer that dies makes its operations fail), when the job is being aborted, or after
+ * JSHMEM_UCX_TIMEOUT.
+ */
+final class Channel {
+    /** Waits spin (each round calls ucp_worker_progress, 1-4 us on tcp) this many rounds before yielding. */
+    private static final int SPIN_ROUNDS = 2_000;
+    private static final int YIELD_ROUNDS = 20_000;
+    /**
+     * Transfers larger than this go in chunks of this size with up to {@link #WINDOW} requests in
+     * flight: a single large get over TCP is served by the target one fragment at a time, several
+     * keep both directions of the link busy.
+     */
+    static final long CHUNK = 256 << 10;
+    static final int WINDOW = 8;
+
+    /** A put or get: {@code ucp_put_nbx} or {@code ucp_get_nbx}. */
+    @FunctionalInterface
+    interface Rma {
+        long call(long ep, long buffer, long count, long remoteAddress, long rkey, MemorySegment param);
+    }
+
+    static final Rma PUT = Ucp::putNbx;
+    static final Rma GET = Ucp::getNbx;
+
+    final UcxJob job;
+    /** Null for a PRIVATE context's channel: only its creating thread uses it. */
+    final ReentrantLock lock;
+    /** Application threads inside the transport (posting, or waiting and progressing the worker themselves): the progress thread stays out of their way. */
+    final AtomicInteger waiters = new AtomicInteger();
+    MemorySegment worker = MemorySegment.NULL;
+    /** {@code worker.address()}, for the hot-path calls; 0 once destroyed. */
+    volatile long workerHandle;
+    private final long[] eps;
+    private final long[] rkeys;
+    private final boolean peerErrors;
+
+    /** Requests of non-blocking operations, completed (and freed) at quiet. Guarded by {@link #lock}. */
+    private long[] pendingRequests = new long[64];
+    private int[] pendingPes = new int[64];
+    private int pendingCount;
+
+    Channel(UcxJob job, boolean locked) {
+        this.job = job;
+        this.lock = locked ? new ReentrantLock() : null;
+        this.eps = new long[job.npes];
+        this.rkeys = new long[job.npes];
+        this.peerErrors = job.settings.ucxPeerErrors();
+    }
+
+    /** Creates the worker (serialized by {@link #lock}); returns its event fd if {@code wakeup}, else -1. */
+    int createWorker(boolean wakeup) {
+        try (Arena tmp = Arena.ofConfined()) {
+            MemorySegment wparams = tmp.allocate(Ucp.WORKER_PARAMS);
+            wparams.set(JAVA_LONG, Ucp.WORKER_FIELD_MASK, Ucp.UCP_WORKER_PARAM_FIELD_THREAD_MODE);
+            wparams.set(JAVA_INT, Ucp.WORKER_THREAD_MODE, Ucp.UCS_THREAD_MODE_SERIALIZED);
+            MemorySegment out = tmp.allocate(ADDRESS);
+            job.check(Ucp.workerCreate(job.context, wparams, out), "ucp_worker_create");
+            worker = out.get(ADDRESS, 0);
+            workerHandle = worker.address();
+            if (!wakeup) {
+                return -1;
+            }
+            MemorySegment fd = tmp.allocate(JAVA_INT);
+            job.check(Ucp.workerGetEfd(worker, fd), "ucp_worker_get_efd");
+            return fd.get(JAVA_INT, 0);
+        }
+    }
+
+    /** This worker's address, for the peers. */
+    byte[] address() {
+        try (Arena tmp = Arena.ofConfined()) {
+            MemorySegment out = tmp.allocate(ADDRESS);
+            MemorySegment len = tmp.allocate(JAVA_LONG);
+            job.check(Ucp.workerGetAddress(worker, out, len), "ucp_worker_get_address");
+            MemorySegment addr = out.get(ADDRESS, 0);
+            byte[] a = addr.reinterpret(len.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
+            Ucp.workerReleaseAddress(worker, addr);
+            return a;
+        }
+    }
+
+    // ------------------------------------------------------------------ locking
+
+    /**
+     * Takes {@link #lock} for an application thread: spins briefly first, since the holder keeps
+     * it for one UCX call only, and parking costs a futex wake-up on release, tens of microseconds
+     * on a loaded machine.
+     */
+    void lock() {
+        ReentrantLock l = lock;
+        if (l == null || l.tryLock()) {
+            return;
+        }
+        for (int i = 0; i < 500; i++) {
+            Thread.onSpinWait();
+            if (l.tryLock()) {
+                return;
+            }
+        }
+        l.lock();
+    }
+
+    void unlock() {
+        if (lock != null) {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ endpoints
+
+    /** The endpoint to {@code pe}, created on first use (this PE and on-node PEs included). */
+    long ep(int pe) {
+        if (pe < 0 || pe >= job.npes) {
+            job.checkOpen();
+            throw new ShmemException("PE " + job.me + ": PE " + pe + " is out of range (0.." + (job.npes - 1) + ")");
+        }
+        long ep = eps[pe];
+        if (ep == 0) {
+            ep = connect(pe);
+        }
+        if (job.peerFailed && job.peerStatus[pe] != 0) {
+            throw job.peerError(pe, "PE " + pe + " is unreachable over UCX", job.peerStatus[pe]);
+        }
+        if (job.closed) {
+            job.checkOpen();
+        }
+        return ep;
+    }
+
+    long rkey(int pe) {
+        return rkeys[pe];
+    }
+
+    boolean connected(int pe) {
+        return eps[pe] != 0;
+    }
+
+    /** Creates the endpoint to {@code pe} and unpacks its memory key (what it published is fetched outside the lock). */
+    long connect(int pe) {
+        job.checkOpen();
+        byte[] address = job.address(pe);
+        byte[] rkeyBlob = job.rkeyBlob(pe);
+        try (Arena tmp = Arena.ofConfined()) {
+            MemorySegment eparams = tmp.allocate(Ucp.EP_PARAMS);
+            MemorySegment out = tmp.allocate(ADDRESS);
+            eparams.set(ADDRESS, Ucp.EP_ADDRESS, tmp.allocateFrom(JAVA_BYTE, address));
+            if (peerErrors) {
+                // Operations to a peer that died fail (and the handler marks it) instead of hanging.
+                eparams.set(JAVA_LONG, Ucp.EP_FIELD_MASK, Ucp.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS
+                        | Ucp.UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | Ucp.UCP_EP_PARAM_FIELD_ERR_HANDLER);
+                eparams.set(JAVA_INT, Ucp.EP_ERR_MODE, Ucp.UCP_ERR_HANDLING_MODE_PEER);
+                eparams.set(ADDRESS, Ucp.EP_ERR_HANDLER_CB, job.errHandler);
+                eparams.set(ADDRESS, Ucp.EP_ERR_HANDLER_ARG, MemorySegment.ofAddress(pe));
+            } else {
+                eparams.set(JAVA_LONG, Ucp.EP_FIELD_MASK, Ucp.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS);
+            }
+            lock();
+            try {
+                if (eps[pe] != 0) {
+                    return eps[pe]; // another thread connected meanwhile
+                }
+                job.checkOpen();
+                byte s = Ucp.epCreate(worker, eparams, out);
+                if (s != Ucp.UCS_OK) {
+                    throw job.peerError(pe, "cannot create a UCX endpoint to PE " + pe + " (ucp_ep_create)", s);
+                }
+                long ep = out.get(ADDRESS, 0).address();
+                s = Ucp.epRkeyUnpack(ep, tmp.allocateFrom(JAVA_BYTE, rkeyBlob), out);
+                if (s != Ucp.UCS_OK) {
+                    Ucp.epCloseNbx(ep, job.forceCloseParam);
+                    throw job.peerError(pe, "cannot unpack the memory key of PE " + pe + " (ucp_ep_rkey_unpack)", s);
+                }
+                rkeys[pe] = out.get(ADDRESS, 0).address();
+                eps[pe] = ep; // last: readers without the lock see a complete entry
+                return ep;
+            } finally {
+                unlock();
+            }
+        }
+    }
+
+    /** {@code ucp_ep_print_info} of the endpoint to {@code pe}, or null if there is none. */
+    String epInfo(int pe) {
+        lock();
+        try {
+            return eps[pe] == 0 ? null : Ucp.epInfo(eps[pe]);
+        } finally {
+            unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ posting and waiting
+
+    /** Posts a put or get of {@code n} bytes at local address {@code local} and {@code pe}'s heap offset. */
+    long post(Rma op, int pe, long local, long n, long offset) {
+        long ep = ep(pe);
+        lock();
+        try {
+            return op.call(ep, local, n, job.base(pe) + offset, rkeys[pe], job.plainParam);
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Posts an atomic; {@code param} is the calling thread's pre-filled {@code ucp_request_param_t}. */
+    long postAtomic(int pe, int opcode, long operand, long offset, MemorySegment param) {
+        long ep = ep(pe);
+        lock();
+        try {
+            return Ucp.atomicOpNbx(ep, opcode, operand, job.base(pe) + offset, rkeys[pe], param);
+        } finally {
+            unlock();
+        }
+    }
+
+    /** A blocking put or get: posted, then awaited. */
+    void run(Rma op, int pe, long local, long n, long offset, String what) {
+        await(post(op, pe, local, n, offset), pe, what);
+    }
+
+    /**
+     * A blocking put or get between native memory and {@code pe}: in {@link #CHUNK}s with up to
+     * {@link #WINDOW} in flight when large. {@code window} is the calling thread's request ring.
+     */
+    void transfer(Rma op, int pe, long local, long n, long offset, String what, long[] window) {
+        if (n <= CHUNK) {
+            run(op, pe, local, n, offset, what);
+            return;
+        }
+        int head = 0;
+        int inFlight = 0;
+        try {
+            for (long done = 0; done < n; done += CHUNK) {
+                if (inFlight == WINDOW) {
+                    long r = window[head];
+                    window[head] = 0;
+                    head = (head + 1) % WINDOW;
+                    inFlight--;
+                    await(r, pe, what);
+                }
+                window[(head + inFlight) % WINDOW] = post(op, pe, local + done, Math.min(CHUNK, n - done), offset + done);
+                inFlight++;
+            }
+            while (inFlight > 0) {
+                long r = window[head];
+                window[head] = 0;
+                head = (head + 1) % WINDOW;
+                inFlight--;
+                await(r, pe, what);
+            }
+        } finally {
+            // On failure: release the rest (UCX finishes or fails them; they are no one's any more).
+            abandonRequests(window, head, inFlight);
+        }
+    }
+
+    /** Frees {@code count} requests of a ring from {@code head} after cancelling them; clears the slots. */
+    void abandonRequests(long[] window, int head, int count) {
+        for (int i = 0; i < count; i++) {
+            int slot = (head + i) % window.length;
+            long r = window[slot];
+            window[slot] = 0;
+            if (Ucp.isRequest(r)) {
+                lock();
+                try {
+                    Ucp.requestCancel(workerHandle, r);
+                    Ucp.requestFree(r);
+                } finally {
+                    unlock();
+                }
+            }
+        }
+    }
+
+    /** Keeps a non-blocking operation's request for quiet. */
+    void defer(long r, int pe, String what) {
+        if (r == 0) {
+            return;
+        }
+        if (Ucp.isError(r)) {
+            throw job.peerError(pe, "UCX " + what + " to PE " + pe + " failed", (byte) r);
+        }
+        lock();
+        try {
+            if (pendingCount == pendingRequests.length) {
+                pendingRequests = Arrays.copyOf(pendingRequests, pendingCount * 2);
+                pendingPes = Arrays.copyOf(pendingPes, pendingCount * 2);
+            }
+            pendingRequests[pendingCount] = r;
+            pendingPes[pendingCount++] = pe;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Waits for the kept requests to {@code pe} (-1: all), frees them; throws the first failure. */
+    void completePending(int pe) {
+        ShmemException first = null;
+        while (true) {
+            long r = 0;
+            int target = -1;
+            lock();
+            try {
+                for (int i = pendingCount - 1; i >= 0; i--) {
+                    if (pe < 0 || pendingPes[i] == pe) {
+                        r = pendingRequests[i];
+                        target = pendingPes[i];
+                        pendingCount--;
+                        pendingRequests[i] = pendingRequests[pendingCount];
+                        pendingPes[i] = pendingPes[pendingCount];
+                        break;
+                    }
+                }
+            } finally {
+                unlock();
+            }
+            if (r == 0) {
+                break;
+            }
+            try {
+                await(r, target, "non-blocking operation");
+            } catch (ShmemException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** Completes every operation of this channel: a worker flush, then the kept requests. */
+    void flushAll() {
+        long r;
+        lock();
+        try {
+            r = Ucp.workerFlushNbx(workerHandle, job.plainParam);
+        } finally {
+            unlock();
+        }
+        await(r, -1, "quiet (worker flush)");
+        completePending(-1);
+    }
+
+    /** Completes this channel's operations to {@code pe}: an endpoint flush, then its kept requests. */
+    void flush(int pe) {
+        if (pe >= 0 && pe < job.npes && eps[pe] == 0) {
+            job.checkOpen();
+            return; // never used: nothing to complete
+        }
+        long ep = ep(pe);
+        long r;
+        lock();
+        try {
+            r = Ucp.epFlushNbx(ep, job.plainParam);
+        } finally {
+            unlock();
+        }
+        await(r, pe, "quiet (endpoint flush)");
+        completePending(pe);
+    }
+
+    void fence() {
+        job.checkOpen();
+        byte st;
+        lock();
+        try {
+            st = Ucp.fence(workerHandle);
+        } finally {
+            unlock();
+        }
+        if (st != Ucp.UCS_OK) {
+            throw new ShmemException("PE " + job.me + ": UCX fence failed: " + Ucp.statusString(st));
+        }
+    }
+
+    /**
+     * Waits for a status pointer returned by a UCX call: nothing to do for NULL, throws for an
+     * error, else progresses the worker until the request completes, then frees it. Bounded by
+     * the abort notice, the peer's failure and the timeout. {@code pe} is -1 for worker-wide operations.
+     */
+    void await(long r, int pe, String what) {
+        if (r == 0) {
+            return;
+        }
+        if (Ucp.isError(r)) {
+            throw job.peerError(pe, "UCX " + what + (pe >= 0 ? " to PE " + pe : "") + " failed", (byte) r);
+        }
+        long start = 0;
+        for (int i = 0; ; i++) {
+            byte st;
+            lock();
+            try {
+                Ucp.progress(workerHandle);
+                st = Ucp.requestCheckStatus(r);
+                if (st != Ucp.UCS_INPROGRESS) {
+                    Ucp.requestFree(r);
+                }
+            } finally {
+                unlock();
+            }
+            if (st == Ucp.UCS_OK) {
+                return;
+            }
+            if (st != Ucp.UCS_INPROGRESS) {
+                throw job.peerError(pe, "UCX " + what + (pe >= 0 ? " to PE " + pe : "") + " failed", st);
+            }
+            if (i >= SPIN_ROUNDS) {
+                if (start == 0) {
+                    start = System.nanoTime();
+                }
+                String stuck = job.stuckReason(pe, start);
+                if (stuck != null) {
+                    lock();
+                    try {
+                        Ucp.requestCancel(workerHandle, r);
+                        Ucp.requestFree(r);
+                    } finally {
+                        unlock();
+                    }
+                    throw new ShmemException("PE " + job.me + ": UCX " + what + (pe >= 0 ? " to PE " + pe : "")
+                            + " did not complete: " + stuck);
+                }
+                if (i < YIELD_ROUNDS) {
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(50_000);
+                }
+            }
+        }
+    }
+
+    /** One non-blocking round of progress; false when another thread holds the worker (it progresses it). */
+    boolean tryProgress() {
+        if (lock != null && !lock.tryLock()) {
+            return false;
+        }
+        try {
+            long w = workerHandle;
+            return w != 0 && Ucp.progress(w) != 0;
+        } finally {
+            unlock();
+        }
+    }
+
+    int[] connectedPes() {
+        return java.util.stream.IntStream.range(0, job.npes).filter(pe -> eps[pe] != 0).toArray();
+    }
+
+    // ------------------------------------------------------------------ release
+
+    /**
+     * Releases the endpoints and the worker without waiting for anyone but a bounded endpoint
+     * close: {@code graceful} closes in flush mode (peers are at the same point of a collective
+     * finalize) for up to 2 s, otherwise force-closes (a failing PE must not wait for dead peers)
+     * for up to 200 ms. Idempotent; the caller has stopped the progress thread.
+     */
+    void release(boolean graceful) {
+        long[] closing = new long[eps.length];
+        lock();
+        try {
+            if (workerHandle == 0) {
+                return;
+            }
+            for (int i = 0; i < pendingCount; i++) {
+                Ucp.requestFree(pendingRequests[i]); // released by UCX when it completes (or fails)
+            }
+            pendingCount = 0;
+            for (int pe = 0; pe < eps.length; pe++) {
+                if (rkeys[pe] != 0) {
+                    Ucp.rkeyDestroy(rkeys[pe]);
+                    rkeys[pe] = 0;
+                }
+            }
+            for (int pe = 0; pe < eps.length; pe++) {
+                if (eps[pe] != 0) {
+                    boolean force = !graceful || job.peerStatus[pe] != 0;
+                    closing[pe] = Ucp.epCloseNbx(eps[pe], force ? job.forceCloseParam : job.plainParam);
+                    eps[pe] = 0;
+                }
+            }
+        } finally {
+            unlock();
+        }
+        long deadline = System.nanoTime() + (graceful ? 2_000_000_000L : 200_000_000L);
+        for (long r : closing) {
+            if (!Ucp.isRequest(r)) {
+                continue;
+            }
+            while (true) {
+                lock();
+                try {
+                    Ucp.progress(workerHandle);
+                    if (Ucp.requestCheckStatus(r) != Ucp.UCS_INPROGRESS || System.nanoTime() > deadline) {
+                        Ucp.requestFree(r);
+                        break;
+                    }
+                } finally {
+                    unlock();
+                }
+                Thread.onSpinWait();
+            }
+        }
+        lock();
+        try {
+            if (!worker.equals(MemorySegment.NULL)) {
+                workerHandle = 0;
+                Ucp.workerDestroy(worker);
+                worker = MemorySegment.NULL;
+            }
+        } finally {
+            unlock();
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package io.jshmem.ucx;
+
+import io.jshmem.ShmemException;
+import io.jshmem.core.Config;
+import io.jshmem.core.bootstrap.Bootstrap;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.foreign.Linker;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * What every {@link Channel} of one PE shares: the UCP context, this PE's registered heap, what
+ * the peers published (worker address, packed memory key, heap base; fetched from the bootstrap
+ * on first use so that endpoints can be created lazily), the peers' health and the job's abort.
+ */
+final class UcxJob {
+    final int me;
+    final int npes;
+    final Bootstrap bootstrap;
+    final Config.Network settings;
+    /** Owns the error-handler stub and the shared request params. */
+    final Arena arena = Arena.ofShared();
+    final long timeoutNanos;
+
+    MemorySegment context = MemorySegment.NULL;
+    MemorySegment memh = MemorySegment.NULL;
+
+    private final byte[][] addresses;
+    private final byte[][] rkeyBlobs;
+    private final long[] bases;
+
+    /** UCX status of a failed endpoint, by PE (0: healthy). Written by the error handler. */
+    final byte[] peerStatus;
+    volatile boolean peerFailed;
+    volatile String abortReason;
+    volatile boolean closed;
+    /** ucp_err_handler_cb_t stub shared by every endpoint (arg: the peer's PE number). */
+    final MemorySegment errHandler;
+    /** Empty {@code ucp_request_param_t}s: plain, and FORCE for closing endpoints. */
+    final MemorySegment plainParam;
+    final MemorySegment forceCloseParam;
+
+    UcxJob(Bootstrap bootstrap, Config.Network settings) {
+        this.bootstrap = bootstrap;
+        this.settings = settings;
+        this.me = bootstrap.rank();
+        this.npes = bootstrap.size();
+        this.timeoutNanos = settings.ucxTimeoutNanos();
+        this.addresses = new byte[npes][];
+        this.rkeyBlobs = new byte[npes][];
+        this.bases = new long[npes];
+        this.peerStatus = new byte[npes];
+        this.plainParam = arena.allocate(Ucp.REQUEST_PARAM);
+        this.forceCloseParam = arena.allocate(Ucp.REQUEST_PARAM);
+        forceCloseParam.set(java.lang.foreign.ValueLayout.JAVA_INT, Ucp.REQ_OP_ATTR_MASK, Ucp.UCP_OP_ATTR_FIELD_FLAGS);
+        forceCloseParam.set(java.lang.foreign.ValueLayout.JAVA_INT, Ucp.REQ_FLAGS, Ucp.UCP_EP_CLOSE_FLAG_FORCE);
+        try {
+            MethodHandle h = MethodHandles.lookup().findVirtual(UcxJob.class, "onEndpointError",
+                    MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, byte.class)).bindTo(this);
+            this.errHandler = Linker.nativeLinker().upcallStub(h, Ucp.ERR_HANDLER, arena);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** ucp_err_handler_cb_t, called inside ucp_worker_progress when an endpoint fails. Must not throw. */
+    @SuppressWarnings("unused")
+    private void onEndpointError(MemorySegment arg, MemorySegment ep, byte status) {
+        try {
+            long pe = arg.address();
+            if (pe >= 0 && pe < npes) {
+                peerStatus[(int) pe] = status == 0 ? Ucp.UCS_ERR_CONNECTION_RESET : status;
+                peerFailed = true;
+            }
+        } catch (Throwable ignored) {
+            // An exception must not cross the upcall: it would end the JVM.
+        }
+    }
+
+    // ------------------------------------------------------------------ what the peers published
+
+    /** The worker address {@code pe} published ("ucx.addr.PE"); fetched once. */
+    byte[] address(int pe) {
+        fetch(pe);
+        return addresses[pe];
+    }
+
+    byte[] rkeyBlob(int pe) {
+        fetch(pe);
+        return rkeyBlobs[pe];
+    }
+
+    long base(int pe) {
+        return bases[pe];
+    }
+
+    private void fetch(int pe) {
+        synchronized (addresses) {
+            if (addresses[pe] != null) {
+                return;
+            }
+            byte[] a = published("ucx.addr.", pe);
+            byte[] k = published("ucx.rkey.", pe);
+            byte[] b = published("ucx.base.", pe);
+            rkeyBlobs[pe] = k;
+            bases[pe] = ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong();
+            addresses[pe] = a; // last: it marks the entry as complete
+        }
+    }
+
+    private byte[] published(String prefix, int pe) {
+        byte[] v = bootstrap.get(prefix + pe);
+        if (v == null) {
+            throw new ShmemException("PE " + me + ": PE " + pe + " published no " + prefix + pe
+                    + ": every PE must use the UCX transport (same SHMEM_TRANSPORT and class path)");
+        }
+        return v;
+    }
+
+    static byte[] longBytes(long v) {
+        return ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(v).array();
+    }
+
+    // ------------------------------------------------------------------ errors
+
+    void checkOpen() {
+        if (closed) {
+            throw new ShmemException("PE " + me + ": the UCX transport is closed (used after shmem finalize)");
+        }
+    }
+
+    /** Why a wait must end now, or null to go on waiting. */
+    String stuckReason(int pe, long start) {
+        String abort = abortReason;
+        if (abort != null) {
+            return "the job is being aborted: " + abort;
+        }
+        if (peerFailed) {
+            if (pe >= 0 && peerStatus[pe] != 0) {
+                return "PE " + pe + " is unreachable: " + Ucp.statusString(peerStatus[pe]);
+            }
+            if (pe < 0) {
+                for (int p = 0; p < npes; p++) {
+                    if (peerStatus[p] != 0) {
+                        return "PE " + p + " is unreachable: " + Ucp.statusString(peerStatus[p]);
+                    }
+                }
+            }
+        }
+        if (System.nanoTime() - start > timeoutNanos) {
+            return "no completion after " + timeoutNanos / 1_000_000_000L + " s (JSHMEM_UCX_TIMEOUT)"
+                    + (pe >= 0 ? "; is PE " + pe + " alive?" : "");
+        }
+        return null;
+    }
+
+    ShmemException peerError(int pe, String message, byte status) {
+        StringBuilder m = new StringBuilder("PE ").append(me).append(": ").append(message).append(": ")
+                .append(Ucp.statusString(status));
+        if (pe >= 0 && pe < npes && peerStatus[pe] != 0 && peerStatus[pe] != status) {
+            m.append("; PE ").append(pe).append(" is unreachable: ").append(Ucp.statusString(peerStatus[pe]));
+        }
+        String abort = abortReason;
+        if (abort != null) {
+            m.append(" (the job is being aborted: ").append(abort).append(")");
+        }
+        return new ShmemException(m.toString());
+    }
+
+    void check(byte status, String what) {
+        if (status != Ucp.UCS_OK) {
+            throw new ShmemException("PE " + me + ": UCX initialization failed: " + what + ": " + Ucp.statusString(status));
+        }
+    }
+
+    // ------------------------------------------------------------------ release
+
+    /** Unregisters the heap and cleans the context up (after every channel is released). Idempotent. */
+    void release() {
+        if (!memh.equals(MemorySegment.NULL)) {
+            Ucp.memUnmap(context, memh);
+            memh = MemorySegment.NULL;
+        }
+        if (!context.equals(MemorySegment.NULL)) {
+            Ucp.cleanup(context);
+            context = MemorySegment.NULL;
+        }
+    }
+}

@@ -1,0 +1,338 @@
+package io.jshmem.ucx;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.jshmem.ShmemException;
+import io.jshmem.core.Config;
+import io.jshmem.core.bootstrap.Bootstrap;
+import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.core.heap.SymmetricHeap;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Collective set-up of a PE's {@link UcxTransport}: UCP context (its TCP listeners restricted to
+ * the job's interface), main worker, the heap registered with {@code ucp_mem_map}, worker
+ * addresses and memory keys exchanged through the bootstrap ("ucx.addr.PE", "ucx.rkey.PE",
+ * "ucx.base.PE"), endpoints to every off-node PE checked with an 8-byte get. Endpoints to this PE
+ * and to PEs mapped directly are created on first use. Any failure releases everything made so
+ * far ({@link Teardown#abandon}) before the exception leaves.
+ */
+final class WireUp {
+    private WireUp() {
+    }
+
+    /** The steps of init, in order; tests make each one fail ({@link #failAt}). */
+    enum Step { CONTEXT, WORKER, MEM_MAP, PROGRESS, EXCHANGE, CONNECT, CHECK }
+
+    /** For tests: the step at which the next wire-up in this process fails (null: none). */
+    static volatile Step failAt;
+
+    /**
+     * How long the progress thread keeps polling after an event before it sleeps on the event fd,
+     * when this node has a core per PE (else 0: spinning would take the core a PE needs).
+     */
+    static final long DEFAULT_SPIN_MICROS = 50;
+
+    static UcxTransport create(Bootstrap bootstrap, SymmetricHeap heap, Config.Network settings, Map<String, String> env) {
+        Ucp.require();
+        UcxJob job = new UcxJob(bootstrap, settings);
+        Channel main = new Channel(job, true);
+        UcxTransport t = new UcxTransport(job, main, null);
+        bootstrap.onAbort(reason -> job.abortReason = reason);
+        try {
+            wireUp(t, heap, env);
+        } catch (RuntimeException | Error e) {
+            Teardown.abandon(t);
+            throw e;
+        }
+        return t;
+    }
+
+    private static void step(UcxJob job, Step s) {
+        if (failAt == s) {
+            failAt = null;
+            throw new ShmemException("PE " + job.me + ": UCX initialization failed: injected failure at " + s);
+        }
+    }
+
+    private static void wireUp(UcxTransport t, SymmetricHeap heap, Map<String, String> env) {
+        UcxJob job = t.job;
+        Channel main = t.main;
+        try (Arena tmp = Arena.ofConfined()) {
+            step(job, Step.CONTEXT);
+            MemorySegment params = tmp.allocate(Ucp.PARAMS);
+            params.set(JAVA_LONG, Ucp.PARAMS_FIELD_MASK, Ucp.UCP_PARAM_FIELD_FEATURES | Ucp.UCP_PARAM_FIELD_ESTIMATED_NUM_EPS
+                    | Ucp.UCP_PARAM_FIELD_NAME);
+            params.set(JAVA_LONG, Ucp.PARAMS_FEATURES, Ucp.UCP_FEATURE_RMA | Ucp.UCP_FEATURE_AMO64 | Ucp.UCP_FEATURE_AMO32
+                    | Ucp.UCP_FEATURE_WAKEUP);
+            params.set(JAVA_LONG, Ucp.PARAMS_ESTIMATED_NUM_EPS, job.npes);
+            params.set(ADDRESS, Ucp.PARAMS_NAME, job.arena.allocateFrom("jshmem-pe" + job.me));
+            MemorySegment out = tmp.allocate(ADDRESS);
+            job.check(Ucp.configRead(out), "ucp_config_read (check the UCX_* environment variables)");
+            MemorySegment config = out.get(ADDRESS, 0);
+            byte st;
+            try {
+                t.netDevices = netDevices(job.settings.ucxListen(), env);
+                if (t.netDevices != null) {
+                    job.check(Ucp.configModify(config, "NET_DEVICES", t.netDevices),
+                            "UCX_NET_DEVICES=" + t.netDevices + " (from JSHMEM_UCX_LISTEN=" + job.settings.ucxListen() + ")");
+                }
+                st = Ucp.init(params, config, out);
+            } finally {
+                Ucp.configRelease(config);
+            }
+            job.check(st, "ucp_init (no usable UCX transport? check UCX_TLS and UCX_NET_DEVICES"
+                    + (t.netDevices != null ? "; the listeners were restricted to " + t.netDevices + " (JSHMEM_UCX_LISTEN)" : "")
+                    + ")");
+            job.context = out.get(ADDRESS, 0);
+
+            step(job, Step.WORKER);
+            int eventFd = main.createWorker(true);
+            byte[] myAddress = main.address();
+
+            step(job, Step.MEM_MAP);
+            MemorySegment self = heap.self();
+            MemorySegment mparams = tmp.allocate(Ucp.MEM_MAP_PARAMS);
+            mparams.set(JAVA_LONG, Ucp.MEM_MAP_FIELD_MASK, Ucp.UCP_MEM_MAP_PARAM_FIELD_ADDRESS
+                    | Ucp.UCP_MEM_MAP_PARAM_FIELD_LENGTH | Ucp.UCP_MEM_MAP_PARAM_FIELD_PROT);
+            mparams.set(ADDRESS, Ucp.MEM_MAP_ADDRESS, self);
+            mparams.set(JAVA_LONG, Ucp.MEM_MAP_LENGTH, self.byteSize());
+            mparams.set(JAVA_INT, Ucp.MEM_MAP_PROT, Ucp.UCP_MEM_MAP_PROT_LOCAL_READ | Ucp.UCP_MEM_MAP_PROT_LOCAL_WRITE
+                    | Ucp.UCP_MEM_MAP_PROT_REMOTE_READ | Ucp.UCP_MEM_MAP_PROT_REMOTE_WRITE);
+            job.check(Ucp.memMap(job.context, mparams, out), "ucp_mem_map of the symmetric heap (" + self.byteSize() + " bytes)");
+            job.memh = out.get(ADDRESS, 0);
+            MemorySegment len = tmp.allocate(JAVA_LONG);
+            job.check(Ucp.rkeyPack(job.context, job.memh, out, len), "ucp_rkey_pack");
+            MemorySegment rkeyBuffer = out.get(ADDRESS, 0);
+            byte[] myRkey = rkeyBuffer.reinterpret(len.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
+            Ucp.rkeyBufferRelease(rkeyBuffer);
+
+            // Peers must be served from now on: they connect to us as soon as the fence is passed.
+            step(job, Step.PROGRESS);
+            long spin = job.settings.ucxProgressSpinNanos();
+            t.progress = new ProgressEngine(main, eventFd, job.arena,
+                    spin >= 0 ? spin : defaultSpinMicros(heap, Runtime.getRuntime().availableProcessors()) * 1_000L);
+            t.progress.start();
+
+            step(job, Step.EXCHANGE);
+            job.bootstrap.put("ucx.addr." + job.me, myAddress);
+            job.bootstrap.put("ucx.rkey." + job.me, myRkey);
+            job.bootstrap.put("ucx.base." + job.me, UcxJob.longBytes(self.address()));
+            job.bootstrap.fence();
+
+            step(job, Step.CONNECT);
+            MemorySegment[] peers = heap.peers();
+            for (int pe = 0; pe < job.npes; pe++) {
+                if (pe != job.me && peers[pe] == null) {
+                    main.connect(pe);
+                }
+            }
+            step(job, Step.CHECK);
+            checkConnections(t);
+        }
+        t.name = "ucx (" + selectedTransports(main, job.npes) + ")";
+        t.coherentAtomics = atomicsCoherent(main, job.npes);
+    }
+
+    /** {@link #DEFAULT_SPIN_MICROS} if the PEs on this PE's node are no more than its cores, else 0. */
+    static long defaultSpinMicros(SymmetricHeap heap, int cores) {
+        String node = heap.nodeOf(heap.myPe());
+        int local = 0;
+        for (int pe = 0; pe < heap.peers().length; pe++) {
+            local += node.equals(heap.nodeOf(pe)) ? 1 : 0;
+        }
+        return local <= cores ? DEFAULT_SPIN_MICROS : 0;
+    }
+
+    /** An 8-byte get from every connected peer, all in flight together: reports an unreachable peer at init, by number. */
+    private static void checkConnections(UcxTransport t) {
+        Channel main = t.main;
+        int npes = t.job.npes;
+        Scratch s = t.scratch();
+        MemorySegment slots = s.arena.allocate(8L * npes, 8);
+        long[] requests = new long[npes];
+        for (int pe = 0; pe < npes; pe++) {
+            if (main.connected(pe)) {
+                requests[pe] = main.post(Channel.GET, pe, slots.address() + 8L * pe, 8, 0);
+            }
+        }
+        for (int pe = 0; pe < npes; pe++) {
+            if (main.connected(pe)) {
+                main.await(requests[pe], pe, "connection check (8-byte get)");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ which transports, which atomics
+
+    /** Which UCX transports the endpoints use, from {@code ucp_ep_print_info}: e.g. "tcp" or "posix, sysv". */
+    static String selectedTransports(Channel c, int npes) {
+        TreeSet<String> tls = new TreeSet<>();
+        for (int pe = 0; pe < npes; pe++) {
+            String info = c.epInfo(pe);
+            if (info != null) {
+                tls.addAll(transportsIn(info));
+            }
+        }
+        return tls.isEmpty() ? "no endpoints yet" : String.join(", ", tls);
+    }
+
+    private static final Pattern LANE_TL = Pattern.compile("lane\\[\\d+\\]:\\s+\\d+:([A-Za-z0-9_]+)/");
+    private static final Pattern LANE = Pattern.compile("lane\\[\\d+\\]:\\s+\\d+:([A-Za-z0-9_]+)/[^\\n]*");
+
+    /** Transport names of the lanes listed by ucp_ep_print_info ("lane[0]:  2:tcp/lo.0 md[1] ..."). */
+    static List<String> transportsIn(String epInfo) {
+        List<String> out = new ArrayList<>();
+        Matcher m = LANE_TL.matcher(epInfo);
+        while (m.find()) {
+            if (!out.contains(m.group(1))) {
+                out.add(m.group(1));
+            }
+        }
+        return out;
+    }
+
+    /** Transport names of the lanes that carry atomics ("amo" in the lane's line). */
+    static List<String> atomicTransportsIn(String epInfo) {
+        List<String> out = new ArrayList<>();
+        Matcher m = LANE.matcher(epInfo);
+        while (m.find()) {
+            if (m.group().matches(".*\\samo\\b.*") && !out.contains(m.group(1))) {
+                out.add(m.group(1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Transports whose atomics the target's CPU performs (or that have none, so UCX emulates them
+     * with active messages the target's CPU executes): coherent with CPU atomics on the same word.
+     * Any other transport carrying atomics (rc_verbs, rc_mlx5, dc_mlx5, ... : the network card
+     * performs them) is not.
+     */
+    static final Set<String> CPU_ATOMIC_TRANSPORTS = Set.of("self", "tcp", "posix", "sysv", "xpmem", "knem", "cma", "mm", "sm");
+
+    /**
+     * Whether the atomics this PE's endpoints use are performed by the target's CPU: the lanes
+     * UCX chose for atomics ({@code ucp_ep_print_info}, which reflects UCX_TLS and UCX_ATOMIC_MODE)
+     * all use {@link #CPU_ATOMIC_TRANSPORTS}. Without off-node endpoints (a one-node job) it
+     * connects to itself to ask.
+     */
+    static boolean atomicsCoherent(Channel c, int npes) {
+        boolean any = false;
+        for (int pe = 0; pe < npes; pe++) {
+            String info = c.epInfo(pe);
+            if (info != null) {
+                any = true;
+                if (!cpuAtomics(info)) {
+                    return false;
+                }
+            }
+        }
+        if (!any) {
+            c.ep(c.job.me);
+            return cpuAtomics(c.epInfo(c.job.me));
+        }
+        return true;
+    }
+
+    static boolean cpuAtomics(String epInfo) {
+        for (String tl : atomicTransportsIn(epInfo)) {
+            if (!CPU_ATOMIC_TRANSPORTS.contains(tl)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ listeners (JSHMEM_UCX_LISTEN)
+
+    /**
+     * The UCX_NET_DEVICES value that restricts UCX's TCP listeners as JSHMEM_UCX_LISTEN asks, or null
+     * to leave UCX's choice: UCX_NET_DEVICES set by the user wins; {@code all} leaves every
+     * interface; {@code job} picks the interface through which this host reaches the launcher
+     * (JSHMEM_BOOTSTRAP; none under PMI launchers); otherwise the listed interfaces. RDMA devices
+     * (/sys/class/infiniband) are kept in the list, so restricting TCP never hides them.
+     */
+    static String netDevices(String listen, Map<String, String> env) {
+        if (env.get("UCX_NET_DEVICES") != null || listen.equals("all")) {
+            return null;
+        }
+        Set<String> devices = new LinkedHashSet<>();
+        if (listen.equals("job")) {
+            String iface = interfaceTo(env.get(LaunchEnv.BOOTSTRAP));
+            if (iface == null) {
+                return null;
+            }
+            devices.add(iface);
+        } else {
+            devices.addAll(List.of(listen.split(",")));
+        }
+        devices.addAll(rdmaDevices(Path.of("/sys/class/infiniband")));
+        return String.join(",", devices);
+    }
+
+    /** The name of the local interface that routes to {@code hostPort} ("host:port"), or null if unknown. */
+    static String interfaceTo(String hostPort) {
+        if (hostPort == null || hostPort.lastIndexOf(':') <= 0) {
+            return null;
+        }
+        int colon = hostPort.lastIndexOf(':');
+        String host = hostPort.substring(0, colon).replace("[", "").replace("]", "");
+        try (DatagramSocket probe = new DatagramSocket()) {
+            // connect() on a datagram socket only picks the route and the source address: nothing is sent.
+            probe.connect(new InetSocketAddress(InetAddress.getByName(host), Integer.parseInt(hostPort.substring(colon + 1))));
+            InetAddress local = probe.getLocalAddress();
+            if (local == null || local.isAnyLocalAddress()) {
+                return null;
+            }
+            NetworkInterface ni = NetworkInterface.getByInetAddress(local);
+            while (ni != null && ni.isVirtual() && ni.getParent() != null) {
+                ni = ni.getParent();
+            }
+            return ni == null ? null : ni.getName();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** UCX names of the RDMA ports ("mlx5_0:1"), from /sys/class/infiniband/DEV/ports/N. */
+    static List<String> rdmaDevices(Path sysfs) {
+        List<String> out = new ArrayList<>();
+        if (!Files.isDirectory(sysfs)) {
+            return out;
+        }
+        try (Stream<Path> devs = Files.list(sysfs)) {
+            for (Path dev : devs.sorted().toList()) {
+                try (Stream<Path> ports = Files.list(dev.resolve("ports"))) {
+                    ports.sorted().forEach(p -> out.add(dev.getFileName() + ":" + p.getFileName()));
+                } catch (IOException e) {
+                    // a device without ports: nothing to keep
+                }
+            }
+        } catch (IOException e) {
+            // unreadable sysfs: no RDMA devices to keep
+        }
+        return out;
+    }
+}
