@@ -66,6 +66,8 @@ final class Channel {
     private final long[] eps;
     private final long[] rkeys;
     private final boolean peerErrors;
+    /** Set by {@link #release}: the worker is gone, nothing may touch it. */
+    private volatile boolean released;
 
     /** Requests of non-blocking operations, completed (and freed) at quiet. Guarded by {@link #lock}. */
     private long[] pendingRequests = new long[64];
@@ -160,6 +162,14 @@ final class Channel {
         return ep;
     }
 
+    /** Throws once this channel (or the whole transport) is released. */
+    void checkOpen() {
+        job.checkOpen();
+        if (released) {
+            throw new ShmemException("PE " + job.me + ": this context's UCX worker is released (context used after it was destroyed)");
+        }
+    }
+
     long rkey(int pe) {
         return rkeys[pe];
     }
@@ -170,7 +180,7 @@ final class Channel {
 
     /** Creates the endpoint to {@code pe} and unpacks its memory key (what it published is fetched outside the lock). */
     long connect(int pe) {
-        job.checkOpen();
+        checkOpen();
         byte[] address = job.address(pe);
         byte[] rkeyBlob = job.rkeyBlob(pe);
         try (Arena tmp = Arena.ofConfined()) {
@@ -192,7 +202,7 @@ final class Channel {
                 if (eps[pe] != 0) {
                     return eps[pe]; // another thread connected meanwhile
                 }
-                job.checkOpen();
+                checkOpen();
                 byte s = Ucp.epCreate(worker, eparams, out);
                 if (s != Ucp.UCS_OK) {
                     throw job.peerError(pe, "cannot create a UCX endpoint to PE " + pe + " (ucp_ep_create)", s);
@@ -379,7 +389,7 @@ final class Channel {
     /** Completes this channel's operations to {@code pe}: an endpoint flush, then its kept requests. */
     void flush(int pe) {
         if (pe >= 0 && pe < job.npes && eps[pe] == 0) {
-            job.checkOpen();
+            checkOpen();
             return; // never used: nothing to complete
         }
         long ep = ep(pe);
@@ -395,7 +405,7 @@ final class Channel {
     }
 
     void fence() {
-        job.checkOpen();
+        checkOpen();
         byte st;
         lock();
         try {
@@ -496,6 +506,7 @@ final class Channel {
             if (workerHandle == 0) {
                 return;
             }
+            released = true;
             for (int i = 0; i < pendingCount; i++) {
                 Ucp.requestFree(pendingRequests[i]); // released by UCX when it completes (or fails)
             }

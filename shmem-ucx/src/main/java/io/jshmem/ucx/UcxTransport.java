@@ -178,11 +178,11 @@ public final class UcxTransport implements RemoteTransport {
                     int slot = (int) (posted % slots);
                     long at = posted * Channel.CHUNK;
                     long len = Math.min(Channel.CHUNK, n - at);
-                    MemorySegment region = b.asSlice((long) slot * Channel.CHUNK, len);
+                    long region = (long) slot * Channel.CHUNK;
                     if (put) {
-                        MemorySegment.copy(local, at, region, 0, len);
+                        MemorySegment.copy(local, at, b, region, len);
                     }
-                    window[slot] = main.post(op, pe, region.address(), len, offset + at);
+                    window[slot] = main.post(op, pe, b.address() + region, len, offset + at);
                     posted++;
                     continue;
                 }
@@ -330,7 +330,7 @@ public final class UcxTransport implements RemoteTransport {
     public void quiet() {
         main.waiters.incrementAndGet();
         try {
-            job.checkOpen();
+            main.checkOpen();
             main.flushAll();
         } finally {
             main.waiters.decrementAndGet();

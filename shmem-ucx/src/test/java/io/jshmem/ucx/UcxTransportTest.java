@@ -250,4 +250,31 @@ class UcxTransportTest {
         ShmemException e = assertThrows(ShmemException.class, () -> t0.getValue(5, user, 8));
         assertTrue(e.getMessage().contains("out of range"), e.getMessage());
     }
+
+    @Test
+    void aContextHasItsOwnWorkerAndCompletesItsOwnOperations() {
+        for (long options : new long[] {0, io.jshmem.Shmem.CTX_PRIVATE}) {
+            io.jshmem.core.transport.RemoteTransport ctx = t0.openContext(options);
+            assertTrue(ctx != t0 && ctx instanceof UcxTransport u && u.main != t0.main, "not a transport of its own");
+            assertEquals(options == 0, ((UcxTransport) ctx).main.lock != null, "PRIVATE contexts take no lock");
+            long off = user + (8 << 20) - (3 << 20);
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment src = a.allocate(3 << 20);
+                for (long i = 0; i < src.byteSize(); i += 8) {
+                    src.set(ValueLayout.JAVA_LONG, i, i * 31 + options);
+                }
+                ctx.putNbi(1, off, src); // 12 chunks in flight on the context's worker
+                ctx.quiet();
+                assertEquals(-1L, heap1.asSlice(off, src.byteSize()).mismatch(src));
+                MemorySegment back = a.allocate(3 << 20);
+                ctx.get(1, off, back);
+                assertEquals(-1L, back.mismatch(src));
+            }
+            ctx.atomic64(0, user + 8192, AmoOp.SET, 5, 0); // this PE itself through the context too
+            assertEquals(5, ctx.atomic64(0, user + 8192, AmoOp.FETCH_ADD, 1, 0));
+            ctx.close();
+            assertThrows(ShmemException.class, () -> ctx.getValue(1, user, 8));
+            assertEquals(6, t0.atomic64(0, user + 8192, AmoOp.FETCH, 0, 0)); // the PE's transport is unaffected
+        }
+    }
 }
