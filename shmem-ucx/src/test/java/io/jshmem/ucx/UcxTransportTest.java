@@ -277,4 +277,36 @@ class UcxTransportTest {
             assertEquals(6, t0.atomic64(0, user + 8192, AmoOp.FETCH, 0, 0)); // the PE's transport is unaffected
         }
     }
+
+    @Test
+    void theHotPathDoesNotAllocate() {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long off = user + 16384;
+        long[] array = new long[64];
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment buf = a.allocate(512 << 10); // two pipelined chunks
+            MemorySegment arr = MemorySegment.ofArray(array);
+            Runnable ops = () -> {
+                t0.atomic64(1, off, AmoOp.FETCH_ADD, 1, 0);
+                t0.atomic32(1, off + 8, AmoOp.ADD, 1, 0);
+                t0.putValue(1, off + 16, 3, 8);
+                t0.getValue(1, off + 16, 4);
+                t0.put(1, off + 64, arr);
+                t0.get(1, off + 64, arr);
+                t0.putNbi(1, off + 4096, buf);
+                t0.quiet();
+                t0.get(1, off + 4096, buf);
+            };
+            for (int i = 0; i < 3_000; i++) {
+                ops.run(); // warm-up: compiled, scratch and request arrays at their size
+            }
+            long before = mx.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 1_000; i++) {
+                ops.run();
+            }
+            long perRound = (mx.getCurrentThreadAllocatedBytes() - before) / 1_000;
+            System.out.println("bytes allocated per round of 9 UCX operations: " + perRound);
+            assertTrue(perRound < 16, perRound + " bytes allocated per round of 9 operations");
+        }
+    }
 }
