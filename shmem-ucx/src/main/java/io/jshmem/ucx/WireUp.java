@@ -92,7 +92,7 @@ final class WireUp {
             MemorySegment config = out.get(ADDRESS, 0);
             byte st;
             try {
-                t.netDevices = netDevices(job.settings.ucxListen(), env);
+                t.netDevices = netDevices(job.settings.ucxListen(), env, spansNodes(heap));
                 if (t.netDevices != null) {
                     job.check(Ucp.configModify(config, "NET_DEVICES", t.netDevices),
                             "UCX_NET_DEVICES=" + t.netDevices + " (from JSHMEM_UCX_LISTEN=" + job.settings.ucxListen() + ")");
@@ -271,17 +271,19 @@ final class WireUp {
      * The UCX_NET_DEVICES value that restricts UCX's TCP listeners as JSHMEM_UCX_LISTEN asks, or null
      * to leave UCX's choice: UCX_NET_DEVICES set by the user wins; {@code all} leaves every
      * interface; {@code job} picks the interface through which this host reaches the launcher
-     * (JSHMEM_BOOTSTRAP; none under PMI launchers); otherwise the listed interfaces. RDMA devices
+     * (JSHMEM_BOOTSTRAP; none under PMI launchers, nor when that is loopback in a job spanning
+     * nodes: oshrun gives its own node's PEs a loopback address when it reaches the other hosts
+     * through several interfaces); otherwise the listed interfaces. RDMA devices
      * (/sys/class/infiniband) are kept in the list, so restricting TCP never hides them.
      */
-    static String netDevices(String listen, Map<String, String> env) {
+    static String netDevices(String listen, Map<String, String> env, boolean spansNodes) {
         if (env.get("UCX_NET_DEVICES") != null || listen.equals("all")) {
             return null;
         }
         Set<String> devices = new LinkedHashSet<>();
         if (listen.equals("job")) {
             String iface = interfaceTo(env.get(LaunchEnv.BOOTSTRAP));
-            if (iface == null) {
+            if (iface == null || spansNodes && isLoopback(iface)) {
                 return null;
             }
             devices.add(iface);
@@ -290,6 +292,25 @@ final class WireUp {
         }
         devices.addAll(rdmaDevices(Path.of("/sys/class/infiniband")));
         return String.join(",", devices);
+    }
+
+    static boolean spansNodes(SymmetricHeap heap) {
+        String node = heap.nodeOf(heap.myPe());
+        for (int pe = 0; pe < heap.peers().length; pe++) {
+            if (!node.equals(heap.nodeOf(pe))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isLoopback(String iface) {
+        try {
+            NetworkInterface ni = NetworkInterface.getByName(iface);
+            return ni != null && ni.isLoopback();
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The name of the local interface that routes to {@code hostPort} ("host:port"), or null if unknown. */

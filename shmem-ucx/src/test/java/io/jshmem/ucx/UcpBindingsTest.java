@@ -277,12 +277,14 @@ class UcpBindingsTest {
     void listenersFollowTheJobsInterface() {
         // The launcher on loopback: UCX listens on lo only.
         assertEquals("lo", WireUp.interfaceTo("127.0.0.1:7000"));
-        String lo = WireUp.netDevices("job", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000"));
+        String lo = WireUp.netDevices("job", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000"), false);
         assertTrue(lo != null && lo.startsWith("lo"), lo);
-        assertEquals("eth9,lo", WireUp.netDevices("eth9,lo", Map.of()).replaceAll(",[a-z0-9_]+:\\d+", ""));
-        // The user's UCX_NET_DEVICES wins; "all" and an unknown launcher (PMI) leave UCX's choice.
-        assertNull(WireUp.netDevices("job", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000", "UCX_NET_DEVICES", "eth0")));
-        assertNull(WireUp.netDevices("all", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000")));
-        assertNull(WireUp.netDevices("job", Map.of()));
+        assertEquals("eth9,lo", WireUp.netDevices("eth9,lo", Map.of(), true).replaceAll(",[a-z0-9_]+:\\d+", ""));
+        // The user's UCX_NET_DEVICES wins; "all", an unknown launcher (PMI) and a loopback launcher
+        // address in a job spanning nodes leave UCX's choice.
+        assertNull(WireUp.netDevices("job", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000", "UCX_NET_DEVICES", "eth0"), false));
+        assertNull(WireUp.netDevices("all", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000"), false));
+        assertNull(WireUp.netDevices("job", Map.of(), false));
+        assertNull(WireUp.netDevices("job", Map.of("JSHMEM_BOOTSTRAP", "127.0.0.1:7000"), true));
     }
 }
