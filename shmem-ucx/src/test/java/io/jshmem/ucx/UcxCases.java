@@ -57,6 +57,7 @@ public final class UcxCases {
             switch (what) {
                 case "all" -> c.all();
                 case "kill" -> c.kill();
+                case "throw" -> c.throwMidJob();
                 case "stress" -> c.stress(args.length > 1 ? Integer.parseInt(args[1]) : 60);
                 case "early" -> c.early();
                 case "barriers" -> {
@@ -599,5 +600,21 @@ public final class UcxCases {
                 return;
             }
         }
+    }
+
+    /** PE 1 fails with an exception while its non-blocking puts are outstanding; the others wait in a barrier. */
+    private void throwMidJob() {
+        SymLongArray a = shmem.calloc(SymType.LONG, 1 << 17);
+        shmem.barrierAll();
+        if (me == 1) {
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment buf = arena.allocate(8L << 17);
+                for (int i = 0; i < 8; i++) {
+                    shmem.putmemNbi(a, 0, buf, 0);
+                }
+            }
+            throw new IllegalStateException("PE 1 fails on purpose");
+        }
+        shmem.barrierAll();
     }
 }

@@ -1,6 +1,7 @@
 package io.jshmem.ucx;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -128,5 +129,30 @@ class UcxJobTest {
         assertTrue(r.out().contains("PE 1: killing itself"), r.all());
         assertTrue(r.seconds() < 25, "the job took " + r.seconds() + " s to end\n" + r.all());
         assertTrue(r.err().contains("PE 1"), r.all());
+    }
+
+    @Test
+    void aPeFailingMidJobAndAFailedWireUpEndCleanly(@org.junit.jupiter.api.io.TempDir Path shm) throws Exception {
+        // PE 1 throws with puts outstanding: its exit releases UCX without waiting (heap unregistered
+        // before it is unmapped, progress thread stopped); a crash there would show as a signal.
+        Result r = oshrun("-np", "3", "-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self", "-x", "JSHMEM_SHM_DIR=" + shm,
+                "-cp", testClasses.toString(), UcxCases.class.getName(), "throw");
+        System.out.println("failing PE: exit " + r.status() + " in " + String.format("%.1f", r.seconds()) + " s");
+        assertNotEquals(0, r.status(), r.all());
+        assertTrue(r.err().contains("PE 1 fails on purpose"), r.all());
+        assertFalse(r.err().contains("SIGSEGV") || r.err().contains("hs_err") || r.err().contains("implicit finalize at exit failed"),
+                r.all());
+        try (var left = Files.list(shm)) {
+            assertEquals(List.of(), left.toList(), "segments left");
+        }
+        // Every PE's UCX unusable (no such interface): wire-up fails at the endpoints, naming the peer.
+        r = oshrun("-np", "2", "-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self", "-x", "JSHMEM_UCX_LISTEN=nosuch0",
+                "-x", "JSHMEM_SHM_DIR=" + shm, "-cp", testClasses.toString(), UcxCases.class.getName(), "barriers");
+        assertNotEquals(0, r.status(), r.all());
+        assertTrue(r.err().matches("(?s).*PE \\d: cannot create a UCX endpoint to PE \\d.*"), r.all());
+        assertFalse(r.err().contains("SIGSEGV") || r.err().contains("hs_err"), r.all());
+        try (var left = Files.list(shm)) {
+            assertEquals(List.of(), left.toList(), "segments left");
+        }
     }
 }
