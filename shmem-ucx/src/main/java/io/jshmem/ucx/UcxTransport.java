@@ -25,7 +25,8 @@ import java.util.Map;
  *
  * <h2>Local buffers</h2>
  * UCX needs native addresses. A native segment (an arena allocation, the symmetric heap itself)
- * is passed as is; transfers above {@link Channel#CHUNK} are pipelined. A heap segment (a Java
+ * is passed as is; blocking transfers above {@link Channel#CHUNK} are pipelined (non-blocking
+ * ones are one request each: UCX fragments them itself, and a window of many did better so). A heap segment (a Java
  * array) goes through the calling thread's bounce buffer ({@link Scratch}), chunk by chunk with
  * several chunks in flight; the same scratch holds the operands, results and pre-filled
  * {@code ucp_request_param_t}s of atomics, so the hot path allocates nothing. Consequently a
@@ -98,10 +99,7 @@ public final class UcxTransport implements RemoteTransport {
                 main.ep(pe);
                 return;
             }
-            for (long done = 0; done < n; done += Channel.CHUNK) {
-                long chunk = Math.min(Channel.CHUNK, n - done);
-                main.defer(main.post(Channel.PUT, pe, source.address() + done, chunk, offset + done), pe, "put_nbi");
-            }
+            main.defer(main.post(Channel.PUT, pe, source.address(), n, offset), pe, "put_nbi");
         } finally {
             main.waiters.decrementAndGet();
         }
@@ -137,10 +135,7 @@ public final class UcxTransport implements RemoteTransport {
                 main.ep(pe);
                 return;
             }
-            for (long done = 0; done < n; done += Channel.CHUNK) {
-                long chunk = Math.min(Channel.CHUNK, n - done);
-                main.defer(main.post(Channel.GET, pe, dest.address() + done, chunk, offset + done), pe, "get_nbi");
-            }
+            main.defer(main.post(Channel.GET, pe, dest.address(), n, offset), pe, "get_nbi");
         } finally {
             main.waiters.decrementAndGet();
         }

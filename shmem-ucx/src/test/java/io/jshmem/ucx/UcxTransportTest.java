@@ -263,11 +263,11 @@ class UcxTransportTest {
                 for (long i = 0; i < src.byteSize(); i += 8) {
                     src.set(ValueLayout.JAVA_LONG, i, i * 31 + options);
                 }
-                ctx.putNbi(1, off, src); // 12 chunks in flight on the context's worker
+                ctx.putNbi(1, off, src); // outstanding on the context's worker until its quiet
                 ctx.quiet();
                 assertEquals(-1L, heap1.asSlice(off, src.byteSize()).mismatch(src));
                 MemorySegment back = a.allocate(3 << 20);
-                ctx.get(1, off, back);
+                ctx.get(1, off, back); // 12 chunks, 8 in flight
                 assertEquals(-1L, back.mismatch(src));
             }
             ctx.atomic64(0, user + 8192, AmoOp.SET, 5, 0); // this PE itself through the context too
