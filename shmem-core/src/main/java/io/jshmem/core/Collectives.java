@@ -34,6 +34,8 @@ final class Collectives {
     private final PeState st;
     /** Whether small collectives push through the team's buffers (all members on this node). */
     private final boolean push;
+    /** Whether small collectives push into the members' buffers (members not all on this node). */
+    private final boolean pushAcross;
     private MemorySegment acc = MemorySegment.NULL;
     private MemorySegment staging = MemorySegment.NULL;
 
@@ -41,6 +43,7 @@ final class Collectives {
         this.team = team;
         this.st = team.st;
         this.push = team.allLocal && !st.config.collAlgorithm().equals("pull");
+        this.pushAcross = !team.allLocal && !st.config.collAlgorithm().equals("pull");
     }
 
     // ---------------------------------------------------------------- broadcast
@@ -70,6 +73,21 @@ final class Collectives {
             }
             return;
         }
+        if (pushAcross && nbytes <= TeamSlots.BUF_BYTES) {
+            long e = team.beginPush();
+            if (team.me == root) {
+                for (int i = 0; i < team.members.length; i++) {
+                    if (i != root) {
+                        team.pushTo(i, e, 0, s.offset, nbytes);
+                    }
+                }
+                MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
+            } else {
+                team.awaitPushes(e, 1, root, root + 1);
+                MemorySegment.copy(st.self, team.buffer(e), st.self, d.offset, nbytes);
+            }
+            return;
+        }
         team.syncInternal();
         copyFrom(rootWorld, s.offset, st.self, d.offset, nbytes);
         team.syncInternal();
@@ -91,6 +109,13 @@ final class Collectives {
             team.checkSameArgs(routine, nbytes, 0);
             checkFits(d, nbytes * n, routine + " dest");
             pushCollect(d, s, nbytes, true, routine);
+            return;
+        }
+        if (pushAcross && fixed && nbytes * n <= TeamSlots.BUF_BYTES) {
+            team.checkSameArgs(routine, nbytes, 0);
+            checkFits(d, nbytes * n, routine + " dest");
+            long buf = exchangeAcross(s.offset, nbytes, 0);
+            MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
             return;
         }
         if (push && !fixed) {
@@ -216,6 +241,11 @@ final class Collectives {
             pushAlltoall(d, s, dst, sst, nbytes, unit, per);
             return;
         }
+        if (pushAcross && dst == 1 && sst == 1 && nbytes * n <= TeamSlots.BUF_BYTES) {
+            long buf = exchangeAcross(s.offset, nbytes, nbytes);
+            MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
+            return;
+        }
         team.syncInternal();
         for (int i = 0; i < n; i++) {
             int from = team.members[i];
@@ -289,6 +319,15 @@ final class Collectives {
             }
             return;
         }
+        if (pushAcross && nbytes * n <= TeamSlots.BUF_BYTES) {
+            // As above: every member combines the contributions in team order.
+            long buf = exchangeAcross(s.offset, nbytes, 0);
+            MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes);
+            for (int i = 1; i < n; i++) {
+                Reductions.combine(op, type, st.self, d.offset, st.self, buf + i * nbytes, count);
+            }
+            return;
+        }
         if (nbytes <= SMALL_REDUCE_BYTES || n == 1) {
             team.syncInternal();
             MemorySegment a = accumulator(nbytes);
@@ -336,6 +375,23 @@ final class Collectives {
             }
             return;
         }
+        int n = team.members.length;
+        if (pushAcross && nbytes * n <= TeamSlots.BUF_BYTES) {
+            // Member j sends its input to the members after it; each sums its predecessors' (and its own).
+            long e = team.beginPush();
+            long buf = team.buffer(e);
+            for (int i = team.me + 1; i < n; i++) {
+                team.pushTo(i, e, team.me * nbytes, s.offset, nbytes);
+            }
+            MemorySegment.copy(st.self, s.offset, st.self, buf + team.me * nbytes, nbytes);
+            team.awaitPushes(e, team.me, 0, team.me);
+            st.self.asSlice(d.offset, nbytes).fill((byte) 0);
+            int upto = inclusive ? team.me + 1 : team.me;
+            for (int i = 0; i < upto; i++) {
+                Reductions.combine(ReduceOp.SUM, d.type.name(), st.self, d.offset, st.self, buf + i * nbytes, count);
+            }
+            return;
+        }
         team.syncInternal();
         MemorySegment a = accumulator(nbytes);
         a.asSlice(0, nbytes).fill((byte) 0);
@@ -367,6 +423,26 @@ final class Collectives {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /**
+     * All-to-all through the push buffers, members not all on this node: member i gets this PE's
+     * {@code nbytes} at heap offset {@code from + i * blockStride} at {@code me * nbytes} of its
+     * buffer; returns this PE's buffer, which then holds every member's block in team order.
+     */
+    private long exchangeAcross(long from, long nbytes, long blockStride) {
+        int n = team.members.length;
+        int me = team.me;
+        long e = team.beginPush();
+        long buf = team.buffer(e);
+        for (int k = 1; k < n; k++) {
+            int i = (me + k) % n; // staggered, so that members do not all send to PE 0 first
+            team.pushTo(i, e, me * nbytes, from + i * blockStride, nbytes);
+        }
+        MemorySegment.copy(st.self, from + me * blockStride, st.self, buf + me * nbytes, nbytes);
+        team.awaitPushes(e, n - 1, 0, n);
+        team.receivedFromAll(e);
+        return buf;
+    }
 
     /** Copies {@code n} bytes at heap offset {@code from} of a world PE into {@code dst}. */
     private void copyFrom(int worldPe, long from, MemorySegment dst, long dstOff, long n) {

@@ -105,6 +105,17 @@ final class Comm {
         end(ev);
     }
 
+    /** Copies {@code n} bytes of {@code source} from {@code sourceOff} to {@code pe} (the runtime's own data movement). */
+    void put(int pe, long off, MemorySegment source, long sourceOff, long n) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            MemorySegment.copy(source, sourceOff, s, off, n);
+            Waiter.poke(s);
+        } else if (n > 0) {
+            remote(pe).put(pe, off, source.asSlice(sourceOff, n));
+        }
+    }
+
     /** Like {@link #put}; over the transport, completion is deferred to quiet. */
     void putNbi(int pe, long off, MemorySegment source) {
         Flight.Transfer ev = transfer("put_nbi", pe, source.byteSize());

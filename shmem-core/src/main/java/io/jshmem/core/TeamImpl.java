@@ -45,6 +45,19 @@ final class TeamImpl implements ShmemTeam {
      * when every member made the same calls: each sync adds {@code 1 + (ident << 32)}.
      */
     private long remoteFlagSum;
+    /**
+     * Network push collectives (members not all on this node): heap offsets of the two counters
+     * (by epoch parity) that senders add {@code 1 + (ident << 32)} to after putting their data into
+     * this PE's push buffer of that parity, and what each should hold by now if every call matched.
+     */
+    private final long[] pushCounterOff = new long[2];
+    private final long[] pushCounterExpected = new long[2];
+    /**
+     * Every member has finished every team operation before this epoch (known from a sync, or
+     * from having received data from every member at this epoch): a push buffer last used at
+     * {@code allFinishedBefore - 1} or earlier may be written.
+     */
+    private long allFinishedBefore;
     /** Whether every member's heap is mapped here: then syncs and small collectives use the arrival words. */
     final boolean allLocal;
     /** Whether syncs wait for every member's arrival word (else a dissemination barrier). */
@@ -104,6 +117,8 @@ final class TeamImpl implements ShmemTeam {
         this.me = my;
         long flags0 = rt.slots().flag(slot, 0);
         this.scratch0 = rt.slots().scratch(slot, 0);
+        this.pushCounterOff[0] = rt.slots().scratch(slot, 1);
+        this.pushCounterOff[1] = rt.slots().scratch(slot, 2);
         int rounds = 32 - Integer.numberOfLeadingZeros(Math.max(0, members.length - 1));
         this.roundOffset = new long[rounds];
         this.roundPe = new int[rounds];
@@ -247,12 +262,15 @@ final class TeamImpl implements ShmemTeam {
         if (linearSync) {
             arrive(e);
             awaitAll(e);
+            allFinishedBefore = e;
             return;
         }
         if (allLocal) {
             // Published first: a member in a push collective at this epoch (calls that do not
             // match) sees a sync here and says so, instead of both waiting for each other.
             arrive(e);
+        } else {
+            publish(e);
         }
         MemorySegment self = st.self;
         int d = (int) ++disseminations;
@@ -271,9 +289,11 @@ final class TeamImpl implements ShmemTeam {
             }
             int from = ((me - (1 << r)) % n + n) % n;
             long v;
+            startWait();
             if (roundFromLocal[r]) {
                 for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) >>> IDENT_BITS < e; ) {
                     w = st.waiter.idle(w, self, off, 8, v);
+                    checkWhileWaiting(w, e, from, from + 1);
                 }
                 if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
                     mismatch(from, e, (int) (v & IDENT_MASK));
@@ -283,12 +303,112 @@ final class TeamImpl implements ShmemTeam {
                 // sync the whole word must be this PE's sum, else some call of the sender differed.
                 for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, off)) - d < 0; ) {
                     w = st.waiter.idle(w, self, off, 8, v);
+                    checkWhileWaiting(w, e, from, from + 1);
                 }
                 if ((int) v == d && v != sum) {
                     mismatch(from, e, (int) ((v - before - 1) >>> 32) & (int) IDENT_MASK);
                 }
             }
         }
+        allFinishedBefore = e;
+    }
+
+    // ---------------------------------------------------------------- push buffers across nodes
+
+    /**
+     * Starts a push collective on a team whose members are not all on this node; returns its
+     * epoch. Senders put into the receivers' push buffer of the epoch's parity, last used two
+     * epochs before: unless every member is known to have finished with it, a sync comes first
+     * (all members decide alike, since they know the same).
+     */
+    long beginPush() {
+        if (allFinishedBefore < epoch) {
+            syncInternal();
+        }
+        long e = ++epoch;
+        publish(e);
+        return e;
+    }
+
+    /** Puts {@code n} bytes at this PE's heap offset {@code from} into team PE {@code pe}'s push buffer of epoch {@code e}, at {@code at}, then counts it there. */
+    void pushTo(int pe, long e, long at, long from, long n) {
+        int w = members[pe];
+        st.comm.put(w, buffer(e) + at, st.self, from, n);
+        st.comm.signal(w, pushCounterOff[(int) (e & 1)], 1 + ((long) ident << 32), io.jshmem.SignalOp.ADD);
+    }
+
+    /**
+     * Waits until {@code count} members have pushed to this PE at epoch {@code e}. The counter
+     * must then hold exactly what matching calls add; anything else means some member called
+     * another collective, or with other arguments, and the job is aborted.
+     */
+    void awaitPushes(long e, int count, int fromLo, int fromHi) {
+        int p = (int) (e & 1);
+        long want = pushCounterExpected[p] += count * (1 + ((long) ident << 32));
+        if (count == 0) {
+            return;
+        }
+        MemorySegment self = st.self;
+        long off = pushCounterOff[p];
+        long v;
+        startWait();
+        for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, off)) - (int) want < 0; ) {
+            w = st.waiter.idle(w, self, off, 8, v);
+            checkWhileWaiting(w, e, fromLo, fromHi);
+        }
+        if (v != want) {
+            String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me
+                    + " called " + opName(ident & 0xFF) + ", but a member that sent it data called another"
+                    + " collective, or passed other arguments (size, count, root or type)";
+            st.failed = true;
+            System.err.println("jshmem: PE " + st.me + ": " + message);
+            st.bootstrap.abort(1, message);
+            throw st.error(message);
+        }
+    }
+
+    /**
+     * Publishes this PE's current operation in its arrival word (members not all on this node:
+     * nobody waits on it, so no wake-up), for {@link #checkWhileWaiting}.
+     */
+    private void publish(long e) {
+        CtxBase.LONG.setRelease(st.self, arriveOff, e << IDENT_BITS | ident);
+    }
+
+    /** When a wait that started at {@link #startWait} next looks at the members' arrival words, and the interval after that. */
+    private long checkAt;
+    private long checkEvery;
+
+    private void startWait() {
+        checkEvery = 1_000_000;
+        checkAt = System.nanoTime() + checkEvery;
+    }
+
+    /**
+     * In a wait at epoch {@code e} for team PEs {@code [lo, hi)} (dissemination flags, pushes):
+     * after 1 ms, then 2, 4, ... up to 1 s, reads their arrival words (through the transport when
+     * they are off-node), so that a member in another operation at this epoch (calls that do not
+     * match, e.g. a barrier against a reduction) ends the job instead of both waiting forever.
+     */
+    private void checkWhileWaiting(long w, long e, int lo, int hi) {
+        if ((w & 15) != 0 || System.nanoTime() - checkAt < 0) {
+            return;
+        }
+        for (int i = lo; i < hi; i++) {
+            if (i != me) {
+                long v = st.comm.getValue(members[i], arriveOff, 8);
+                if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
+                    mismatch(i, e, (int) (v & IDENT_MASK));
+                }
+            }
+        }
+        checkEvery = Math.min(checkEvery * 2, 1_000_000_000L);
+        checkAt = System.nanoTime() + checkEvery;
+    }
+
+    /** After receiving from every member at epoch {@code e}: each has finished everything before it. */
+    void receivedFromAll(long e) {
+        allFinishedBefore = e;
     }
 
     // ---------------------------------------------------------------- arrival words (members all on this node)
