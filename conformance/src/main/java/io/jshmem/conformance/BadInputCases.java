@@ -1,6 +1,7 @@
 package io.jshmem.conformance;
 
 import io.jshmem.Cmp;
+import io.jshmem.HeapExhaustedException;
 import io.jshmem.Shmem;
 import io.jshmem.ShmemException;
 import io.jshmem.SymByteArray;
@@ -257,13 +258,17 @@ final class BadInputCases {
         Shmem s = c.shmem;
         long heap = CaseContext.heapSize();
         long tooBig = heap + 65_537;
-        c.expectShmemException("malloc(" + tooBig + " bytes)", () -> s.malloc(SymType.BYTE, tooBig),
+        ShmemException e = c.expectShmemException("malloc(" + tooBig + " bytes)", () -> s.malloc(SymType.BYTE, tooBig),
                 "SHMEM_SYMMETRIC_SIZE", Long.toString(tooBig));
+        c.check(e instanceof HeapExhaustedException h && h.requestedBytes() == tooBig && h.freeBytes() < tooBig,
+                "malloc(" + tooBig + " bytes) threw " + e.getClass().getName() + ", not a HeapExhaustedException with its size");
         long longs = heap / 8 + 1;
         c.expectShmemException("calloc(" + longs + " longs)", () -> s.calloc(SymType.LONG, longs),
                 "SHMEM_SYMMETRIC_SIZE", Long.toString(longs * 8));
-        c.expectShmemException("malloc(Long.MAX_VALUE / 2 longs) (byte count overflows)",
+        e = c.expectShmemException("malloc(Long.MAX_VALUE / 2 longs) (byte count overflows)",
                 () -> s.malloc(SymType.LONG, Long.MAX_VALUE / 2), "SHMEM_SYMMETRIC_SIZE");
+        c.check(e instanceof HeapExhaustedException, "an overflowing malloc threw " + e.getClass().getName()
+                + ", not a HeapExhaustedException");
         // Part of the heap in use: a request for more than what is left fails, then works after a free.
         SymByteArray big = c.calloc(SymType.BYTE, 4);
         SymByteArray half = s.malloc(SymType.BYTE, heap / 2);

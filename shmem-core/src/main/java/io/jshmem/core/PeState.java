@@ -1,5 +1,6 @@
 package io.jshmem.core;
 
+import io.jshmem.JobAbortedException;
 import io.jshmem.ShmemException;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.bootstrap.LaunchEnv;
@@ -64,7 +65,7 @@ final class PeState {
         String reason = abortReason;
         if (reason != null) {
             failed = true;
-            throw new ShmemException("PE " + me + ": the job is being aborted: " + reason);
+            throw new JobAbortedException(reason, "PE " + me + ": the job is being aborted: " + reason);
         }
     }
 

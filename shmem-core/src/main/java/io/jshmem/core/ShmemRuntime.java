@@ -2,6 +2,7 @@ package io.jshmem.core;
 
 import io.jshmem.Cmp;
 import io.jshmem.ForkSafetyReport;
+import io.jshmem.HeapExhaustedException;
 import io.jshmem.Shmem;
 import io.jshmem.ShmemContext;
 import io.jshmem.ShmemException;
@@ -397,9 +398,10 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         }
     }
 
-    private ShmemException exhausted(String routine, long bytes) {
+    private HeapExhaustedException exhausted(String routine, long bytes) {
         HeapAllocator a = st.heap.allocator();
-        return st.error("symmetric heap exhausted: " + routine + " requested " + bytes + " bytes, " + a.totalFree()
+        return new HeapExhaustedException(bytes, a.totalFree(), "PE " + st.me + ": symmetric heap exhausted: " + routine
+                + " requested " + bytes + " bytes, " + a.totalFree()
                 + " bytes free (largest free block " + a.largestFree() + ") of " + a.capacity()
                 + "; raise SHMEM_SYMMETRIC_SIZE (now " + Config.formatSize(a.capacity()) + ")");
     }

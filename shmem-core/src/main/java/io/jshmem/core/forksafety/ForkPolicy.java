@@ -2,6 +2,7 @@ package io.jshmem.core.forksafety;
 
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.ShmemException;
+import io.jshmem.SubprocessRefusedException;
 import io.jshmem.core.bootstrap.LaunchEnv;
 import java.io.PrintStream;
 import java.util.Locale;

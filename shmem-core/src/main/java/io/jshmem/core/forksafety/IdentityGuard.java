@@ -1,5 +1,6 @@
 package io.jshmem.core.forksafety;
 
+import io.jshmem.SubprocessRefusedException;
 import io.jshmem.core.forksafety.PeIdentity.Scheme;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.ShmemException;
+import io.jshmem.SubprocessRefusedException;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

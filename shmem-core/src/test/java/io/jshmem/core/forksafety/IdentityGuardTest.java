@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jshmem.SubprocessRefusedException;
 import io.jshmem.core.forksafety.PeIdentity.Scheme;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package io.jshmem.spawn.jobs;
 
 import io.jshmem.Shmem;
 import io.jshmem.ShmemException;
-import io.jshmem.core.forksafety.SubprocessRefusedException;
+import io.jshmem.SubprocessRefusedException;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 
