@@ -26,6 +26,7 @@ public final class ShmemProviderImpl implements ShmemProvider {
             if (finalized) {
                 throw new ShmemException("jshmem was already finalized in this process; it cannot be initialized again");
             }
+            NativeAccess.require(ShmemProviderImpl.class, "jshmem's runtime");
             Map<String, String> env = System.getenv();
             SubprocessGuard.checkMayInitialize(env);
             Config config = Config.fromEnvironment(env);
@@ -61,6 +62,13 @@ public final class ShmemProviderImpl implements ShmemProvider {
     public static Phase phase() {
         synchronized (ShmemProviderImpl.class) {
             return runtime != null ? Phase.INITIALIZED : finalized ? Phase.FINALIZED : Phase.BEFORE_INIT;
+        }
+    }
+
+    /** {@return this process's PE number while jshmem is initialized, else -1 (for shmem-spawn's messages)} */
+    public static int initializedPe() {
+        synchronized (ShmemProviderImpl.class) {
+            return runtime != null ? runtime.myPe() : -1;
         }
     }
 

@@ -2,12 +2,7 @@ package io.jshmem.spawn;
 
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.Shmem;
-import io.jshmem.core.ShmemProviderImpl;
-import io.jshmem.core.bootstrap.LaunchEnv;
-import io.jshmem.core.forksafety.ChildEnvironment;
-import io.jshmem.core.forksafety.ForkSafety;
-import io.jshmem.core.forksafety.Phase;
-import io.jshmem.core.forksafety.SpawnMarker;
+import io.jshmem.spi.SubprocessSupport;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -17,8 +12,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.ServiceLoader;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,13 +43,14 @@ import java.util.regex.Pattern;
  * JVM; {@code Spawn} then calls {@code posix_spawnp} itself through the FFM API
  * ({@link Mechanism#POSIX_SPAWN}) so that it stays safe whatever the kernel and the network. That
  * path needs native access ({@code --enable-native-access=ALL-UNNAMED}, which oshrun gives every
- * PE; without it the JDK prints a warning) and glibc 2.29+ for a working directory. Refusing
+ * PE; on the module path {@code --enable-native-access=io.jshmem.spawn}, without which that path
+ * throws a {@link SpawnException} naming the flag) and glibc 2.29+ for a working directory. Refusing
  * instead would have made a program's correctness depend on a JVM flag someone else chose.
  *
  * <h2>The child is not a PE</h2>
  * The child's environment is this process's minus the PE identity and the job's bootstrap secret
- * (every {@code JSHMEM_*} variable oshrun sets per PE, and Slurm/PMI/PMIx task identity:
- * {@link ChildEnvironment#IDENTITY_VARIABLES}), plus {@code JSHMEM_SPAWNED_BY} naming this PE and
+ * (every {@code JSHMEM_*} variable oshrun sets per PE, and the Slurm, PMI-2, PMIx and Open MPI
+ * task identity; the runtime lists them, through {@link SubprocessSupport}), plus {@code JSHMEM_SPAWNED_BY} naming this PE and
  * its phase, so that a child that calls {@code Shmem.init} gets a clear exception (subprocess
  * clause 1 if spawned before init, clause 2 if within the OpenSHMEM portion or after finalize)
  * instead of joining, or disturbing, the job. {@link #markChild(boolean) markChild(false)} drops
@@ -100,8 +99,7 @@ public final class Spawn {
             Objects.requireNonNull(s, "spawn: null in command");
         }
         this.command = new ArrayList<>(command);
-        this.environment = ChildEnvironment.strip(new HashMap<>(System.getenv()));
-        this.environment.remove(SpawnMarker.VARIABLE); // set again at start()
+        this.environment = runtime().stripIdentity(new HashMap<>(System.getenv())); // the marker is set at start()
     }
 
     /**
@@ -263,7 +261,32 @@ public final class Spawn {
 
     /** {@return the mechanism {@link Mechanism#AUTO} resolves to in this JVM} */
     public static Mechanism defaultMechanism() {
-        return ForkSafety.forks(ForkSafety.launchMechanism()) ? Mechanism.POSIX_SPAWN : Mechanism.PROCESS_BUILDER;
+        return forks(launchMechanism()) ? Mechanism.POSIX_SPAWN : Mechanism.PROCESS_BUILDER;
+    }
+
+    /** How the JVM's ProcessBuilder creates processes: POSIX_SPAWN (the default on Linux), FORK or VFORK. */
+    private static String launchMechanism() {
+        String m = System.getProperty("jdk.lang.Process.launchMechanism");
+        return m == null || m.isBlank() ? "POSIX_SPAWN" : m.strip().toUpperCase(Locale.ROOT);
+    }
+
+    private static boolean forks(String mechanism) {
+        return mechanism.equals("FORK") || mechanism.equals("VFORK");
+    }
+
+    /** The runtime's side of spawning (shmem-core provides it), looked up once. */
+    private static final class RuntimeHolder {
+        static final SubprocessSupport SUPPORT =
+                ServiceLoader.load(SubprocessSupport.class, Spawn.class.getClassLoader()).findFirst().orElse(null);
+    }
+
+    private static SubprocessSupport runtime() {
+        SubprocessSupport s = RuntimeHolder.SUPPORT;
+        if (s == null) {
+            throw new SpawnException("spawn: no jshmem runtime found, so the child's environment cannot be cleared of"
+                    + " the PE identity: put shmem-core on the class path or the module path (bin/oshrun does)");
+        }
+        return s;
     }
 
     /**
@@ -274,26 +297,26 @@ public final class Spawn {
      */
     public Subprocess start() {
         Map<String, String> env = new HashMap<>(environment);
-        Phase phase = ShmemProviderImpl.phase();
-        env.remove(SpawnMarker.VARIABLE);
+        SubprocessSupport runtime = runtime();
+        OptionalInt pe = runtime.pe();
+        env.remove(SubprocessSupport.MARKER_VARIABLE);
         if (markChild) {
-            SpawnMarker.forChild(System.getenv(), ProcessHandle.current().pid(), phase)
-                    .ifPresent(m -> env.put(SpawnMarker.VARIABLE, m.encode()));
+            runtime.childMarker().ifPresent(m -> env.put(SubprocessSupport.MARKER_VARIABLE, m));
         }
         Mechanism m = mechanism == Mechanism.AUTO ? defaultMechanism() : mechanism;
-        checkRedirects(phase);
+        checkRedirects(pe);
         if (directory != null && !Files.isDirectory(directory)) {
-            throw fail(phase, "working directory " + directory + " does not exist or is not a directory", null);
+            throw fail(pe, "working directory " + directory + " does not exist or is not a directory", null);
         }
         try {
             Process p;
             String how;
             if (m == Mechanism.PROCESS_BUILDER) {
-                String jvm = ForkSafety.launchMechanism();
-                if (ForkSafety.forks(jvm)) {
+                String jvm = launchMechanism();
+                if (forks(jvm)) {
                     ForkSafetyReport r = Shmem.forkSafety();
                     if (!r.safe()) {
-                        throw fail(phase, "the JVM's launch mechanism is " + jvm + ", so ProcessBuilder would fork this"
+                        throw fail(pe, "the JVM's launch mechanism is " + jvm + ", so ProcessBuilder would fork this"
                                 + " process, and fork is not safe here (" + String.join("; ", r.reasons())
                                 + "); use Mechanism.AUTO or POSIX_SPAWN", null);
                     }
@@ -308,6 +331,10 @@ public final class Spawn {
                 p = pb.start();
                 how = "ProcessBuilder (launch mechanism " + jvm + (jvm.equals("POSIX_SPAWN") ? ": posix_spawn of jspawnhelper)" : ")");
             } else {
+                if (!Spawn.class.getModule().isNativeAccessEnabled() && Spawn.class.getModule().isNamed()) {
+                    throw fail(pe, "posix_spawnp is called through the FFM API, which module io.jshmem.spawn may not use:"
+                            + " add --enable-native-access=io.jshmem.spawn to the java command", null);
+                }
                 p = NativeSpawn.start(command, env, directory, absolute(stdin), absolute(stdout), absolute(stderr),
                         redirectErrorStream);
                 how = "posix_spawnp (FFM)";
@@ -315,21 +342,21 @@ public final class Spawn {
             return new Subprocess(p, command, how, stdin.type() == Redirect.Type.PIPE, stdout.type() == Redirect.Type.PIPE,
                     !redirectErrorStream && stderr.type() == Redirect.Type.PIPE);
         } catch (IOException e) {
-            throw fail(phase, explain(e), e);
+            throw fail(pe, explain(e), e);
         }
     }
 
     /** Fails early, in this process, on redirect files that cannot be used (as ProcessBuilder does). */
-    private void checkRedirects(Phase phase) {
+    private void checkRedirects(OptionalInt pe) {
         if (stdin.type() == Redirect.Type.READ && !Files.isReadable(stdin.file().toPath())) {
-            throw fail(phase, "stdin file " + stdin.file() + " cannot be read", null);
+            throw fail(pe, "stdin file " + stdin.file() + " cannot be read", null);
         }
         for (Redirect r : redirectErrorStream ? List.of(stdout) : List.of(stdout, stderr)) {
             if (r.type() == Redirect.Type.WRITE || r.type() == Redirect.Type.APPEND) {
                 try {
                     new FileOutputStream(r.file(), true).close(); // created if missing; the child truncates or appends
                 } catch (IOException e) {
-                    throw fail(phase, "output file " + r.file() + " cannot be written: " + e.getMessage(), e);
+                    throw fail(pe, "output file " + r.file() + " cannot be written: " + e.getMessage(), e);
                 }
             }
         }
@@ -377,9 +404,8 @@ public final class Spawn {
         return sb.length() > 200 ? sb.substring(0, 197) + "..." : sb.toString();
     }
 
-    private static SpawnException fail(Phase phase, String message, Throwable cause) {
-        String pe = System.getenv(LaunchEnv.PE);
-        String who = pe != null ? "PE " + pe + ": " : phase == Phase.INITIALIZED ? "PE 0: " : "";
+    private static SpawnException fail(OptionalInt pe, String message, Throwable cause) {
+        String who = pe.isPresent() ? "PE " + pe.getAsInt() + ": " : "";
         return new SpawnException(who + "spawn: " + message, cause);
     }
 }

@@ -1,5 +1,6 @@
 package io.jshmem.core.forksafety;
 
+import io.jshmem.spi.SubprocessSupport;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +17,7 @@ import java.util.Optional;
  * @param phase where it was in the jshmem life cycle when it spawned the child
  */
 public record SpawnMarker(long pid, String job, int pe, Phase phase) {
-    public static final String VARIABLE = "JSHMEM_SPAWNED_BY";
+    public static final String VARIABLE = SubprocessSupport.MARKER_VARIABLE;
 
     public String encode() {
         return "pid=" + pid + " job=" + job + " pe=" + pe + " phase=" + phase.label();
