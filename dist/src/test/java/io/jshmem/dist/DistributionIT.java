@@ -1,10 +1,10 @@
 package io.jshmem.dist;
 
+import static io.jshmem.dist.Run.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -88,17 +87,17 @@ class DistributionIT {
     @Test
     void versionIsTheBuilds() throws Exception {
         Run r = inDist(List.of("bin/oshrun", "--version"), Map.of());
-        assertEquals(0, r.status, r::describe);
-        assertTrue(r.out.contains("jshmem " + VERSION), r::describe);
+        assertEquals(0, r.status(), r::describe);
+        assertTrue(r.out().contains("jshmem " + VERSION), r::describe);
     }
 
     @Test
     void helloRunsAtFourPes() throws Exception {
         Run r = inDist(List.of("bin/oshrun", "-np", "4", "--timeout", "120", "-cp", "examples/jshmem-examples.jar",
                 "io.jshmem.examples.Hello"), Map.of());
-        assertEquals(0, r.status, r::describe);
+        assertEquals(0, r.status(), r::describe);
         for (int pe = 0; pe < 4; pe++) {
-            assertTrue(r.out.contains("Hello from PE " + pe + " of 4 (jshmem " + VERSION), r::describe);
+            assertTrue(r.out().contains("Hello from PE " + pe + " of 4 (jshmem " + VERSION), r::describe);
         }
     }
 
@@ -124,20 +123,20 @@ class DistributionIT {
 
         Run showme = inDist(List.of("bin/oshjavac", "--showme", "-d", classes.toString(),
                 src.resolve("Neighbours.java").toString()), Map.of());
-        assertEquals(0, showme.status, showme::describe);
-        assertTrue(showme.out.contains(dist.resolve("lib").toString() + "/shmem-api-" + VERSION + ".jar"), showme::describe);
-        assertFalse(showme.out.contains("target/classes"), "the source tree is not used: " + showme.out);
+        assertEquals(0, showme.status(), showme::describe);
+        assertTrue(showme.out().contains(dist.resolve("lib").toString() + "/shmem-api-" + VERSION + ".jar"), showme::describe);
+        assertFalse(showme.out().contains("target/classes"), "the source tree is not used: " + showme.out());
 
         Run javac = inDist(List.of("bin/oshjavac", "-d", classes.toString(), src.resolve("Neighbours.java").toString()),
                 Map.of());
-        assertEquals(0, javac.status, javac::describe);
+        assertEquals(0, javac.status(), javac::describe);
         assertTrue(Files.isRegularFile(classes.resolve("Neighbours.class")), javac::describe);
 
         Run job = inDist(List.of("bin/oshrun", "-np", "2", "--timeout", "120", "-cp", classes.toString(), "Neighbours"),
                 Map.of());
-        assertEquals(0, job.status, job::describe);
-        assertTrue(job.out.contains("PE 0 got 101"), job::describe);
-        assertTrue(job.out.contains("PE 1 got 100"), job::describe);
+        assertEquals(0, job.status(), job::describe);
+        assertTrue(job.out().contains("PE 0 got 101"), job::describe);
+        assertTrue(job.out().contains("PE 1 got 100"), job::describe);
     }
 
     /** A user jar that bundles an older jshmem than lib/: every PE stops at init naming both versions. */
@@ -155,7 +154,7 @@ class DistributionIT {
                 """);
         Path classes = tmp.resolve("fat/classes");
         Run javac = inDist(List.of("bin/oshjavac", "-d", classes.toString(), src.resolve("Fat.java").toString()), Map.of());
-        assertEquals(0, javac.status, javac::describe);
+        assertEquals(0, javac.status(), javac::describe);
         // The application's jar: its class plus a copy of shmem-api that says it is jshmem 0.0.1.
         Path fat = tmp.resolve("fat/app.jar");
         try (ZipFile api = new ZipFile(dist.resolve("lib/shmem-api-" + VERSION + ".jar").toFile());
@@ -179,70 +178,11 @@ class DistributionIT {
             out.closeEntry();
         }
         Run r = inDist(List.of("bin/oshrun", "-np", "2", "--timeout", "120", "-cp", fat.toString(), "Fat"), Map.of());
-        assertTrue(r.status != 0, r::describe);
-        String all = r.out + r.err;
+        assertTrue(r.status() != 0, r::describe);
+        String all = r.out() + r.err();
         assertTrue(all.contains("jshmem 0.0.1 in " + fat), r::describe);
         assertTrue(all.contains("jshmem " + VERSION + " in " + dist.resolve("lib/shmem-api-" + VERSION + ".jar")), r::describe);
         assertFalse(all.contains("started"), r::describe);
-    }
-
-    /** shmem-api is the named module io.jshmem exporting only the API; the others are automatic modules. */
-    @Test
-    void moduleDescriptors() throws Exception {
-        Path jar = Path.of(System.getProperty("java.home"), "bin", "jar");
-        Run api = run(List.of(jar.toString(), "--describe-module", "--file",
-                dist.resolve("lib/shmem-api-" + VERSION + ".jar").toString()), dist, Map.of(), 60);
-        assertEquals(0, api.status, api::describe);
-        assertTrue(api.out.startsWith("io.jshmem@" + VERSION + " "), api::describe);
-        List<String> exports = api.out.lines().filter(l -> l.startsWith("exports ")).sorted().toList();
-        assertEquals(List.of("exports io.jshmem", "exports io.jshmem.spi"), exports, api::describe);
-        assertTrue(api.out.contains("uses io.jshmem.spi.ShmemProvider"), api::describe);
-        for (String[] m : List.of(new String[] {"shmem-core", "io.jshmem.core"}, new String[] {"shmem-ucx", "io.jshmem.ucx"},
-                new String[] {"shmem-spawn", "io.jshmem.spawn"})) {
-            Run r = run(List.of(jar.toString(), "--describe-module", "--file",
-                    dist.resolve("lib/" + m[0] + "-" + VERSION + ".jar").toString()), dist, Map.of(), 60);
-            assertEquals(0, r.status, r::describe);
-            assertTrue(r.out.contains(m[1] + "@" + VERSION + " automatic"), r::describe);
-        }
-    }
-
-    /** A program that is a named module, on the module path with the distribution's jars (one PE, plain java). */
-    @Test
-    void modulePathRun() throws Exception {
-        Path src = Files.createDirectories(tmp.resolve("modapp/src/app"));
-        Files.writeString(src.resolve("module-info.java"), "module app { requires io.jshmem; }\n");
-        Files.writeString(Files.createDirectories(src.resolve("app")).resolve("Main.java"), """
-                package app;
-
-                import io.jshmem.Shmem;
-                import io.jshmem.SymLongArray;
-                import io.jshmem.SymType;
-
-                public final class Main {
-                    public static void main(String[] args) {
-                        try (Shmem shmem = Shmem.init()) {
-                            SymLongArray a = shmem.calloc(SymType.LONG, 1);
-                            shmem.atomicAdd(a, 0, 41, shmem.myPe());
-                            shmem.atomicInc(a, 0, shmem.myPe());
-                            shmem.barrierAll();
-                            System.out.println("module " + Main.class.getModule().getName() + ": " + a.get(0)
-                                    + " from runtime module " + shmem.getClass().getModule().getName());
-                        }
-                    }
-                }
-                """);
-        Path out = tmp.resolve("modapp/out/app");
-        Path bin = Path.of(System.getProperty("java.home"), "bin");
-        Run javac = run(List.of(bin.resolve("javac").toString(), "--module-path", dist.resolve("lib").toString(),
-                "-d", out.toString(), src.resolve("module-info.java").toString(), src.resolve("app/Main.java").toString()),
-                dist, Map.of(), 120);
-        assertEquals(0, javac.status, javac::describe);
-        Run java = run(List.of(bin.resolve("java").toString(),
-                "--module-path", dist.resolve("lib") + File.pathSeparator + out.getParent(),
-                "--add-modules", "ALL-MODULE-PATH", "--enable-native-access=io.jshmem.core,io.jshmem.ucx,io.jshmem.spawn",
-                "-m", "app/app.Main"), tmp, Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"), 120);
-        assertEquals(0, java.status, java::describe);
-        assertTrue(java.out.contains("module app: 42 from runtime module io.jshmem.core"), java::describe);
     }
 
     @Test
@@ -257,8 +197,8 @@ class DistributionIT {
                 "JSHMEM_JVM_DIR", Files.createDirectories(tmp.resolve("no-jdks")).toString(),
                 "PATH", fakeJdk + ":/usr/bin:/bin");
         Run r = inDist(List.of("bin/oshjavac", "Foo.java"), env);
-        assertEquals(2, r.status, r::describe);
-        List<String> lines = r.err.lines().filter(l -> !l.isBlank()).toList();
+        assertEquals(2, r.status(), r::describe);
+        List<String> lines = r.err().lines().filter(l -> !l.isBlank()).toList();
         assertEquals(1, lines.size(), r::describe);
         assertTrue(lines.get(0).startsWith("oshjavac: ") && lines.get(0).contains("JDK 25")
                 && lines.get(0).contains("JAVA_HOME"), r::describe);
@@ -267,8 +207,8 @@ class DistributionIT {
     @Test
     void oshjavacHelp() throws Exception {
         Run r = inDist(List.of("bin/oshjavac", "--help"), Map.of());
-        assertEquals(0, r.status, r::describe);
-        assertTrue(r.out.contains("--showme"), r::describe);
+        assertEquals(0, r.status(), r::describe);
+        assertTrue(r.out().contains("--showme"), r::describe);
     }
 
     /** Runs a command in the unpacked distribution, with a clean environment and an empty home. */
@@ -282,39 +222,5 @@ class DistributionIT {
         List<String> cmd = new ArrayList<>(command);
         cmd.set(0, dist.resolve(cmd.get(0)).toString());
         return run(cmd, dist, env, 180);
-    }
-
-    private static Run run(List<String> command, Path dir, Map<String, String> env, int timeoutSeconds)
-            throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
-        if (!env.isEmpty()) {
-            pb.environment().clear();
-            pb.environment().putAll(env);
-        }
-        Path out = Files.createTempFile("dist-out", ".txt");
-        Path err = Files.createTempFile("dist-err", ".txt");
-        try {
-            pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(
-                    Path.of("/dev/null").toFile()));
-            Process p = pb.start();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-                return new Run(command, -1, Files.readString(out, StandardCharsets.UTF_8),
-                        Files.readString(err, StandardCharsets.UTF_8) + "\n(timed out after " + timeoutSeconds + " s)");
-            }
-            return new Run(command, p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                    Files.readString(err, StandardCharsets.UTF_8));
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
-    }
-
-    private record Run(List<String> command, int status, String out, String err) {
-        String describe() {
-            return String.join(" ", command) + "\nexit status " + status + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.jshmem.ucx;
 
 import io.jshmem.core.Config;
+import io.jshmem.core.NativeAccess;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.RemoteTransport;
@@ -20,6 +21,7 @@ public final class UcxTransportProvider implements TransportProvider {
 
     @Override
     public RemoteTransport create(Bootstrap bootstrap, SymmetricHeap heap, Config config) {
+        NativeAccess.require(UcxTransportProvider.class, "jshmem's UCX transport");
         return UcxTransport.create(bootstrap, heap, config.network(), System.getenv());
     }
 

@@ -29,11 +29,15 @@ import java.util.regex.Pattern;
  * @param launchTimeoutSeconds how long a PE on another host may take to start (--launch-timeout)
  * @param bindTo         --bind-to: {@code auto} (a core each when this machine's PEs fit its cores),
  *                       {@code core} or {@code none}
+ * @param modulePath     the program's module path (-p), or null
+ * @param module         the program's module, {@code module[/class]} (-m), or null: then the PEs run
+ *                       it on the module path, after jshmem's modules
  */
 record LaunchOptions(Action action, int npes, String classpath, boolean tagOutput, Map<String, String> exportedEnv,
                      int timeoutSeconds, List<String> jvmOptions, String mainClass, String jar,
                      List<String> programArgs, List<HostList.Host> hosts, boolean oversubscribe,
-                     List<String> launchAgent, String bootstrapAddress, int launchTimeoutSeconds, String bindTo) {
+                     List<String> launchAgent, String bootstrapAddress, int launchTimeoutSeconds, String bindTo,
+                     String modulePath, String module) {
 
     /** The launch agent unless --launch-agent says otherwise. */
     static final List<String> DEFAULT_AGENT = List.of("ssh");
@@ -89,7 +93,10 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         int launchTimeout = DEFAULT_LAUNCH_TIMEOUT_SECONDS;
         String bindTo = "auto";
 
-        while (cursor.hasNext() && mainClass == null && jar == null) {
+        String modulePath = null;
+        String module = null;
+
+        while (cursor.hasNext() && mainClass == null && jar == null && module == null) {
             String arg = cursor.next();
             if (!arg.startsWith("-") || arg.equals("--")) {
                 mainClass = arg.equals("--") ? cursor.required("--", "the main class") : arg;
@@ -114,6 +121,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 case "--timeout" -> timeout = positive(name, cursor.value(name, inline, "a number of seconds"));
                 case "--jvm-opt" -> jvmOptions.add(cursor.value(name, inline, "a JVM option"));
                 case "-jar" -> jar = cursor.value(name, inline, "a jar file");
+                case "-p", "--module-path" -> modulePath = cursor.value(name, inline, "a module path");
+                case "-m", "--module" -> module = cursor.value(name, inline, "a module, as module[/class]");
                 case "--host", "-host", "-H" -> {
                     String spec = cursor.value(name, inline, "host[:slots],...");
                     hostSource = oneHostSource(hostSource, "--host");
@@ -159,16 +168,20 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         if (!hosts.isEmpty()) {
             HostList.place(hosts, npes, oversubscribe); // reports too many PEs now, as a usage error
         }
-        if (mainClass == null && jar == null) {
-            throw new UsageException("missing the program: a main class or -jar app.jar");
+        if (mainClass == null && jar == null && module == null) {
+            throw new UsageException("missing the program: a main class, -jar app.jar or -m module[/class]");
+        }
+        if (modulePath != null && module == null) {
+            throw new UsageException("--module-path is for a modular program: give its module with -m module[/class]");
         }
         return new LaunchOptions(Action.RUN, npes, classpath, tagOutput, exported, timeout, jvmOptions,
-                mainClass, jar, cursor.rest(), hosts, oversubscribe, agent, bootstrapAddress, launchTimeout, bindTo);
+                mainClass, jar, cursor.rest(), hosts, oversubscribe, agent, bootstrapAddress, launchTimeout, bindTo,
+                modulePath, module);
     }
 
     private static LaunchOptions special(Action action) {
         return new LaunchOptions(action, 0, null, false, Map.of(), 0, List.of(), null, null, List.of(), List.of(),
-                false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS, "auto");
+                false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS, "auto", null, null);
     }
 
     private static String oneHostSource(String previous, String option) throws UsageException {
@@ -292,10 +305,11 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         return """
                 Usage: oshrun -np N [options] MainClass [args...]
                        oshrun -np N [options] -jar app.jar [args...]
+                       oshrun -np N [options] [-p MODULEPATH] -m module[/MainClass] [args...]
 
                 Starts N processing elements (PEs), one JVM each, all running the same Java program,
                 and exits with the job's status. Options must come before the main class or -jar;
-                everything after it belongs to the program.
+                everything after it (or after -m) belongs to the program.
 
                 Options:
                   -np N, -n N             number of PEs to start (required without a host list;
@@ -304,6 +318,11 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           jshmem's own classes are appended
                   -jar app.jar            run the Main-Class of app.jar (app.jar is put first on
                                           the class path, before any -cp)
+                  -p, --module-path MP    the program's module path, for -m
+                  -m, --module M[/CLASS]  run module M (its main class, or CLASS) on the module
+                                          path: jshmem's modules (io.jshmem, io.jshmem.core,
+                                          io.jshmem.ucx, io.jshmem.spawn) first, then MP; -cp, if
+                                          given, is the class path beside it
                   --tag-output            prefix every output line with "[PE k] "
                   -x VAR=VALUE            set VAR for every PE (repeatable)
                   -x VAR                  forward oshrun's own value of VAR to every PE
@@ -352,7 +371,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 oshrun dying) ends the remote PE: SIGTERM, then SIGKILL after 2 s.
 
                 Each PE's JVM gets -XX:+UseSerialGC (unless an option picks another collector),
-                --enable-native-access=ALL-UNNAMED, the --jvm-opt values, then $JSHMEM_JAVA_OPTS.
+                --enable-native-access=ALL-UNNAMED (with -m: the jshmem modules and ALL-UNNAMED),
+                the --jvm-opt values, then $JSHMEM_JAVA_OPTS.
                 PE 0 reads oshrun's standard input if it runs on this machine; other PEs read /dev/null.
 
                 Environment read by oshrun:

@@ -46,7 +46,7 @@ public final class Launcher {
             String java = System.getProperty(JAVA_PROPERTY,
                     Path.of(System.getProperty("java.home"), "bin", "java").toString());
             String classpath = System.getProperty(CLASSPATH_PROPERTY, System.getProperty("java.class.path"));
-            aot = AotCache.of(java, classpath, env);
+            aot = options.module() == null ? AotCache.of(java, classpath, env) : null; // the cache is for the class path
             command = PeCommand.build(options, java, classpath, env, aot);
             placements = options.multiHost()
                     ? HostList.place(options.hosts(), options.npes(), options.oversubscribe())

@@ -1,5 +1,6 @@
 package io.jshmem.core.launcher;
 
+import io.jshmem.core.NativeAccess;
 import io.jshmem.core.bootstrap.LaunchEnv;
 import io.jshmem.core.launcher.LaunchOptions.UsageException;
 import java.io.File;
@@ -23,6 +24,8 @@ final class PeCommand {
     private static final Pattern SELECTS_GC = Pattern.compile("-XX:\\+Use\\w*GC");
     /** The runtime maps shared memory and calls native transports through the FFM API. */
     private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+    /** The same on the module path: jshmem's modules that call native code, and the class path's code. */
+    private static final String NATIVE_ACCESS_MODULES = "--enable-native-access=" + NativeAccess.MODULES + ",ALL-UNNAMED";
 
     private PeCommand() {
     }
@@ -49,6 +52,9 @@ final class PeCommand {
         command.add(java);
         if (jvmOptions.stream().noneMatch(SELECTS_GC.asMatchPredicate())) {
             command.add(DEFAULT_GC);
+        }
+        if (options.module() != null) {
+            return modular(command, options, jshmemClasspath, jvmOptions);
         }
         command.add(NATIVE_ACCESS);
         if (aot != null) {
@@ -79,6 +85,39 @@ final class PeCommand {
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classpath));
         command.add(mainClass);
+        command.addAll(options.programArgs());
+        return command;
+    }
+
+    /**
+     * {@code java <default opts> <native access for jshmem's modules> <--jvm-opt> <$JSHMEM_JAVA_OPTS>
+     * --module-path <jshmem>:<program's> --add-modules <jshmem's> [-cp <program cp>] -m module[/class] args}.
+     * jshmem's modules come first so that copies an application ships do not replace the installation's;
+     * they are all resolved so that the native-access flag names no unknown module.
+     */
+    private static List<String> modular(List<String> command, LaunchOptions options, String jshmemModulePath,
+                                        List<String> jvmOptions) {
+        command.add(NATIVE_ACCESS_MODULES);
+        command.addAll(jvmOptions);
+        List<String> modulePath = new ArrayList<>();
+        if (!jshmemModulePath.isEmpty()) {
+            modulePath.add(jshmemModulePath);
+        }
+        if (options.modulePath() != null) {
+            modulePath.add(options.modulePath());
+        }
+        if (!modulePath.isEmpty()) {
+            command.add("--module-path");
+            command.add(String.join(File.pathSeparator, modulePath));
+        }
+        command.add("--add-modules");
+        command.add(NativeAccess.MODULES);
+        if (options.classpath() != null) {
+            command.add("-cp");
+            command.add(options.classpath());
+        }
+        command.add("-m");
+        command.add(options.module());
         command.addAll(options.programArgs());
         return command;
     }

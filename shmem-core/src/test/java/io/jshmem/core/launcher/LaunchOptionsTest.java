@@ -68,6 +68,20 @@ class LaunchOptionsTest {
     }
 
     @Test
+    void moduleEndsTheOptions() throws UsageException {
+        LaunchOptions o = parse("-np", "2", "-p", "mods", "--module=app/app.Main", "-np", "9");
+        assertEquals("mods", o.modulePath());
+        assertEquals("app/app.Main", o.module());
+        assertNull(o.mainClass());
+        assertEquals(List.of("-np", "9"), o.programArgs());
+        assertEquals("app", parse("-np", "1", "-m", "app").module());
+        assertNull(parse("-np", "1", "-m", "app").modulePath());
+        assertEquals("--module-path is for a modular program: give its module with -m module[/class]",
+                error("-np", "2", "--module-path", "mods", "app.Main"));
+        assertEquals("-m needs a module, as module[/class]", error("-np", "2", "-m"));
+    }
+
+    @Test
     void doubleDashIntroducesTheMainClass() throws UsageException {
         LaunchOptions o = parse("-np", "1", "--", "Main", "-x");
         assertEquals("Main", o.mainClass());

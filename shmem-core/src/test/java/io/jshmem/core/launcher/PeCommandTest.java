@@ -32,6 +32,19 @@ class PeCommandTest {
     }
 
     @Test
+    void moduleRunsOnTheModulePathAfterJshmemsModules() throws UsageException {
+        String modules = "io.jshmem.core,io.jshmem.ucx,io.jshmem.spawn";
+        assertEquals(List.of("/jdk/bin/java", "-XX:+UseSerialGC", "--enable-native-access=" + modules + ",ALL-UNNAMED",
+                        "-Xmx1g", "--module-path", "/jshmem/classes:/app/mods", "--add-modules", modules,
+                        "-m", "app/app.Main", "a1"),
+                build(Map.of("CLASSPATH", "/ignored"), "-np", "2", "--jvm-opt", "-Xmx1g", "-p", "/app/mods",
+                        "-m", "app/app.Main", "a1"));
+        List<String> withClassPath = build(Map.of(), "-np", "1", "-cp", "/libs/x.jar", "-m", "app");
+        assertEquals(List.of("--module-path", "/jshmem/classes", "--add-modules", modules, "-cp", "/libs/x.jar", "-m", "app"),
+                withClassPath.subList(3, withClassPath.size()));
+    }
+
+    @Test
     void programClassPathComesFromOptionElseClasspathVariable() throws UsageException {
         assertEquals("/env/cp:/jshmem/classes", classpathOf(build(Map.of("CLASSPATH", "/env/cp"), "-np", "1", "M")));
         assertEquals("/opt/cp:/jshmem/classes",

@@ -1,0 +1,11 @@
+/**
+ * A JUnit 5 extension that runs test methods as jobs of N PEs through {@code bin/oshrun}
+ * ({@link io.jshmem.test.ShmemTest}).
+ */
+module io.jshmem.test {
+    requires transitive io.jshmem;
+    requires transitive org.junit.jupiter.api;
+    requires org.opentest4j;
+
+    exports io.jshmem.test;
+}

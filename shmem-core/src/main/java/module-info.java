@@ -1,0 +1,24 @@
+/**
+ * jshmem's runtime: the provider of {@link io.jshmem.spi.ShmemProvider} (what {@code Shmem.init()}
+ * finds) and of {@link io.jshmem.spi.SubprocessSupport} (for {@code io.jshmem.spawn}). It exports
+ * nothing to applications, which use the API module {@code io.jshmem}; the transport SPI and what a
+ * transport needs are exported to the UCX module only. Native code (futexes, PMI, libibverbs) is
+ * called through the FFM API: run with {@code --enable-native-access=io.jshmem.core}.
+ */
+@SuppressWarnings("module") // io.jshmem.ucx, the target of the qualified exports, is built after this module
+module io.jshmem.core {
+    requires io.jshmem;
+    requires java.management; // SHMEM_INFO reports the JVM's options
+    requires jdk.net;
+
+    // What a network transport needs: the transport SPI, the bootstrap, the heap, the settings.
+    exports io.jshmem.core to io.jshmem.ucx;
+    exports io.jshmem.core.bootstrap to io.jshmem.ucx;
+    exports io.jshmem.core.heap to io.jshmem.ucx;
+    exports io.jshmem.core.transport to io.jshmem.ucx;
+
+    uses io.jshmem.core.transport.TransportProvider;
+
+    provides io.jshmem.spi.ShmemProvider with io.jshmem.core.ShmemProviderImpl;
+    provides io.jshmem.spi.SubprocessSupport with io.jshmem.core.forksafety.SubprocessSupportImpl;
+}
