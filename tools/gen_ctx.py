@@ -267,7 +267,8 @@ w("""    // ---------------------------------------------------------------- ord
     void sessionStop();
 }
 """)
-open("shmem-api/src/main/java/io/jshmem/ShmemCtx.java", "w").write("".join(out))
+import javadoc_tags  # noqa: E402  (@param/@return for doclint)
+open("shmem-api/src/main/java/io/jshmem/ShmemCtx.java", "w").write(javadoc_tags.add_tags("".join(out)))
 import gen_ctx_impl  # noqa: E402  (second output)
 gen_ctx_impl.write(ALL, STD_AMO, EXT_AMO, SYNC)
 import gen_reductions  # noqa: E402  (third output)

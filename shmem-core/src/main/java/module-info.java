@@ -9,6 +9,7 @@
 module io.jshmem.core {
     requires io.jshmem;
     requires java.management; // SHMEM_INFO reports the JVM's options
+    requires jdk.jfr; // JDK Flight Recorder events (oshrun --jfr)
     requires jdk.net;
 
     // What a network transport needs: the transport SPI, the bootstrap, the heap, the settings.

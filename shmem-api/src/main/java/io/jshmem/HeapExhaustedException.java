@@ -9,9 +9,9 @@ package io.jshmem;
 public final class HeapExhaustedException extends ShmemException {
     private static final long serialVersionUID = 1L;
 
-    /** @serial bytes requested */
+    /** Bytes requested. */
     private final long requestedBytes;
-    /** @serial bytes free in the heap */
+    /** Bytes free in the heap. */
     private final long freeBytes;
 
     /**

@@ -9,7 +9,7 @@ package io.jshmem;
 public final class JobAbortedException extends ShmemException {
     private static final long serialVersionUID = 1L;
 
-    /** @serial why the job is being aborted */
+    /** Why the job is being aborted. */
     private final String reason;
 
     /**

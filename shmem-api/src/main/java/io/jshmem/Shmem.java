@@ -23,7 +23,11 @@ import java.util.Optional;
  */
 public interface Shmem extends ShmemCtx, AutoCloseable {
 
-    /** shmem_init: initializes the library with {@link ThreadLevel#SINGLE}. Collective. */
+    /**
+     * shmem_init: initializes the library with {@link ThreadLevel#SINGLE}. Collective.
+     *
+     * @return this process's handle to the library (the same one on every call)
+     */
     static Shmem init() {
         return initThread(ThreadLevel.SINGLE);
     }
@@ -32,6 +36,8 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
      * shmem_init_thread: initializes the library asking for a thread level; the level provided is
      * {@link #queryThread()}. Collective.
      *
+     * @param requested the thread level the program asks for
+     * @return this process's handle to the library
      * @throws ShmemException if initialization fails (no runtime on the class path, the job's
      *         launcher unreachable, the symmetric heap cannot be created, already finalized)
      */
@@ -39,7 +45,11 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
         return RuntimeLocator.get().init(requested);
     }
 
-    /** shmem_query_initialized: whether the library is initialized and not yet finalized in this process. */
+    /**
+     * shmem_query_initialized: whether the library is initialized and not yet finalized in this process.
+     *
+     * @return whether the library is initialized and not finalized
+     */
     static boolean queryInitialized() {
         return RuntimeLocator.loaded() != null && RuntimeLocator.loaded().initialized();
     }
@@ -49,6 +59,8 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
      * init (it then judges the transport that init would use) and after: the same as
      * {@link #forkSafetyReport()} of the initialized handle. No OpenSHMEM routine corresponds; the
      * proposed subprocess clauses (OpenSHMEM PR #474) ask for one.
+     *
+     * @return the fork-safety report
      */
     static ForkSafetyReport forkSafety() {
         return RuntimeLocator.get().forkSafety();
@@ -56,31 +68,66 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
 
     // ---------------------------------------------------------------- setup and query
 
-    /** shmem_my_pe: this PE's number in the world team. */
+    /**
+     * shmem_my_pe: this PE's number in the world team.
+     *
+     * @return this PE's number in the world team, from 0
+     */
     int myPe();
 
-    /** shmem_n_pes: number of PEs in the job. */
+    /**
+     * shmem_n_pes: number of PEs in the job.
+     *
+     * @return the number of PEs in the job
+     */
     int nPes();
 
-    /** shmem_pe_accessible: whether {@code pe} is reachable by the communication routines. */
+    /**
+     * shmem_pe_accessible: whether {@code pe} is reachable by the communication routines.
+     *
+     * @param pe a PE number in the world team
+     * @return whether {@code pe} can be reached with RMA and atomics
+     */
     boolean peAccessible(int pe);
 
-    /** shmem_addr_accessible: whether {@code object} on {@code pe} is reachable (it is a live symmetric object and the PE is accessible). */
+    /**
+     * shmem_addr_accessible: whether {@code object} on {@code pe} is reachable (it is a live symmetric object and the PE is accessible).
+     *
+     * @param object a symmetric object
+     * @param pe a PE number in the world team
+     * @return whether {@code object} can be reached on {@code pe}
+     */
     boolean addrAccessible(SymArray<?> object, int pe);
 
     /**
      * shmem_ptr: a view of {@code object}'s copy on {@code pe} for direct loads and stores, when
      * that PE shares memory with this one; empty otherwise.
+     *
+     * @param object a symmetric object
+     * @param pe a PE number
+     * @return a segment mapping {@code object} on {@code pe} for plain loads and stores, or empty when it is not mapped directly
      */
     Optional<MemorySegment> ptr(SymArray<?> object, int pe);
 
-    /** shmem_info_get_version: the OpenSHMEM specification version implemented (1.6). */
+    /**
+     * shmem_info_get_version: the OpenSHMEM specification version implemented (1.6).
+     *
+     * @return the OpenSHMEM specification version implemented
+     */
     SpecVersion infoGetVersion();
 
-    /** shmem_info_get_name: the vendor string. */
+    /**
+     * shmem_info_get_name: the vendor string.
+     *
+     * @return the vendor string
+     */
     String infoGetName();
 
-    /** shmem_query_thread: the thread level provided. */
+    /**
+     * shmem_query_thread: the thread level provided.
+     *
+     * @return the thread level provided
+     */
     ThreadLevel queryThread();
 
     /**
@@ -96,6 +143,8 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
 
     /**
      * shmem_global_exit: ends every PE of the job with {@code status}; does not return.
+     *
+     * @param status the exit status of every PE
      */
     void globalExit(int status);
 
@@ -109,25 +158,64 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
 
     // ---------------------------------------------------------------- memory management (collective)
 
-    /** shmem_malloc: allocates a symmetric array of {@code length} elements (contents undefined). Collective; same arguments on every PE. */
+    /**
+     * shmem_malloc: allocates a symmetric array of {@code length} elements (contents undefined). Collective; same arguments on every PE.
+     *
+     * @param <T> the symmetric array type, e.g. {@link SymLongArray}
+     * @param type the element type, e.g. {@link SymType#LONG}
+     * @param length the number of elements
+     * @return the new symmetric object
+     */
     <T extends SymArray<?>> T malloc(SymType<T> type, long length);
 
-    /** shmem_calloc: like malloc, zero-filled. */
+    /**
+     * shmem_calloc: like malloc, zero-filled.
+     *
+     * @param <T> the symmetric array type, e.g. {@link SymLongArray}
+     * @param type the element type, e.g. {@link SymType#LONG}
+     * @param length the number of elements
+     * @return the new symmetric object, zeroed
+     */
     <T extends SymArray<?>> T calloc(SymType<T> type, long length);
 
-    /** shmem_align: like malloc, the first element aligned to {@code alignment} bytes (a power of two). */
+    /**
+     * shmem_align: like malloc, the first element aligned to {@code alignment} bytes (a power of two).
+     *
+     * @param <T> the symmetric array type, e.g. {@link SymLongArray}
+     * @param alignment the alignment of the first element, in bytes (a power of two)
+     * @param type the element type, e.g. {@link SymType#LONG}
+     * @param length the number of elements
+     * @return the new symmetric object
+     */
     <T extends SymArray<?>> T align(long alignment, SymType<T> type, long length);
 
-    /** shmem_malloc_with_hints: like malloc; {@code hints} is a bitwise or of {@link #MALLOC_ATOMICS_REMOTE} and {@link #MALLOC_SIGNAL_REMOTE} (0 for none). */
+    /**
+     * shmem_malloc_with_hints: like malloc; {@code hints} is a bitwise or of {@link #MALLOC_ATOMICS_REMOTE} and {@link #MALLOC_SIGNAL_REMOTE} (0 for none).
+     *
+     * @param <T> the symmetric array type, e.g. {@link SymLongArray}
+     * @param type the element type, e.g. {@link SymType#LONG}
+     * @param length the number of elements
+     * @param hints a bitwise or of {@link #MALLOC_ATOMICS_REMOTE} and {@link #MALLOC_SIGNAL_REMOTE}, 0 for none
+     * @return the new symmetric object
+     */
     <T extends SymArray<?>> T mallocWithHints(SymType<T> type, long length, long hints);
 
     /**
      * shmem_realloc: a symmetric array of {@code newLength} elements holding the old contents (up
      * to the smaller length); {@code object} is freed (it may be the same place).
+     *
+     * @param <T> the symmetric array type, e.g. {@link SymLongArray}
+     * @param object the object to resize
+     * @param newLength the new number of elements
+     * @return the object of the new length, to use instead of {@code object}
      */
     <T extends SymArray<?>> T realloc(T object, long newLength);
 
-    /** shmem_free: releases a symmetric array; further use of it throws. Collective. */
+    /**
+     * shmem_free: releases a symmetric array; further use of it throws. Collective.
+     *
+     * @param object the object to free (or an empty object)
+     */
     void free(SymArray<?> object);
 
     /** SHMEM_MALLOC_ATOMICS_REMOTE hint: the object is mostly updated by remote atomics. */
@@ -137,13 +225,26 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
 
     // ---------------------------------------------------------------- teams and contexts
 
-    /** SHMEM_TEAM_WORLD: every PE of the job. */
+    /**
+     * SHMEM_TEAM_WORLD: every PE of the job.
+     *
+     * @return the team of all PEs
+     */
     ShmemTeam teamWorld();
 
-    /** SHMEM_TEAM_SHARED: the PEs whose symmetric heaps this PE can access directly (its node). */
+    /**
+     * SHMEM_TEAM_SHARED: the PEs whose symmetric heaps this PE can access directly (its node).
+     *
+     * @return the team of the PEs that share memory with this one
+     */
     ShmemTeam teamShared();
 
-    /** shmem_ctx_create: a context on the world team; {@code options} is a bitwise or of the CTX_* constants. */
+    /**
+     * shmem_ctx_create: a context on the world team; {@code options} is a bitwise or of the CTX_* constants.
+     *
+     * @param options a bitwise or of the CTX_* constants, 0 for none
+     * @return the new context
+     */
     ShmemContext ctxCreate(long options);
 
     /** SHMEM_CTX_PRIVATE: only the creating thread uses the context. */
@@ -173,22 +274,50 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
 
     // ---------------------------------------------------------------- signals and locks
 
-    /** shmem_signal_fetch: reads this PE's signal word {@code sig[index]} atomically. */
+    /**
+     * shmem_signal_fetch: reads this PE's signal word {@code sig[index]} atomically.
+     *
+     * @param sig the symmetric array holding the signal word
+     * @param index the index of the signal word in {@code sig}
+     * @return the signal word's value
+     */
     long signalFetch(SymLongArray sig, long index);
 
-    /** shmem_signal_wait_until: waits until {@code sig[index] cmp value} on this PE; returns the word's value then. */
+    /**
+     * shmem_signal_wait_until: waits until {@code sig[index] cmp value} on this PE; returns the word's value then.
+     *
+     * @param sig the symmetric array holding the signal word
+     * @param index the index of the signal word in {@code sig}
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return the signal word's value that satisfied the comparison
+     */
     long signalWaitUntil(SymLongArray sig, long index, Cmp cmp, long value);
 
     /**
      * shmem_set_lock: acquires the distributed lock {@code lock[index]} (a symmetric long, zero before
      * first use). Waiters queue (MCS): each spins on its own PE's memory, in arrival order.
+     *
+     * @param lock the symmetric array holding the lock word (zero when free)
+     * @param index the index of the lock word in {@code lock}
      */
     void setLock(SymLongArray lock, long index);
 
-    /** shmem_test_lock: acquires the lock if it is free; returns true if this call acquired it (C returns 0 then). */
+    /**
+     * shmem_test_lock: acquires the lock if it is free; returns true if this call acquired it (C returns 0 then).
+     *
+     * @param lock the symmetric array holding the lock word (zero when free)
+     * @param index the index of the lock word in {@code lock}
+     * @return whether this call acquired the lock
+     */
     boolean testLock(SymLongArray lock, long index);
 
-    /** shmem_clear_lock: completes this PE's outstanding operations, then releases the lock to the next waiter. */
+    /**
+     * shmem_clear_lock: completes this PE's outstanding operations, then releases the lock to the next waiter.
+     *
+     * @param lock the symmetric array holding the lock word (zero when free)
+     * @param index the index of the lock word in {@code lock}
+     */
     void clearLock(SymLongArray lock, long index);
 
     // ---------------------------------------------------------------- barriers
@@ -205,12 +334,18 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
      * Whether fork() is safe in this PE, considering the transport in use: {@code forkSafetyReport().safe()}.
      * Subprocesses started with posix_spawn (the JVM's default launch mechanism, and
      * {@code io.jshmem.spawn.Spawn} always) are safe either way.
+     *
+     * @return whether fork is safe in this process, for the transport in use
      */
     default boolean isForkSafe() {
         return forkSafetyReport().safe();
     }
 
-    /** The detailed report behind {@link #isForkSafe()}: safe or not, and every reason. */
+    /**
+     * The detailed report behind {@link #isForkSafe()}: safe or not, and every reason.
+     *
+     * @return the fork-safety report for the transport in use
+     */
     default ForkSafetyReport forkSafetyReport() {
         return forkSafety();
     }

@@ -18,7 +18,11 @@ public interface ShmemContext extends ShmemCtx, AutoCloseable {
      */
     ShmemContext INVALID = InvalidHandles.newContext();
 
-    /** shmem_ctx_get_team: the team this context was created on; {@link ShmemTeam#INVALID} for {@link #INVALID}. */
+    /**
+     * shmem_ctx_get_team: the team this context was created on; {@link ShmemTeam#INVALID} for {@link #INVALID}.
+     *
+     * @return the team the context was created on
+     */
     ShmemTeam team();
 
     /**
@@ -38,7 +42,11 @@ public interface ShmemContext extends ShmemCtx, AutoCloseable {
         sessionStart(options);
     }
 
-    /** The options it was created with (a bitwise or of {@link Shmem#CTX_PRIVATE} ...). */
+    /**
+     * The options it was created with (a bitwise or of {@link Shmem#CTX_PRIVATE} ...).
+     *
+     * @return the options the context was created with
+     */
     long options();
 
     /** shmem_ctx_destroy: completes outstanding operations and releases the context. */

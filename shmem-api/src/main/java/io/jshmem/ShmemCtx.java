@@ -22,54 +22,200 @@ public interface ShmemCtx {
 
     // ---------------------------------------------------------------- RMA: contiguous
 
-    /** shmem_put / shmem_TYPE_put: copies {@code nelems} elements of {@code source} from {@code sourceIndex} to {@code dest[destIndex..]} on {@code pe}; returns when {@code source} may be reused. */
+    /**
+     * shmem_put / shmem_TYPE_put: copies {@code nelems} elements of {@code source} from {@code sourceIndex} to {@code dest[destIndex..]} on {@code pe}; returns when {@code source} may be reused.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the local source array
+     * @param sourceIndex the first element of {@code source} to read
+     * @param nelems the number of elements
+     * @param pe the target PE
+     */
     <A> void put(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems, int pe);
 
-    /** shmem_put with a memory segment as the local side: copies all of {@code source} (a whole number of elements). */
+    /**
+     * shmem_put with a memory segment as the local side: copies all of {@code source} (a whole number of elements).
+     *
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the local source segment
+     * @param pe the target PE
+     */
     void put(SymArray<?> dest, long destIndex, MemorySegment source, int pe);
 
-    /** shmem_get / shmem_TYPE_get: copies {@code nelems} elements of {@code source[sourceIndex..]} on {@code pe} into {@code dest[destIndex..]}. */
+    /**
+     * shmem_get / shmem_TYPE_get: copies {@code nelems} elements of {@code source[sourceIndex..]} on {@code pe} into {@code dest[destIndex..]}.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the local destination array
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the symmetric source object
+     * @param sourceIndex the first element of {@code source} to read
+     * @param nelems the number of elements
+     * @param pe the target PE
+     */
     <A> void get(A dest, int destIndex, SymArray<A> source, long sourceIndex, int nelems, int pe);
 
-    /** shmem_get with a memory segment as the local side: fills all of {@code dest}. */
+    /**
+     * shmem_get with a memory segment as the local side: fills all of {@code dest}.
+     *
+     * @param dest the local destination segment
+     * @param source the symmetric source object
+     * @param sourceIndex the first element of {@code source} to read
+     * @param pe the target PE
+     */
     void get(MemorySegment dest, SymArray<?> source, long sourceIndex, int pe);
 
-    /** shmem_put_nbi: like {@link #put(SymArray, long, Object, int, int, int)}, completed by {@link #quiet()}. */
+    /**
+     * shmem_put_nbi: like {@link #put(SymArray, long, Object, int, int, int)}, completed by {@link #quiet()}.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the local source array
+     * @param sourceIndex the first element of {@code source} to read
+     * @param nelems the number of elements
+     * @param pe the target PE
+     */
     <A> void putNbi(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems, int pe);
 
-    /** shmem_put_nbi with a memory segment as the local side. */
+    /**
+     * shmem_put_nbi with a memory segment as the local side.
+     *
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the local source segment
+     * @param pe the target PE
+     */
     void putNbi(SymArray<?> dest, long destIndex, MemorySegment source, int pe);
 
-    /** shmem_get_nbi: like {@link #get(Object, int, SymArray, long, int, int)}; {@code dest} is valid after {@link #quiet()}. */
+    /**
+     * shmem_get_nbi: like {@link #get(Object, int, SymArray, long, int, int)}; {@code dest} is valid after {@link #quiet()}.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the local destination array
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the symmetric source object
+     * @param sourceIndex the first element of {@code source} to read
+     * @param nelems the number of elements
+     * @param pe the target PE
+     */
     <A> void getNbi(A dest, int destIndex, SymArray<A> source, long sourceIndex, int nelems, int pe);
 
-    /** shmem_get_nbi with a memory segment as the local side. */
+    /**
+     * shmem_get_nbi with a memory segment as the local side.
+     *
+     * @param dest the local destination segment
+     * @param source the symmetric source object
+     * @param sourceIndex the first element of {@code source} to read
+     * @param pe the target PE
+     */
     void getNbi(MemorySegment dest, SymArray<?> source, long sourceIndex, int pe);
 
-    /** shmem_putmem: copies all bytes of {@code source} to byte offset {@code destOffset} of {@code dest} on {@code pe}. */
+    /**
+     * shmem_putmem: copies all bytes of {@code source} to byte offset {@code destOffset} of {@code dest} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param destOffset the byte offset in {@code dest} where the bytes go
+     * @param source the local source segment
+     * @param pe the target PE
+     */
     void putmem(SymArray<?> dest, long destOffset, MemorySegment source, int pe);
 
-    /** shmem_getmem: fills {@code dest} from byte offset {@code sourceOffset} of {@code source} on {@code pe}. */
+    /**
+     * shmem_getmem: fills {@code dest} from byte offset {@code sourceOffset} of {@code source} on {@code pe}.
+     *
+     * @param dest the local destination segment
+     * @param source the symmetric source object
+     * @param sourceOffset the byte offset in {@code source} where the bytes come from
+     * @param pe the target PE
+     */
     void getmem(MemorySegment dest, SymArray<?> source, long sourceOffset, int pe);
 
-    /** shmem_putmem_nbi. */
+    /**
+     * shmem_putmem_nbi.
+     *
+     * @param dest the symmetric destination object
+     * @param destOffset the byte offset in {@code dest} where the bytes go
+     * @param source the local source segment
+     * @param pe the target PE
+     */
     void putmemNbi(SymArray<?> dest, long destOffset, MemorySegment source, int pe);
 
-    /** shmem_getmem_nbi. */
+    /**
+     * shmem_getmem_nbi.
+     *
+     * @param dest the local destination segment
+     * @param source the symmetric source object
+     * @param sourceOffset the byte offset in {@code source} where the bytes come from
+     * @param pe the target PE
+     */
     void getmemNbi(MemorySegment dest, SymArray<?> source, long sourceOffset, int pe);
 
     // ---------------------------------------------------------------- RMA: strided
 
-    /** shmem_iput: {@code nelems} elements, {@code source[sourceIndex + i*sst]} to {@code dest[destIndex + i*dst]} on {@code pe}; strides in elements, at least 1. */
+    /**
+     * shmem_iput: {@code nelems} elements, {@code source[sourceIndex + i*sst]} to {@code dest[destIndex + i*dst]} on {@code pe}; strides in elements, at least 1.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param dst the stride between elements (or blocks) of {@code dest}, in elements
+     * @param source the local source array
+     * @param sourceIndex the first element of {@code source} to read
+     * @param sst the stride between elements (or blocks) of {@code source}, in elements
+     * @param nelems the number of elements
+     * @param pe the target PE
+     */
     <A> void iput(SymArray<A> dest, long destIndex, long dst, A source, int sourceIndex, int sst, long nelems, int pe);
 
-    /** shmem_iget: {@code source[sourceIndex + i*sst]} on {@code pe} to {@code dest[destIndex + i*dst]}. */
+    /**
+     * shmem_iget: {@code source[sourceIndex + i*sst]} on {@code pe} to {@code dest[destIndex + i*dst]}.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the local destination array
+     * @param destIndex the first element of {@code dest} to write
+     * @param dst the stride between elements (or blocks) of {@code dest}, in elements
+     * @param source the symmetric source object
+     * @param sourceIndex the first element of {@code source} to read
+     * @param sst the stride between elements (or blocks) of {@code source}, in elements
+     * @param nelems the number of elements
+     * @param pe the target PE
+     */
     <A> void iget(A dest, int destIndex, int dst, SymArray<A> source, long sourceIndex, long sst, long nelems, int pe);
 
-    /** shmem_ibput: {@code nblocks} blocks of {@code bsize} contiguous elements; block k goes from {@code source[sourceIndex + k*sst]} to {@code dest[destIndex + k*dst]}. */
+    /**
+     * shmem_ibput: {@code nblocks} blocks of {@code bsize} contiguous elements; block k goes from {@code source[sourceIndex + k*sst]} to {@code dest[destIndex + k*dst]}.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param dst the stride between elements (or blocks) of {@code dest}, in elements
+     * @param source the local source array
+     * @param sourceIndex the first element of {@code source} to read
+     * @param sst the stride between elements (or blocks) of {@code source}, in elements
+     * @param bsize the number of contiguous elements in a block
+     * @param nblocks the number of blocks
+     * @param pe the target PE
+     */
     <A> void ibput(SymArray<A> dest, long destIndex, long dst, A source, int sourceIndex, int sst, long bsize, long nblocks, int pe);
 
-    /** shmem_ibget: blocks from {@code source[sourceIndex + k*sst]} on {@code pe} to {@code dest[destIndex + k*dst]}. */
+    /**
+     * shmem_ibget: blocks from {@code source[sourceIndex + k*sst]} on {@code pe} to {@code dest[destIndex + k*dst]}.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the local destination array
+     * @param destIndex the first element of {@code dest} to write
+     * @param dst the stride between elements (or blocks) of {@code dest}, in elements
+     * @param source the symmetric source object
+     * @param sourceIndex the first element of {@code source} to read
+     * @param sst the stride between elements (or blocks) of {@code source}, in elements
+     * @param bsize the number of contiguous elements in a block
+     * @param nblocks the number of blocks
+     * @param pe the target PE
+     */
     <A> void ibget(A dest, int destIndex, int dst, SymArray<A> source, long sourceIndex, long sst, long bsize, long nblocks, int pe);
 
     // ---------------------------------------------------------------- signals
@@ -78,347 +224,1274 @@ public interface ShmemCtx {
      * shmem_put_signal: puts {@code nelems} elements like {@link #put}, then updates the signal word
      * {@code sig[sigIndex]} on {@code pe} ({@code sigOp} SET or ADD {@code signal}) so that a PE that
      * sees the signal also sees the data.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the local source array
+     * @param sourceIndex the first element of {@code source} to read
+     * @param nelems the number of elements
+     * @param sig the symmetric array holding the signal word
+     * @param sigIndex the index of the signal word in {@code sig}
+     * @param signal the signal operand
+     * @param sigOp how the signal word is updated
+     * @param pe the target PE
      */
     <A> void putSignal(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
 
-    /** shmem_put_signal with a memory segment as the local side. */
+    /**
+     * shmem_put_signal with a memory segment as the local side.
+     *
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the local source segment
+     * @param sig the symmetric array holding the signal word
+     * @param sigIndex the index of the signal word in {@code sig}
+     * @param signal the signal operand
+     * @param sigOp how the signal word is updated
+     * @param pe the target PE
+     */
     void putSignal(SymArray<?> dest, long destIndex, MemorySegment source,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
 
-    /** shmem_put_signal_nbi: completed by {@link #quiet()}. */
+    /**
+     * shmem_put_signal_nbi: completed by {@link #quiet()}.
+     *
+     * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the local source array
+     * @param sourceIndex the first element of {@code source} to read
+     * @param nelems the number of elements
+     * @param sig the symmetric array holding the signal word
+     * @param sigIndex the index of the signal word in {@code sig}
+     * @param signal the signal operand
+     * @param sigOp how the signal word is updated
+     * @param pe the target PE
+     */
     <A> void putSignalNbi(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
 
-    /** shmem_put_signal_nbi with a memory segment as the local side. */
+    /**
+     * shmem_put_signal_nbi with a memory segment as the local side.
+     *
+     * @param dest the symmetric destination object
+     * @param destIndex the first element of {@code dest} to write
+     * @param source the local source segment
+     * @param sig the symmetric array holding the signal word
+     * @param sigIndex the index of the signal word in {@code sig}
+     * @param signal the signal operand
+     * @param sigOp how the signal word is updated
+     * @param pe the target PE
+     */
     void putSignalNbi(SymArray<?> dest, long destIndex, MemorySegment source,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe);
 
-    /** shmem_signal_add: atomically adds {@code value} to the signal word on {@code pe}. */
+    /**
+     * shmem_signal_add: atomically adds {@code value} to the signal word on {@code pe}.
+     *
+     * @param sig the symmetric array holding the signal word
+     * @param sigIndex the index of the signal word in {@code sig}
+     * @param value the value to add
+     * @param pe the target PE
+     */
     void signalAdd(SymLongArray sig, long sigIndex, long value, int pe);
 
-    /** shmem_signal_set: atomically sets the signal word on {@code pe}. */
+    /**
+     * shmem_signal_set: atomically sets the signal word on {@code pe}.
+     *
+     * @param sig the symmetric array holding the signal word
+     * @param sigIndex the index of the signal word in {@code sig}
+     * @param value the signal operand
+     * @param pe the target PE
+     */
     void signalSet(SymLongArray sig, long sigIndex, long value, int pe);
 
     // ---------------------------------------------------------------- RMA: single elements
-    /** shmem_long_p: writes {@code value} to {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_long_p: writes {@code value} to {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void p(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_long_g: reads {@code source[index]} on {@code pe}. */
+    /**
+     * shmem_long_g: reads {@code source[index]} on {@code pe}.
+     *
+     * @param source the symmetric source object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value on {@code pe}
+     */
     long g(SymLongArray source, long index, int pe);
-    /** shmem_int_p: writes {@code value} to {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_int_p: writes {@code value} to {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void p(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_int_g: reads {@code source[index]} on {@code pe}. */
+    /**
+     * shmem_int_g: reads {@code source[index]} on {@code pe}.
+     *
+     * @param source the symmetric source object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value on {@code pe}
+     */
     int g(SymIntArray source, long index, int pe);
-    /** shmem_short_p: writes {@code value} to {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_short_p: writes {@code value} to {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void p(SymShortArray dest, long index, short value, int pe);
 
-    /** shmem_short_g: reads {@code source[index]} on {@code pe}. */
+    /**
+     * shmem_short_g: reads {@code source[index]} on {@code pe}.
+     *
+     * @param source the symmetric source object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value on {@code pe}
+     */
     short g(SymShortArray source, long index, int pe);
-    /** shmem_byte_p: writes {@code value} to {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_byte_p: writes {@code value} to {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void p(SymByteArray dest, long index, byte value, int pe);
 
-    /** shmem_byte_g: reads {@code source[index]} on {@code pe}. */
+    /**
+     * shmem_byte_g: reads {@code source[index]} on {@code pe}.
+     *
+     * @param source the symmetric source object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value on {@code pe}
+     */
     byte g(SymByteArray source, long index, int pe);
-    /** shmem_char_p: writes {@code value} to {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_char_p: writes {@code value} to {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void p(SymCharArray dest, long index, char value, int pe);
 
-    /** shmem_char_g: reads {@code source[index]} on {@code pe}. */
+    /**
+     * shmem_char_g: reads {@code source[index]} on {@code pe}.
+     *
+     * @param source the symmetric source object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value on {@code pe}
+     */
     char g(SymCharArray source, long index, int pe);
-    /** shmem_float_p: writes {@code value} to {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_float_p: writes {@code value} to {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void p(SymFloatArray dest, long index, float value, int pe);
 
-    /** shmem_float_g: reads {@code source[index]} on {@code pe}. */
+    /**
+     * shmem_float_g: reads {@code source[index]} on {@code pe}.
+     *
+     * @param source the symmetric source object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value on {@code pe}
+     */
     float g(SymFloatArray source, long index, int pe);
-    /** shmem_double_p: writes {@code value} to {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_double_p: writes {@code value} to {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void p(SymDoubleArray dest, long index, double value, int pe);
 
-    /** shmem_double_g: reads {@code source[index]} on {@code pe}. */
+    /**
+     * shmem_double_g: reads {@code source[index]} on {@code pe}.
+     *
+     * @param source the symmetric source object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value on {@code pe}
+     */
     double g(SymDoubleArray source, long index, int pe);
     // ---------------------------------------------------------------- atomic memory operations
-    /** shmem_atomic_fetch (long): atomically reads {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_atomic_fetch (long): atomically reads {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value
+     */
     long atomicFetch(SymLongArray dest, long index, int pe);
 
-    /** shmem_atomic_set (long): atomically writes {@code value}. */
+    /**
+     * shmem_atomic_set (long): atomically writes {@code value}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void atomicSet(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_swap (long): atomically writes {@code value}, returns the old value. */
+    /**
+     * shmem_atomic_swap (long): atomically writes {@code value}, returns the old value.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     long atomicSwap(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_fetch_nbi (long): the value is stored in {@code fetch[fetchIndex]}, valid after {@link #quiet()}. */
+    /**
+     * shmem_atomic_fetch_nbi (long): the value is stored in {@code fetch[fetchIndex]}, valid after {@link #quiet()}.
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     */
     void atomicFetchNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, int pe);
 
-    /** shmem_atomic_swap_nbi (long). */
+    /**
+     * shmem_atomic_swap_nbi (long).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void atomicSwapNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe);
-    /** shmem_atomic_fetch (int): atomically reads {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_atomic_fetch (int): atomically reads {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value
+     */
     int atomicFetch(SymIntArray dest, long index, int pe);
 
-    /** shmem_atomic_set (int): atomically writes {@code value}. */
+    /**
+     * shmem_atomic_set (int): atomically writes {@code value}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void atomicSet(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_swap (int): atomically writes {@code value}, returns the old value. */
+    /**
+     * shmem_atomic_swap (int): atomically writes {@code value}, returns the old value.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     int atomicSwap(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_fetch_nbi (int): the value is stored in {@code fetch[fetchIndex]}, valid after {@link #quiet()}. */
+    /**
+     * shmem_atomic_fetch_nbi (int): the value is stored in {@code fetch[fetchIndex]}, valid after {@link #quiet()}.
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     */
     void atomicFetchNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int pe);
 
-    /** shmem_atomic_swap_nbi (int). */
+    /**
+     * shmem_atomic_swap_nbi (int).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void atomicSwapNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe);
-    /** shmem_atomic_fetch (float): atomically reads {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_atomic_fetch (float): atomically reads {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value
+     */
     float atomicFetch(SymFloatArray dest, long index, int pe);
 
-    /** shmem_atomic_set (float): atomically writes {@code value}. */
+    /**
+     * shmem_atomic_set (float): atomically writes {@code value}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void atomicSet(SymFloatArray dest, long index, float value, int pe);
 
-    /** shmem_atomic_swap (float): atomically writes {@code value}, returns the old value. */
+    /**
+     * shmem_atomic_swap (float): atomically writes {@code value}, returns the old value.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     float atomicSwap(SymFloatArray dest, long index, float value, int pe);
 
-    /** shmem_atomic_fetch_nbi (float): the value is stored in {@code fetch[fetchIndex]}, valid after {@link #quiet()}. */
+    /**
+     * shmem_atomic_fetch_nbi (float): the value is stored in {@code fetch[fetchIndex]}, valid after {@link #quiet()}.
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     */
     void atomicFetchNbi(float[] fetch, int fetchIndex, SymFloatArray dest, long index, int pe);
 
-    /** shmem_atomic_swap_nbi (float). */
+    /**
+     * shmem_atomic_swap_nbi (float).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void atomicSwapNbi(float[] fetch, int fetchIndex, SymFloatArray dest, long index, float value, int pe);
-    /** shmem_atomic_fetch (double): atomically reads {@code dest[index]} on {@code pe}. */
+    /**
+     * shmem_atomic_fetch (double): atomically reads {@code dest[index]} on {@code pe}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value
+     */
     double atomicFetch(SymDoubleArray dest, long index, int pe);
 
-    /** shmem_atomic_set (double): atomically writes {@code value}. */
+    /**
+     * shmem_atomic_set (double): atomically writes {@code value}.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void atomicSet(SymDoubleArray dest, long index, double value, int pe);
 
-    /** shmem_atomic_swap (double): atomically writes {@code value}, returns the old value. */
+    /**
+     * shmem_atomic_swap (double): atomically writes {@code value}, returns the old value.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     double atomicSwap(SymDoubleArray dest, long index, double value, int pe);
 
-    /** shmem_atomic_fetch_nbi (double): the value is stored in {@code fetch[fetchIndex]}, valid after {@link #quiet()}. */
+    /**
+     * shmem_atomic_fetch_nbi (double): the value is stored in {@code fetch[fetchIndex]}, valid after {@link #quiet()}.
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     */
     void atomicFetchNbi(double[] fetch, int fetchIndex, SymDoubleArray dest, long index, int pe);
 
-    /** shmem_atomic_swap_nbi (double). */
+    /**
+     * shmem_atomic_swap_nbi (double).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to write
+     * @param pe the target PE
+     */
     void atomicSwapNbi(double[] fetch, int fetchIndex, SymDoubleArray dest, long index, double value, int pe);
-    /** shmem_atomic_compare_swap (long): writes {@code value} if the element equals {@code cond}; returns the old value. */
+    /**
+     * shmem_atomic_compare_swap (long): writes {@code value} if the element equals {@code cond}; returns the old value.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param cond the value the element is compared with
+     * @param value the value to write if the element equals {@code cond}
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     long atomicCompareSwap(SymLongArray dest, long index, long cond, long value, int pe);
 
-    /** shmem_atomic_fetch_inc (long). */
+    /**
+     * shmem_atomic_fetch_inc (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     long atomicFetchInc(SymLongArray dest, long index, int pe);
 
-    /** shmem_atomic_inc (long). */
+    /**
+     * shmem_atomic_inc (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     */
     void atomicInc(SymLongArray dest, long index, int pe);
 
-    /** shmem_atomic_fetch_add (long). */
+    /**
+     * shmem_atomic_fetch_add (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to add
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     long atomicFetchAdd(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_add (long). */
+    /**
+     * shmem_atomic_add (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to add
+     * @param pe the target PE
+     */
     void atomicAdd(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_fetch_and (long). */
+    /**
+     * shmem_atomic_fetch_and (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     long atomicFetchAnd(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_and (long). */
+    /**
+     * shmem_atomic_and (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicAnd(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_fetch_or (long). */
+    /**
+     * shmem_atomic_fetch_or (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     long atomicFetchOr(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_or (long). */
+    /**
+     * shmem_atomic_or (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicOr(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_fetch_xor (long). */
+    /**
+     * shmem_atomic_fetch_xor (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     long atomicFetchXor(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_xor (long). */
+    /**
+     * shmem_atomic_xor (long).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicXor(SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_compare_swap_nbi (long). */
+    /**
+     * shmem_atomic_compare_swap_nbi (long).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param cond the value the element is compared with
+     * @param value the value to write if the element equals {@code cond}
+     * @param pe the target PE
+     */
     void atomicCompareSwapNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long cond, long value, int pe);
 
-    /** shmem_atomic_fetch_inc_nbi (long). */
+    /**
+     * shmem_atomic_fetch_inc_nbi (long).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     */
     void atomicFetchIncNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, int pe);
 
-    /** shmem_atomic_fetch_add_nbi (long). */
+    /**
+     * shmem_atomic_fetch_add_nbi (long).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to add
+     * @param pe the target PE
+     */
     void atomicFetchAddNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_fetch_and_nbi (long). */
+    /**
+     * shmem_atomic_fetch_and_nbi (long).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicFetchAndNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_fetch_or_nbi (long). */
+    /**
+     * shmem_atomic_fetch_or_nbi (long).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicFetchOrNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe);
 
-    /** shmem_atomic_fetch_xor_nbi (long). */
+    /**
+     * shmem_atomic_fetch_xor_nbi (long).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicFetchXorNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe);
-    /** shmem_atomic_compare_swap (int): writes {@code value} if the element equals {@code cond}; returns the old value. */
+    /**
+     * shmem_atomic_compare_swap (int): writes {@code value} if the element equals {@code cond}; returns the old value.
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param cond the value the element is compared with
+     * @param value the value to write if the element equals {@code cond}
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     int atomicCompareSwap(SymIntArray dest, long index, int cond, int value, int pe);
 
-    /** shmem_atomic_fetch_inc (int). */
+    /**
+     * shmem_atomic_fetch_inc (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     int atomicFetchInc(SymIntArray dest, long index, int pe);
 
-    /** shmem_atomic_inc (int). */
+    /**
+     * shmem_atomic_inc (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     */
     void atomicInc(SymIntArray dest, long index, int pe);
 
-    /** shmem_atomic_fetch_add (int). */
+    /**
+     * shmem_atomic_fetch_add (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to add
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     int atomicFetchAdd(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_add (int). */
+    /**
+     * shmem_atomic_add (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to add
+     * @param pe the target PE
+     */
     void atomicAdd(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_fetch_and (int). */
+    /**
+     * shmem_atomic_fetch_and (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     int atomicFetchAnd(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_and (int). */
+    /**
+     * shmem_atomic_and (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicAnd(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_fetch_or (int). */
+    /**
+     * shmem_atomic_fetch_or (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     int atomicFetchOr(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_or (int). */
+    /**
+     * shmem_atomic_or (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicOr(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_fetch_xor (int). */
+    /**
+     * shmem_atomic_fetch_xor (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     * @return the element's value before the operation
+     */
     int atomicFetchXor(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_xor (int). */
+    /**
+     * shmem_atomic_xor (int).
+     *
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicXor(SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_compare_swap_nbi (int). */
+    /**
+     * shmem_atomic_compare_swap_nbi (int).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param cond the value the element is compared with
+     * @param value the value to write if the element equals {@code cond}
+     * @param pe the target PE
+     */
     void atomicCompareSwapNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int cond, int value, int pe);
 
-    /** shmem_atomic_fetch_inc_nbi (int). */
+    /**
+     * shmem_atomic_fetch_inc_nbi (int).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param pe the target PE
+     */
     void atomicFetchIncNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int pe);
 
-    /** shmem_atomic_fetch_add_nbi (int). */
+    /**
+     * shmem_atomic_fetch_add_nbi (int).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the value to add
+     * @param pe the target PE
+     */
     void atomicFetchAddNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_fetch_and_nbi (int). */
+    /**
+     * shmem_atomic_fetch_and_nbi (int).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicFetchAndNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_fetch_or_nbi (int). */
+    /**
+     * shmem_atomic_fetch_or_nbi (int).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicFetchOrNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe);
 
-    /** shmem_atomic_fetch_xor_nbi (int). */
+    /**
+     * shmem_atomic_fetch_xor_nbi (int).
+     *
+     * @param fetch the local array that receives the fetched value
+     * @param fetchIndex where in {@code fetch} the value goes
+     * @param dest the symmetric destination object
+     * @param index the index of the element in the symmetric object
+     * @param value the operand of the bitwise operation
+     * @param pe the target PE
+     */
     void atomicFetchXorNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe);
     // ---------------------------------------------------------------- point-to-point synchronization
     // ivars: the whole symmetric array is the set of variables (nelems = ivars.length()).
     // status: null, or one entry per element; a non-zero entry excludes that element.
     // Indices returned by the *Any forms are -1 (SIZE_MAX in C) when no element qualifies.
-    /** shmem_long_wait_until: waits until {@code ivars[index] cmp value} on this PE. */
+    /**
+     * shmem_long_wait_until: waits until {@code ivars[index] cmp value} on this PE.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param index the index of the element in the symmetric object
+     * @param cmp the comparison
+     * @param value the value to compare with
+     */
     void waitUntil(SymLongArray ivars, long index, Cmp cmp, long value);
 
-    /** shmem_long_wait_until_all. */
+    /**
+     * shmem_long_wait_until_all.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     */
     void waitUntilAll(SymLongArray ivars, int[] status, Cmp cmp, long value);
 
-    /** shmem_long_wait_until_any: returns the index of one element satisfying the comparison, or -1 if all are excluded. */
+    /**
+     * shmem_long_wait_until_any: returns the index of one element satisfying the comparison, or -1 if all are excluded.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded)
+     */
     long waitUntilAny(SymLongArray ivars, int[] status, Cmp cmp, long value);
 
-    /** shmem_long_wait_until_some: stores the indices that satisfy the comparison into {@code indices}, returns how many (at least 1 unless all are excluded). */
+    /**
+     * shmem_long_wait_until_some: stores the indices that satisfy the comparison into {@code indices}, returns how many (at least 1 unless all are excluded).
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return how many indices were stored in {@code indices}
+     */
     int waitUntilSome(SymLongArray ivars, long[] indices, int[] status, Cmp cmp, long value);
 
-    /** shmem_long_wait_until_all_vector: element i is compared with {@code values[i]}. */
+    /**
+     * shmem_long_wait_until_all_vector: element i is compared with {@code values[i]}.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     */
     void waitUntilAllVector(SymLongArray ivars, int[] status, Cmp cmp, long[] values);
 
-    /** shmem_long_wait_until_any_vector. */
+    /**
+     * shmem_long_wait_until_any_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded)
+     */
     long waitUntilAnyVector(SymLongArray ivars, int[] status, Cmp cmp, long[] values);
 
-    /** shmem_long_wait_until_some_vector. */
+    /**
+     * shmem_long_wait_until_some_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return how many indices were stored in {@code indices}
+     */
     int waitUntilSomeVector(SymLongArray ivars, long[] indices, int[] status, Cmp cmp, long[] values);
 
-    /** shmem_long_test: whether {@code ivars[index] cmp value} holds now. */
+    /**
+     * shmem_long_test: whether {@code ivars[index] cmp value} holds now.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param index the index of the element in the symmetric object
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return whether the comparison holds (for every element not excluded)
+     */
     boolean test(SymLongArray ivars, long index, Cmp cmp, long value);
 
-    /** shmem_long_test_all. */
+    /**
+     * shmem_long_test_all.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return whether the comparison holds (for every element not excluded)
+     */
     boolean testAll(SymLongArray ivars, int[] status, Cmp cmp, long value);
 
-    /** shmem_long_test_any: an index that satisfies the comparison, or -1. */
+    /**
+     * shmem_long_test_any: an index that satisfies the comparison, or -1.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded, or none satisfies it now)
+     */
     long testAny(SymLongArray ivars, int[] status, Cmp cmp, long value);
 
-    /** shmem_long_test_some: fills {@code indices}, returns how many (0 if none). */
+    /**
+     * shmem_long_test_some: fills {@code indices}, returns how many (0 if none).
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return how many indices were stored in {@code indices}
+     */
     int testSome(SymLongArray ivars, long[] indices, int[] status, Cmp cmp, long value);
 
-    /** shmem_long_test_all_vector. */
+    /**
+     * shmem_long_test_all_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return whether the comparison holds (for every element not excluded)
+     */
     boolean testAllVector(SymLongArray ivars, int[] status, Cmp cmp, long[] values);
 
-    /** shmem_long_test_any_vector. */
+    /**
+     * shmem_long_test_any_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded, or none satisfies it now)
+     */
     long testAnyVector(SymLongArray ivars, int[] status, Cmp cmp, long[] values);
 
-    /** shmem_long_test_some_vector. */
+    /**
+     * shmem_long_test_some_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return how many indices were stored in {@code indices}
+     */
     int testSomeVector(SymLongArray ivars, long[] indices, int[] status, Cmp cmp, long[] values);
-    /** shmem_int_wait_until: waits until {@code ivars[index] cmp value} on this PE. */
+    /**
+     * shmem_int_wait_until: waits until {@code ivars[index] cmp value} on this PE.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param index the index of the element in the symmetric object
+     * @param cmp the comparison
+     * @param value the value to compare with
+     */
     void waitUntil(SymIntArray ivars, long index, Cmp cmp, int value);
 
-    /** shmem_int_wait_until_all. */
+    /**
+     * shmem_int_wait_until_all.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     */
     void waitUntilAll(SymIntArray ivars, int[] status, Cmp cmp, int value);
 
-    /** shmem_int_wait_until_any: returns the index of one element satisfying the comparison, or -1 if all are excluded. */
+    /**
+     * shmem_int_wait_until_any: returns the index of one element satisfying the comparison, or -1 if all are excluded.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded)
+     */
     long waitUntilAny(SymIntArray ivars, int[] status, Cmp cmp, int value);
 
-    /** shmem_int_wait_until_some: stores the indices that satisfy the comparison into {@code indices}, returns how many (at least 1 unless all are excluded). */
+    /**
+     * shmem_int_wait_until_some: stores the indices that satisfy the comparison into {@code indices}, returns how many (at least 1 unless all are excluded).
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return how many indices were stored in {@code indices}
+     */
     int waitUntilSome(SymIntArray ivars, long[] indices, int[] status, Cmp cmp, int value);
 
-    /** shmem_int_wait_until_all_vector: element i is compared with {@code values[i]}. */
+    /**
+     * shmem_int_wait_until_all_vector: element i is compared with {@code values[i]}.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     */
     void waitUntilAllVector(SymIntArray ivars, int[] status, Cmp cmp, int[] values);
 
-    /** shmem_int_wait_until_any_vector. */
+    /**
+     * shmem_int_wait_until_any_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded)
+     */
     long waitUntilAnyVector(SymIntArray ivars, int[] status, Cmp cmp, int[] values);
 
-    /** shmem_int_wait_until_some_vector. */
+    /**
+     * shmem_int_wait_until_some_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return how many indices were stored in {@code indices}
+     */
     int waitUntilSomeVector(SymIntArray ivars, long[] indices, int[] status, Cmp cmp, int[] values);
 
-    /** shmem_int_test: whether {@code ivars[index] cmp value} holds now. */
+    /**
+     * shmem_int_test: whether {@code ivars[index] cmp value} holds now.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param index the index of the element in the symmetric object
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return whether the comparison holds (for every element not excluded)
+     */
     boolean test(SymIntArray ivars, long index, Cmp cmp, int value);
 
-    /** shmem_int_test_all. */
+    /**
+     * shmem_int_test_all.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return whether the comparison holds (for every element not excluded)
+     */
     boolean testAll(SymIntArray ivars, int[] status, Cmp cmp, int value);
 
-    /** shmem_int_test_any: an index that satisfies the comparison, or -1. */
+    /**
+     * shmem_int_test_any: an index that satisfies the comparison, or -1.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded, or none satisfies it now)
+     */
     long testAny(SymIntArray ivars, int[] status, Cmp cmp, int value);
 
-    /** shmem_int_test_some: fills {@code indices}, returns how many (0 if none). */
+    /**
+     * shmem_int_test_some: fills {@code indices}, returns how many (0 if none).
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return how many indices were stored in {@code indices}
+     */
     int testSome(SymIntArray ivars, long[] indices, int[] status, Cmp cmp, int value);
 
-    /** shmem_int_test_all_vector. */
+    /**
+     * shmem_int_test_all_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return whether the comparison holds (for every element not excluded)
+     */
     boolean testAllVector(SymIntArray ivars, int[] status, Cmp cmp, int[] values);
 
-    /** shmem_int_test_any_vector. */
+    /**
+     * shmem_int_test_any_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded, or none satisfies it now)
+     */
     long testAnyVector(SymIntArray ivars, int[] status, Cmp cmp, int[] values);
 
-    /** shmem_int_test_some_vector. */
+    /**
+     * shmem_int_test_some_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return how many indices were stored in {@code indices}
+     */
     int testSomeVector(SymIntArray ivars, long[] indices, int[] status, Cmp cmp, int[] values);
-    /** shmem_short_wait_until: waits until {@code ivars[index] cmp value} on this PE. */
+    /**
+     * shmem_short_wait_until: waits until {@code ivars[index] cmp value} on this PE.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param index the index of the element in the symmetric object
+     * @param cmp the comparison
+     * @param value the value to compare with
+     */
     void waitUntil(SymShortArray ivars, long index, Cmp cmp, short value);
 
-    /** shmem_short_wait_until_all. */
+    /**
+     * shmem_short_wait_until_all.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     */
     void waitUntilAll(SymShortArray ivars, int[] status, Cmp cmp, short value);
 
-    /** shmem_short_wait_until_any: returns the index of one element satisfying the comparison, or -1 if all are excluded. */
+    /**
+     * shmem_short_wait_until_any: returns the index of one element satisfying the comparison, or -1 if all are excluded.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded)
+     */
     long waitUntilAny(SymShortArray ivars, int[] status, Cmp cmp, short value);
 
-    /** shmem_short_wait_until_some: stores the indices that satisfy the comparison into {@code indices}, returns how many (at least 1 unless all are excluded). */
+    /**
+     * shmem_short_wait_until_some: stores the indices that satisfy the comparison into {@code indices}, returns how many (at least 1 unless all are excluded).
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return how many indices were stored in {@code indices}
+     */
     int waitUntilSome(SymShortArray ivars, long[] indices, int[] status, Cmp cmp, short value);
 
-    /** shmem_short_wait_until_all_vector: element i is compared with {@code values[i]}. */
+    /**
+     * shmem_short_wait_until_all_vector: element i is compared with {@code values[i]}.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     */
     void waitUntilAllVector(SymShortArray ivars, int[] status, Cmp cmp, short[] values);
 
-    /** shmem_short_wait_until_any_vector. */
+    /**
+     * shmem_short_wait_until_any_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded)
+     */
     long waitUntilAnyVector(SymShortArray ivars, int[] status, Cmp cmp, short[] values);
 
-    /** shmem_short_wait_until_some_vector. */
+    /**
+     * shmem_short_wait_until_some_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return how many indices were stored in {@code indices}
+     */
     int waitUntilSomeVector(SymShortArray ivars, long[] indices, int[] status, Cmp cmp, short[] values);
 
-    /** shmem_short_test: whether {@code ivars[index] cmp value} holds now. */
+    /**
+     * shmem_short_test: whether {@code ivars[index] cmp value} holds now.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param index the index of the element in the symmetric object
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return whether the comparison holds (for every element not excluded)
+     */
     boolean test(SymShortArray ivars, long index, Cmp cmp, short value);
 
-    /** shmem_short_test_all. */
+    /**
+     * shmem_short_test_all.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return whether the comparison holds (for every element not excluded)
+     */
     boolean testAll(SymShortArray ivars, int[] status, Cmp cmp, short value);
 
-    /** shmem_short_test_any: an index that satisfies the comparison, or -1. */
+    /**
+     * shmem_short_test_any: an index that satisfies the comparison, or -1.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded, or none satisfies it now)
+     */
     long testAny(SymShortArray ivars, int[] status, Cmp cmp, short value);
 
-    /** shmem_short_test_some: fills {@code indices}, returns how many (0 if none). */
+    /**
+     * shmem_short_test_some: fills {@code indices}, returns how many (0 if none).
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param value the value to compare with
+     * @return how many indices were stored in {@code indices}
+     */
     int testSome(SymShortArray ivars, long[] indices, int[] status, Cmp cmp, short value);
 
-    /** shmem_short_test_all_vector. */
+    /**
+     * shmem_short_test_all_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return whether the comparison holds (for every element not excluded)
+     */
     boolean testAllVector(SymShortArray ivars, int[] status, Cmp cmp, short[] values);
 
-    /** shmem_short_test_any_vector. */
+    /**
+     * shmem_short_test_any_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return the index of an element that satisfies the comparison, or -1 if there is none (every element excluded, or none satisfies it now)
+     */
     long testAnyVector(SymShortArray ivars, int[] status, Cmp cmp, short[] values);
 
-    /** shmem_short_test_some_vector. */
+    /**
+     * shmem_short_test_some_vector.
+     *
+     * @param ivars the symmetric array, on this PE, whose elements are compared
+     * @param indices receives the indices of the elements that satisfy the comparison
+     * @param status which elements of {@code ivars} to leave out (nonzero at {@code i} excludes element {@code i}), or null for none
+     * @param cmp the comparison
+     * @param values the values to compare with, one per element of {@code ivars}
+     * @return how many indices were stored in {@code indices}
+     */
     int testSomeVector(SymShortArray ivars, long[] indices, int[] status, Cmp cmp, short[] values);
     // ---------------------------------------------------------------- ordering
 
@@ -428,12 +1501,20 @@ public interface ShmemCtx {
     /** shmem_quiet: every put, AMO and nbi operation issued by this PE (on this context) is complete and visible. */
     void quiet();
 
-    /** shmem_pe_quiet: completes the operations issued to the given PEs. */
+    /**
+     * shmem_pe_quiet: completes the operations issued to the given PEs.
+     *
+     * @param pes the PEs whose operations to complete
+     */
     void peQuiet(int... pes);
 
     // ---------------------------------------------------------------- sessions
 
-    /** shmem_ctx_session_start: a hint that a burst of operations follows; jshmem accepts it and needs nothing. */
+    /**
+     * shmem_ctx_session_start: a hint that a burst of operations follows; jshmem accepts it and needs nothing.
+     *
+     * @param options hints about the burst (none is defined yet: 0)
+     */
     void sessionStart(long options);
 
     /** shmem_ctx_session_stop: ends the burst: completes its operations like {@link #quiet()}. */

@@ -24,22 +24,37 @@ public interface ShmemTeam extends AutoCloseable {
      */
     ShmemTeam INVALID = InvalidHandles.newTeam();
 
-    /** shmem_team_my_pe: this PE's number in the team; -1 for {@link #INVALID}. */
+    /**
+     * shmem_team_my_pe: this PE's number in the team; -1 for {@link #INVALID}.
+     *
+     * @return this PE's number in the team, or -1 for {@link #INVALID}
+     */
     int myPe();
 
-    /** shmem_team_n_pes: the team's size; -1 for {@link #INVALID}. */
+    /**
+     * shmem_team_n_pes: the team's size; -1 for {@link #INVALID}.
+     *
+     * @return the number of PEs in the team, or -1 for {@link #INVALID}
+     */
     int nPes();
 
     /**
      * shmem_team_get_config: the configuration (the fields selected by {@code configMask}; the
      * defaults for the others, all of them when the mask is 0). Empty for {@link #INVALID} (C
      * returns nonzero and leaves the config untouched).
+     *
+     * @param configMask which fields to fill in (the TEAM_*_CONFIG bits)
+     * @return the team's configuration, or empty for {@link #INVALID}
      */
     Optional<TeamConfig> getConfig(long configMask);
 
     /**
      * shmem_team_translate_pe: the number in {@code destTeam} of this team's PE {@code pe}; -1 if
      * it is not a member, if {@code pe} is not a PE of this team, or if either team is {@link #INVALID}.
+     *
+     * @param pe a PE number in this team
+     * @param destTeam the team to translate to
+     * @return the PE's number in {@code destTeam}, or -1 if it is not a member
      */
     int translatePe(int pe, ShmemTeam destTeam);
 
@@ -51,6 +66,13 @@ public interface ShmemTeam extends AutoCloseable {
      * {@link #INVALID} (C: nonzero). A triplet that leaves this team (a member outside 0..nPes()-1,
      * size below 1, stride 0 with size above 1) throws {@link ShmemException} on every PE
      * (C: nonzero return).
+     *
+     * @param start the first member, as a PE number in this team
+     * @param stride the distance between consecutive members, in PE numbers of this team
+     * @param size the number of members
+     * @param config the new team's configuration, or null for the defaults
+     * @param configMask which fields of the configuration to use (the TEAM_*_CONFIG bits)
+     * @return the new team on its members; empty on the other PEs of this team
      */
     Optional<ShmemTeam> splitStrided(int start, int stride, int size, TeamConfig config, long configMask);
 
@@ -58,18 +80,32 @@ public interface ShmemTeam extends AutoCloseable {
      * shmem_team_split_2d: collective over this team; arranges its PEs in a grid with rows of
      * {@code xRange} PEs and returns this PE's row team (x) and column team (y). On {@link #INVALID}
      * returns {@code TeamPair(INVALID, INVALID)} (C: nonzero).
+     *
+     * @param xRange the number of PEs in a row (x) team
+     * @param xConfig the row teams' configuration, or null
+     * @param xMask which fields of {@code xConfig} to use
+     * @param yConfig the column teams' configuration, or null
+     * @param yMask which fields of {@code yConfig} to use
+     * @return this PE's row (x) and column (y) teams
      */
     TeamPair split2d(int xRange, TeamConfig xConfig, long xMask, TeamConfig yConfig, long yMask);
 
     /**
      * shmem_team_create_ctx: a context whose PE numbers are this team's. On {@link #INVALID}
      * returns {@link ShmemContext#INVALID} (C: nonzero).
+     *
+     * @param options a bitwise or of the {@code Shmem.CTX_*} constants, 0 for none
+     * @return the new context, or {@link ShmemContext#INVALID} when none can be created
      */
     ShmemContext createCtx(long options);
 
     /**
      * shmem_team_ptr: a direct view of {@code object} on team PE {@code pe} if it shares memory with
      * this PE; empty otherwise (C: a null pointer), and on {@link #INVALID}.
+     *
+     * @param object a symmetric object
+     * @param pe a PE number
+     * @return a segment mapping {@code object} on {@code pe} for plain loads and stores, or empty when it is not mapped directly
      */
     Optional<MemorySegment> ptr(SymArray<?> object, int pe);
 
@@ -82,60 +118,194 @@ public interface ShmemTeam extends AutoCloseable {
     /** shmem_team_sync / shmem_sync(team): waits for every member; does not complete outstanding operations. */
     void sync();
 
-    /** shmem_broadcast: copies {@code source[0..nelems)} on team PE {@code root} to {@code dest} on every member (the root too). */
+    /**
+     * shmem_broadcast: copies {@code source[0..nelems)} on team PE {@code root} to {@code dest} on every member (the root too).
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     * @param root the PE, as a number in this team, whose {@code source} is broadcast
+     */
     <A> void broadcast(SymArray<A> dest, SymArray<A> source, long nelems, int root);
 
-    /** shmem_broadcastmem: like broadcast, counted in bytes. */
+    /**
+     * shmem_broadcastmem: like broadcast, counted in bytes.
+     *
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
+     * @param root the PE, as a number in this team, whose {@code source} is broadcast
+     */
     void broadcastmem(SymArray<?> dest, SymArray<?> source, long nbytes, int root);
 
-    /** shmem_collect: concatenates each member's {@code source[0..nelems)} (nelems may differ per PE) into {@code dest}, in team order. */
+    /**
+     * shmem_collect: concatenates each member's {@code source[0..nelems)} (nelems may differ per PE) into {@code dest}, in team order.
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     */
     <A> void collect(SymArray<A> dest, SymArray<A> source, long nelems);
 
-    /** shmem_collectmem. */
+    /**
+     * shmem_collectmem.
+     *
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
+     */
     void collectmem(SymArray<?> dest, SymArray<?> source, long nbytes);
 
-    /** shmem_fcollect: like collect with the same {@code nelems} on every member. */
+    /**
+     * shmem_fcollect: like collect with the same {@code nelems} on every member.
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     */
     <A> void fcollect(SymArray<A> dest, SymArray<A> source, long nelems);
 
-    /** shmem_fcollectmem. */
+    /**
+     * shmem_fcollectmem.
+     *
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
+     */
     void fcollectmem(SymArray<?> dest, SymArray<?> source, long nbytes);
 
-    /** shmem_alltoall: block j of {@code source} (nelems elements) on PE i goes to block i of {@code dest} on PE j. */
+    /**
+     * shmem_alltoall: block j of {@code source} (nelems elements) on PE i goes to block i of {@code dest} on PE j.
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     */
     <A> void alltoall(SymArray<A> dest, SymArray<A> source, long nelems);
 
-    /** shmem_alltoallmem. */
+    /**
+     * shmem_alltoallmem.
+     *
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
+     */
     void alltoallmem(SymArray<?> dest, SymArray<?> source, long nbytes);
 
-    /** shmem_alltoalls: like alltoall with element strides {@code dst} (in dest) and {@code sst} (in source). */
+    /**
+     * shmem_alltoalls: like alltoall with element strides {@code dst} (in dest) and {@code sst} (in source).
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param dst the stride between the elements of {@code dest}, in elements
+     * @param sst the stride between the elements of {@code source}, in elements
+     * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     */
     <A> void alltoalls(SymArray<A> dest, SymArray<A> source, long dst, long sst, long nelems);
 
-    /** shmem_alltoallsmem: strided alltoall of bytes. */
+    /**
+     * shmem_alltoallsmem: strided alltoall of bytes.
+     *
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param dst the stride between the elements of {@code dest}, in elements
+     * @param sst the stride between the elements of {@code source}, in elements
+     * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
+     */
     void alltoallsmem(SymArray<?> dest, SymArray<?> source, long dst, long sst, long nbytes);
 
-    /** shmem_TYPE_and_reduce (integral types). dest and source may be the same array. */
+    /**
+     * shmem_TYPE_and_reduce (integral types). dest and source may be the same array.
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of elements to reduce
+     */
     <A> void andReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
-    /** shmem_TYPE_or_reduce (integral types). */
+    /**
+     * shmem_TYPE_or_reduce (integral types).
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of elements to reduce
+     */
     <A> void orReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
-    /** shmem_TYPE_xor_reduce (integral types). */
+    /**
+     * shmem_TYPE_xor_reduce (integral types).
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of elements to reduce
+     */
     <A> void xorReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
-    /** shmem_TYPE_max_reduce ({@code char} compares unsigned). */
+    /**
+     * shmem_TYPE_max_reduce ({@code char} compares unsigned).
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of elements to reduce
+     */
     <A> void maxReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
-    /** shmem_TYPE_min_reduce. */
+    /**
+     * shmem_TYPE_min_reduce.
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of elements to reduce
+     */
     <A> void minReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
-    /** shmem_TYPE_sum_reduce (integral types wrap around as in Java). */
+    /**
+     * shmem_TYPE_sum_reduce (integral types wrap around as in Java).
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of elements to reduce
+     */
     <A> void sumReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
-    /** shmem_TYPE_prod_reduce. */
+    /**
+     * shmem_TYPE_prod_reduce.
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of elements to reduce
+     */
     <A> void prodReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
-    /** shmem_TYPE_sum_inscan: dest on team PE k = source summed over PEs 0..k, element-wise. */
+    /**
+     * shmem_TYPE_sum_inscan: dest on team PE k = source summed over PEs 0..k, element-wise.
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     */
     <A> void sumInscan(SymArray<A> dest, SymArray<A> source, long nelems);
 
-    /** shmem_TYPE_sum_exscan: dest on team PE k = source summed over PEs 0..k-1 (zero on PE 0). */
+    /**
+     * shmem_TYPE_sum_exscan: dest on team PE k = source summed over PEs 0..k-1 (zero on PE 0).
+     *
+     * @param <A> the Java array type of the elements, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     */
     <A> void sumExscan(SymArray<A> dest, SymArray<A> source, long nelems);
 }

@@ -10,9 +10,9 @@ package io.jshmem;
 public final class SubprocessRefusedException extends ShmemException {
     private static final long serialVersionUID = 1L;
 
-    /** @serial the clause that applies: 1, 2 or 3 */
+    /** The clause that applies: 1, 2 or 3. */
     private final int clause;
-    /** @serial the process owning the PE identity, or -1 */
+    /** The process owning the PE identity, or -1. */
     private final long ownerPid;
 
     /**

@@ -13,19 +13,32 @@ import java.lang.foreign.MemorySegment;
  */
 public interface SymArray<A> {
 
-    /** Number of elements. */
+    /**
+     * Number of elements.
+     *
+     * @return the number of elements
+     */
     long length();
 
-    /** Element type. */
+    /**
+     * Element type.
+     *
+     * @return the element type
+     */
     SymType<?> type();
 
-    /** Size in bytes ({@code length() * type().elementSize()}). */
+    /**
+     * Size in bytes ({@code length() * type().elementSize()}).
+     *
+     * @return the size in bytes
+     */
     long byteSize();
 
     /**
      * This PE's copy as a memory segment (the same as {@code shmem.ptr(this, shmem.myPe())}).
      * Plain accesses; use the synchronization routines to wait for remote updates.
      *
+     * @return this PE's part of the object, as a segment
      * @throws ShmemException if the object was freed or the library finalized
      */
     MemorySegment local();

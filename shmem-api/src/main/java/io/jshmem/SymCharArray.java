@@ -2,9 +2,19 @@ package io.jshmem;
 
 /** A symmetric array of {@code char}; {@link #get}/{@link #set} access this PE's copy. */
 public interface SymCharArray extends SymArray<char[]> {
-    /** Reads element {@code index} of this PE's copy. */
+    /**
+     * Reads element {@code index} of this PE's copy.
+     *
+     * @param index the index of the element
+     * @return the element's value on this PE
+     */
     char get(long index);
 
-    /** Writes element {@code index} of this PE's copy. */
+    /**
+     * Writes element {@code index} of this PE's copy.
+     *
+     * @param index the index of the element
+     * @param value the value to store
+     */
     void set(long index, char value);
 }
