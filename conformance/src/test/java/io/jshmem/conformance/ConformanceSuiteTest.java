@@ -22,7 +22,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * The conformance cases, run for real: one job through bin/oshrun per PE count and configuration
  * (2 and 4 PEs with every case; 4 PEs again with the dissemination sync and pull collectives forced;
- * 8 PEs with the barrier loop and the collectives), one dynamic test per case and job asserting
+ * 8 PEs with the barrier loop and the collectives; 4 PEs on two "hosts" joined by UCX with atomics
+ * through UCX), one dynamic test per case and job asserting
  * that every PE reported PASS (a case that reports SKIP is a skipped test), plus one per job asserting
  * it exited with status 0.
  */
@@ -39,7 +40,21 @@ class ConformanceSuiteTest {
                 job(4, AllCases.names(), List.of(), List.of()),
                 job(4, AllCases.names(), List.of(), List.of("-x", "JSHMEM_BARRIER_ALGORITHM=dissemination",
                         "-x", "JSHMEM_COLL_ALGORITHM=pull")),
-                job(8, eight, List.of("order.barrier-loop", "coll."), List.of()));
+                job(8, eight, List.of("order.barrier-loop", "coll."), List.of()),
+                // Two "hosts" of 2 PEs (the cluster shape: shared memory on-node, UCX over TCP
+                // off-node), with every atomic forced through UCX as on InfiniBand/RoCE.
+                ucxJob(List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self", "-x", "SHMEM_ATOMICS=transport")));
+    }
+
+    private static DynamicNode ucxJob(List<String> options) {
+        String why = io.jshmem.conformance.spawn.Jobs.ucxUnavailable().orElse(null);
+        if (why != null) {
+            return DynamicTest.dynamicTest("4 PEs over UCX", () -> {
+                System.out.println("ConformanceSuiteTest: the UCX job is skipped: " + why);
+                Assumptions.abort(why);
+            });
+        }
+        return job(4, AllCases.names(), List.of(), options);
     }
 
     /** The names --list prints are the registered cases, in order. */

@@ -26,6 +26,11 @@ final class Locks {
         this.waiter = waiter;
     }
 
+    /**
+     * Every update is a fetching atomic, which is complete when it returns: a posted one through a
+     * network transport (SHMEM_ATOMICS=transport) could land after a later update by another PE
+     * on another endpoint (a waiting bit set after the predecessor cleared it: a hang).
+     */
     private long amo(int pe, long off, AmoOp op, long operand, long compare) {
         return comm.amo64(pe, off, op, operand, compare);
     }
@@ -37,14 +42,14 @@ final class Locks {
     void set(long off) {
         long mine = me + 1L;
         // Prepare this PE's node: no successor, waiting.
-        amo(me, off, AmoOp.AND, ~NEXT, 0);
-        amo(me, off, AmoOp.OR, WAITING, 0);
+        amo(me, off, AmoOp.FETCH_AND, ~NEXT, 0);
+        amo(me, off, AmoOp.FETCH_OR, WAITING, 0);
         long prev = swapTail(off, mine) & TAIL;
         if (prev == 0) {
-            amo(me, off, AmoOp.AND, ~WAITING, 0);
+            amo(me, off, AmoOp.FETCH_AND, ~WAITING, 0);
             return;
         }
-        amo((int) prev - 1, off, AmoOp.OR, mine << 32, 0);
+        amo((int) prev - 1, off, AmoOp.FETCH_OR, mine << 32, 0);
         long v;
         for (long w = 0; ((v = read(me, off)) & WAITING) != 0; ) {
             w = waiter.idle(w, comm.direct(me), off, 8, v);
@@ -59,7 +64,7 @@ final class Locks {
                 return false;
             }
             // This PE's node must say "no successor" before it can be found at the tail.
-            amo(me, off, AmoOp.AND, ~(NEXT | WAITING), 0);
+            amo(me, off, AmoOp.FETCH_AND, ~(NEXT | WAITING), 0);
             old = read(HOME, off);
             if ((old & TAIL) != 0) {
                 return false;
@@ -88,8 +93,8 @@ final class Locks {
                 w = waiter.idle(w, comm.direct(me), off, 8, v);
             }
         }
-        amo(me, off, AmoOp.AND, ~NEXT, 0);
-        amo((int) next - 1, off, AmoOp.AND, ~WAITING, 0);
+        amo(me, off, AmoOp.FETCH_AND, ~NEXT, 0);
+        amo((int) next - 1, off, AmoOp.FETCH_AND, ~WAITING, 0);
     }
 
     /** Atomically replaces the tail field on the home PE; returns the old word. */

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * test classes (they use the Spawn API, which the conformance module does not depend on) and
  * {@code io.jshmem.examples.SpawnUname}.
  */
-final class Jobs {
+public final class Jobs {
     static final int TIMEOUT_SECONDS = 120;
     static final String SPAWN_JOBS = "io.jshmem.spawn.jobs.SpawnJobs";
     private static final Pattern CHECK = Pattern.compile("(?m)^CHECK (\\S+) PE (\\d+) (PASS|FAIL)(?: (.*))?$");
@@ -122,7 +122,7 @@ final class Jobs {
     }
 
     /** Why the UCX transport cannot be used here, or empty if it can (shmem-ucx provides a transport, libucp is installed). */
-    static java.util.Optional<String> ucxUnavailable() {
+    public static java.util.Optional<String> ucxUnavailable() {
         Path service = root().resolve("shmem-ucx/target/classes/META-INF/services/io.jshmem.core.transport.TransportProvider");
         if (!Files.isRegularFile(service)) {
             return java.util.Optional.of("shmem-ucx provides no transport yet (" + service + " does not exist)");
