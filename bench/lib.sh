@@ -59,3 +59,28 @@ job_output() {
 median_of() {
     printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"
 }
+
+# module_jar MODULE: the path of $root/MODULE's main jar (not -sources/-tests/-javadoc); fails if there
+# is none. $root is the repository root (set by the script that sources this file).
+module_jar() {
+    local jar
+    for jar in "$root/$1/target/$1"-*.jar; do
+        if [[ -f $jar && ! $jar =~ -(sources|tests|javadoc)\.jar$ ]]; then
+            echo "$jar"
+            return
+        fi
+    done
+    return 1
+}
+
+# snapshot_jshmem DIR: DIR/bin (a copy of bin/) and DIR/lib (the jars of the modules named in
+# $jshmem_modules), oshrun's distribution layout, and an empty DIR/app for the programs' jars.
+snapshot_jshmem() {
+    local m
+    rm -rf "$1"
+    mkdir -p "$1/lib" "$1/app"
+    cp -r "$root/bin" "$1/"
+    for m in "${jshmem_modules[@]}"; do
+        cp "$(module_jar "$m")" "$1/lib/"
+    done
+}

@@ -134,17 +134,6 @@ export JAVA_HOME PATH=$JAVA_HOME/bin:$PATH
 # ---------------------------------------------------------------- build
 
 t_start=$(now)
-# Prints the path of module $1's main jar (not -sources/-tests/-javadoc); fails if there is none.
-module_jar() {
-    local jar
-    for jar in "$root/$1/target/$1"-*.jar; do
-        if [[ -f $jar && ! $jar =~ -(sources|tests|javadoc)\.jar$ ]]; then
-            echo "$jar"
-            return
-        fi
-    done
-    return 1
-}
 jshmem_modules=(shmem-api shmem-core shmem-spawn shmem-ucx)
 stamp=$root/shmem-bench/target/run.sh.built # written after a successful build
 need_build=0
@@ -170,12 +159,7 @@ fi
 # lib/*.jar), plus the benchmark and example jars: a `mvn clean` or rebuild elsewhere in the tree
 # cannot pull classes from under a running benchmark, nor mix two builds in one run.
 snap=$here/build/jshmem
-rm -rf "$snap"
-mkdir -p "$snap/lib" "$snap/app"
-cp -r "$root/bin" "$snap/"
-for m in "${jshmem_modules[@]}"; do
-    cp "$(module_jar "$m")" "$snap/lib/"
-done
+snapshot_jshmem "$snap"
 bench_jar=$snap/app/shmem-bench.jar
 hello_jar=$snap/app/shmem-examples.jar
 cp "$(module_jar shmem-bench)" "$bench_jar"

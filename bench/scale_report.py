@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""Report of bench/scale.sh: medians over rounds of init time, wire-up steps, memory and collective
+latency per PE count, jshmem beside OSHMEM (markdown on stdout).
+
+  scale_report.py --dir RUN_DIR [--conditions TEXT]     the summary of a run directory
+  scale_report.py --jfr-rows ROUND NPES FILE.json...    jfr.csv rows from `jfr print --json` files
+                                                         (used by scale.sh after each traced job)
+"""
+import csv
+import json
+import os
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+
+def iso_us(text):
+    """'2026-12-01T17:43:20.016797597Z' -> microseconds since the epoch (UTC)."""
+    import calendar
+    m = re.match(r"(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)(?:\.(\d+))?", text)
+    y, mo, d, h, mi, s = (int(g) for g in m.groups()[:6])
+    frac = (m.group(7) or "0")[:6].ljust(6, "0")
+    return (calendar.timegm((y, mo, d, h, mi, s)) * 1_000_000) + int(frac)
+
+
+def duration_us(text):
+    """ISO-8601 duration as JFR prints it ('PT0.658456131S', 'PT1M2.5S') -> microseconds."""
+    m = re.match(r"PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?", text)
+    h, mi, s = m.group(1), m.group(2), m.group(3)
+    return ((int(h or 0) * 60 + int(mi or 0)) * 60 + float(s or 0)) * 1e6
+
+
+def method_name(method):
+    t = method["type"]["name"].replace("/", ".")
+    return t + "." + method["name"]
+
+
+def jfr_rows(round_, npes, files):
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    for f in files:
+        m = re.search(r"pe-(\d+)\.json$", f)
+        if not m or not os.path.getsize(f):
+            continue
+        with open(f) as fh:
+            events = json.load(fh)["recording"]["events"]
+        for e in events:
+            v = e["values"]
+            frames = (v.get("stackTrace") or {}).get("frames") or []
+            caller = method_name(frames[0]["method"]) if frames else ""
+            out.writerow([round_, npes, m.group(1), method_name(v["method"]), caller,
+                          iso_us(v["startTime"]), "%.1f" % duration_us(v["duration"])])
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def fmt(x, digits=1):
+    if x is None:
+        return "-"
+    if abs(x) >= 100 or digits == 0:
+        return "%.0f" % x
+    return "%.*f" % (digits, x)
+
+
+def spread(xs, digits=1):
+    """'median (min-max)' over rounds."""
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return "-"
+    if len(xs) == 1:
+        return fmt(xs[0], digits)
+    return "%s (%s-%s)" % (fmt(statistics.median(xs), digits), fmt(min(xs), digits), fmt(max(xs), digits))
+
+
+def read(path):
+    """A CSV file of the run, or its .gz (bench/results/scale/ keeps jfr.csv compressed)."""
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        import gzip
+        with gzip.open(path + ".gz", "rt") as fh:
+            return list(csv.DictReader(fh))
+    with open(path) as fh:
+        return list(csv.DictReader(fh))
+
+
+def slope(points):
+    """Least-squares slope of (x, y) points, or None with fewer than 2 distinct x."""
+    pts = [(x, y) for x, y in points if y is not None]
+    if len({x for x, _ in pts}) < 2:
+        return None
+    mx = statistics.mean(x for x, _ in pts)
+    my = statistics.mean(y for _, y in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+
+
+def summary(run_dir, conditions):
+    jobs = read(os.path.join(run_dir, "jobs.csv"))
+    probes = read(os.path.join(run_dir, "probes.csv"))
+    ucx = read(os.path.join(run_dir, "ucx.csv"))
+    jfr = read(os.path.join(run_dir, "jfr.csv"))
+
+    launch = {(j["round"], j["impl"], j["npes"]): j for j in jobs}
+    by_job = defaultdict(list)
+    for p in probes:
+        impl = p["impl"] if p["variant"] == "plain" else p["impl"] + "-" + p["variant"]
+        by_job[(p["round"], impl, p["npes"])].append(p)
+
+    # Per job metrics, then lists over rounds per (impl, npes).
+    per = defaultdict(lambda: defaultdict(list))
+    pes_counts = sorted({int(j["npes"]) for j in jobs})
+    for (r, impl, n), rows in by_job.items():
+        j = launch.get((r, impl, n))
+        if j is None or j["rc"] != "0" or len(rows) != int(n):
+            continue
+        f = lambda k: [float(x[k]) for x in rows]
+        t0 = float(j["t_launch_us"])
+        m = per[(impl, int(n))]
+        m["launch_ms"].append(med([(x - t0) / 1e3 for x in f("t_main_us")]))
+        m["init_ms"].append(med([a - b for a, b in zip(f("t_init_us"), f("t_main_us"))]) / 1e3)
+        m["init_last_ms"].append((med(f("t_init_us")) - max(f("t_main_us"))) / 1e3)
+        m["ready_ms"].append((max(f("t_ready_us")) - t0) / 1e3)
+        m["cpu_ready_s"].append(med(f("cpu_ready_ms")) / 1e3)
+        m["wall_s"].append(float(j["wall_s"]))
+        m["cpu_s"].append(float(j["cpu_s"]))
+        m["load"].append(float(j["load_avg"]))
+        m["other"].append(float(j["other_cpu"]))
+        for k in ("rss1", "pss1", "uss1"):
+            m[k].append(med(f(k)) / 1024)
+        m["rss_d"].append(med([a - b for a, b in zip(f("rss1"), f("rss0"))]) / 1024)
+        m["uss_d"].append(med([a - b for a, b in zip(f("uss1"), f("uss0"))]) / 1024)
+        if impl.startswith("jshmem"):
+            m["jheap_d"].append(med([a - b for a, b in zip(f("jheap1"), f("jheap0"))]) / 1024)
+            # The minimum over PEs: some PEs keep ~1 MiB more (not per peer), which hides the per-peer part.
+            m["jheap_d_min"].append(min(a - b for a, b in zip(f("jheap1"), f("jheap0"))) / 1024)
+        m["barrier_us"].append(statistics.mean(f("barrier_us")))
+        m["bcast_us"].append(statistics.mean(f("bcast_us")))
+        m["iters"].append(med(f("iters")))
+
+    # jshmem wire-up from the traced jobs.
+    ev = defaultdict(lambda: defaultdict(list))  # (round, npes) -> pid -> events
+    for e in jfr:
+        ev[(e["round"], int(e["npes"]))][e["pid"]].append(e)
+    missing = set()
+    wanted = {"io.jshmem.Shmem.init", "io.jshmem.core.bootstrap.Bootstraps.select",
+              "io.jshmem.core.heap.SymmetricHeap.create", "io.jshmem.core.bootstrap.TcpBootstrap.fence",
+              "io.jshmem.ucx.UcxTransport.create", "io.jshmem.ucx.UcxTransport.checkConnections",
+              "io.jshmem.ucx.Ucp.init", "io.jshmem.ucx.Ucp.workerCreate", "io.jshmem.ucx.Ucp.memMap",
+              "io.jshmem.ucx.Ucp.epCreate", "io.jshmem.ucx.Ucp.epRkeyUnpack", "io.jshmem.ucx.Ucp.<clinit>",
+              "io.jshmem.ucx.UcxTransport.errorHandlerStub"}
+    seen = {e["method"] for e in jfr}
+    missing = sorted(wanted - seen) if jfr else sorted(wanted)
+    for (r, n), pids in ev.items():
+        if len(pids) != n:
+            continue
+        w = per[("jshmem-wireup", n)]
+
+        def each(method, caller=None):
+            return {pid: sorted((e for e in es if e["method"] == method and (caller is None or e["caller"] == caller)),
+                                key=lambda e: float(e["start_us"])) for pid, es in pids.items()}
+
+        def total_ms(method):
+            groups = each(method).values()
+            if not any(groups):
+                return None  # not traced
+            return med([sum(float(e["duration_us"]) for e in es) for es in groups]) / 1e3
+
+        def skew_free_ms(groups, index=0):
+            """Collective step: median end minus the last PE's start (the step once all are in)."""
+            starts, ends = [], []
+            for es in groups.values():
+                if len(es) <= index:
+                    return None
+                s = float(es[index]["start_us"])
+                starts.append(s)
+                ends.append(s + float(es[index]["duration_us"]))
+            return (med(ends) - max(starts)) / 1e3
+
+        w["init_ms"].append(total_ms("io.jshmem.Shmem.init"))
+        w["bootstrap_ms"].append(total_ms("io.jshmem.core.bootstrap.Bootstraps.select"))
+        w["heap_fence_ms"].append(skew_free_ms(each("io.jshmem.core.bootstrap.TcpBootstrap.fence",
+                                                    "io.jshmem.core.heap.SymmetricHeap.create"), 0))
+        w["heap_fence2_ms"].append(skew_free_ms(each("io.jshmem.core.bootstrap.TcpBootstrap.fence",
+                                                     "io.jshmem.core.heap.SymmetricHeap.create"), 1))
+        creates = each("io.jshmem.ucx.UcxTransport.create")
+        xfence = each("io.jshmem.core.bootstrap.TcpBootstrap.fence", "io.jshmem.ucx.UcxTransport.wireUp")
+        local = []
+        for pid in pids:
+            if creates[pid] and xfence[pid]:
+                local.append((float(xfence[pid][0]["start_us"]) - float(creates[pid][0]["start_us"])) / 1e3)
+        w["ucx_local_ms"].append(med(local))
+        w["bindings_ms"].append(total_ms("io.jshmem.ucx.Ucp.<clinit>"))
+        w["upcall_ms"].append(total_ms("io.jshmem.ucx.UcxTransport.errorHandlerStub"))
+        w["ucp_init_ms"].append(total_ms("io.jshmem.ucx.Ucp.init"))
+        w["worker_ms"].append(total_ms("io.jshmem.ucx.Ucp.workerCreate"))
+        w["memmap_ms"].append(total_ms("io.jshmem.ucx.Ucp.memMap"))
+        w["addr_xchg_ms"].append(skew_free_ms(xfence, 0))
+        w["addr_fence_wait_ms"].append(med([float(es[0]["duration_us"]) / 1e3 for es in xfence.values() if es]))
+        ep = total_ms("io.jshmem.ucx.Ucp.epCreate")
+        w["ep_ms"].append(ep)
+        w["ep_us_each"].append(ep * 1e3 / (n - 1) if ep is not None else None)
+        w["ep_calls"].append(med([len(es) for es in each("io.jshmem.ucx.Ucp.epCreate").values()]))
+        # One call: the first of each PE pays for linking the downcall; the median is the steady cost.
+        calls = [float(e["duration_us"]) for es in each("io.jshmem.ucx.Ucp.epCreate").values() for e in es]
+        w["ep_us_call"].append(med(calls))
+        w["rkey_ms"].append(total_ms("io.jshmem.ucx.Ucp.epRkeyUnpack"))
+        w["check_ms"].append(total_ms("io.jshmem.ucx.UcxTransport.checkConnections"))
+        w["ucx_total_ms"].append(total_ms("io.jshmem.ucx.UcxTransport.create"))
+
+    # OSHMEM wire-up from the ucxtime shim.
+    sh = defaultdict(lambda: defaultdict(lambda: {"time": {}, "calls": []}))
+    sizes = []  # (worker address bytes, packed rkey bytes) per OSHMEM PE
+    for u in ucx:
+        d = sh[(u["round"], int(u["npes"]))][u["pid"]]
+        if u["kind"] == "ucxsize":
+            sizes.append((int(u["a"]), int(u["c"])))
+            continue
+        if u["kind"] == "ucxtime":
+            d["time"][u["function"]] = (int(u["a"]), float(u["b"]), float(u["c"]), float(u["d"]))
+        else:
+            d["calls"].append((u["function"], float(u["a"]), float(u["b"])))
+    for (r, n), pids in sh.items():
+        if len(pids) != n:
+            continue
+        o = per[("oshmem-wireup", n)]
+        g = lambda fn, i: med([d["time"][fn][i] for d in pids.values() if fn in d["time"]])
+        o["ucp_init_ms"].append((g("ucp_init", 1) or 0) / 1e3)
+        o["worker_ms"].append((g("ucp_worker_create", 1) or 0) / 1e3)
+        o["workers"].append(g("ucp_worker_create", 0))
+        o["memmap_ms"].append((g("ucp_mem_map", 1) or 0) / 1e3)
+        o["ep_calls"].append(g("ucp_ep_create", 0))
+        ep = g("ucp_ep_create", 1)
+        o["ep_ms"].append(ep / 1e3 if ep is not None else None)
+        o["ep_us_each"].append(ep / g("ucp_ep_create", 0) if ep is not None else None)
+        rk = g("ucp_ep_rkey_unpack", 1)
+        o["rkey_ms"].append(rk / 1e3 if rk is not None else None)
+        o["rkey_calls"].append(g("ucp_ep_rkey_unpack", 0))
+        # Address exchange: from the last PE's ucp_worker_get_address (before its first endpoint) to
+        # the median PE's first ucp_ep_create: the allgather of worker addresses, once all are in.
+        addr_end, first_ep = [], []
+        for d in pids.values():
+            if "ucp_ep_create" not in d["time"]:
+                continue
+            fe = d["time"]["ucp_ep_create"][2]
+            ends = [b for fn, a, b in d["calls"] if fn == "ucp_worker_get_address" and b <= fe]
+            if ends:
+                addr_end.append(max(ends))
+                first_ep.append(fe)
+        if addr_end:
+            o["addr_xchg_ms"].append((med(first_ep) - max(addr_end)) / 1e3)
+            o["addr_wait_ms"].append(med([b - a for a, b in zip(addr_end, first_ep)]) / 1e3)
+
+    out = []
+    p = out.append
+    p("# Scale probe: jshmem and OSHMEM over UCX (tcp,self) on one machine\n")
+    p("Measured run: " + conditions + "\n")
+    p("Every cell: median over rounds, with (min-max) over rounds where it matters; within a job, the")
+    p("median over PEs unless the column says otherwise. Launch = the script's launch of oshrun to the PE")
+    p("reaching main (for jshmem: JVM start included). Init = main to init's return. Init after last")
+    p("arrival = median PE's init return minus the last PE's arrival in main (the collective part, without")
+    p("the start-up skew). Ready = launch to the last PE past the first barrier. CPU at ready = the PE's")
+    p("own CPU time up to then (JVM start, class loading, JIT included for jshmem).\n")
+
+    def both(failed=False):
+        """(PEs, impl, metrics) of the plain jobs, jshmem then OSHMEM per PE count; metrics None if
+        every round failed (listed only with failed=True)."""
+        for n in pes_counts:
+            for impl in ("jshmem", "oshmem"):
+                m = per.get((impl, n))
+                if m or failed:
+                    yield n, impl, m
+
+    def table(header, rows):
+        p("| " + " | ".join(header) + " |")
+        p("|" + "---|" * len(header))
+        for row in rows:
+            p("| " + " | ".join(row) + " |")
+        p("")
+
+    p("## Start-up and init\n")
+    rows = []
+    for n, impl, m in both(failed=True):
+        if not m:
+            rows.append([str(n), impl] + ["(failed)"] * 9)
+        else:
+            rows.append([str(n), impl, spread(m["launch_ms"], 0), spread(m["init_ms"], 0), spread(m["init_last_ms"], 0),
+                         spread(m["ready_ms"], 0), fmt(med(m["cpu_ready_s"]), 2), fmt(med(m["wall_s"])),
+                         fmt(med(m["cpu_s"])), fmt(med(m["load"])), fmt(med(m["other"]))])
+    table(["PEs", "impl", "launch ms", "init ms", "init after last arrival ms", "ready ms", "CPU at ready s/PE",
+           "job wall s", "job CPU s", "load", "other busy cores"], rows)
+
+    p("## Wire-up steps (per PE, ms; jshmem from JFR-traced jobs, OSHMEM from the ucxtime shim)\n")
+    p("jshmem: bootstrap = connecting to oshrun; heap fence = the first bootstrap fence of the symmetric")
+    p("heap (segment names), after the last PE arrived; UCX local = UcxTransport.create to its fence: the")
+    p("FFM bindings (class Ucp's static init: libucp lookup, downcall handles), ucp_init, worker, heap")
+    p("registration, progress thread, the error handler's upcall stub; address exchange = the UCX fence (worker")
+    p("addresses, rkeys, bases through oshrun) after the last PE arrived, and in parentheses the whole")
+    p("wait in it; endpoints = ucp_ep_create total over the N-1 peers [calls x mean us; the median single")
+    p("call, without the first call's linking of the downcall]; rkeys =")
+    p("ucp_ep_rkey_unpack total; check = one 8-byte get from every peer. OSHMEM: the same UCX calls,")
+    p("timed by the shim; its address exchange = last PE's ucp_worker_get_address to the median PE's")
+    p("first ucp_ep_create (an MPI allgather inside shmem_init), in parentheses the median PE's wait.\n")
+    rows = []
+    for n in pes_counts:
+        w = per.get(("jshmem-wireup", n))
+        o = per.get(("oshmem-wireup", n))
+        if w:
+            rows.append([str(n), "jshmem", fmt(med(w["bootstrap_ms"])), fmt(med(w["heap_fence_ms"])),
+                         "%s (FFM bindings %s, upcall stub %s, init %s, worker %s, reg %s)" % (
+                             fmt(med(w["ucx_local_ms"])), fmt(med(w["bindings_ms"])), fmt(med(w["upcall_ms"])),
+                             fmt(med(w["ucp_init_ms"])), fmt(med(w["worker_ms"])), fmt(med(w["memmap_ms"]))),
+                         "%s (%s)" % (spread(w["addr_xchg_ms"]), fmt(med(w["addr_fence_wait_ms"]))),
+                         "%s [%s x %s us; median call %s us]" % (fmt(med(w["ep_ms"])), fmt(med(w["ep_calls"]), 0),
+                                                                 fmt(med(w["ep_us_each"])), fmt(med(w["ep_us_call"]))),
+                         fmt(med(w["rkey_ms"]), 2), fmt(med(w["check_ms"])), spread(w["ucx_total_ms"]),
+                         spread(w["init_ms"])])
+        else:
+            rows.append([str(n), "jshmem"] + ["-"] * 8)
+        if o:
+            rows.append([str(n), "oshmem", "-", "-",
+                         "%s (init %s, %s workers %s, reg %s)" % (
+                             fmt(med(o["ucp_init_ms"]) + med(o["worker_ms"])), fmt(med(o["ucp_init_ms"])),
+                             fmt(med(o["workers"]), 0), fmt(med(o["worker_ms"])), fmt(med(o["memmap_ms"]))),
+                         "%s (%s)" % (spread(o["addr_xchg_ms"]), fmt(med(o["addr_wait_ms"]))),
+                         "%s [%s x %s us]" % (fmt(med(o["ep_ms"])), fmt(med(o["ep_calls"]), 0), fmt(med(o["ep_us_each"]))),
+                         "%s [%s]" % (fmt(med(o["rkey_ms"]), 2), fmt(med(o["rkey_calls"]), 0)), "-", "-", "-"])
+    table(["PEs", "impl", "bootstrap", "heap fence", "UCX local", "address exchange", "endpoints", "rkeys", "check",
+           "UCX total", "init (traced)"], rows)
+    if sizes:
+        p("UCX worker address %s bytes, packed remote key %s bytes (OSHMEM's, from the shim; the same UCX"
+          " configuration as jshmem's).\n" % (fmt(med([a for a, _ in sizes]), 0), fmt(med([r for _, r in sizes]), 0)))
+    if missing:
+        p("Not traced (method renamed or not reached; update `traced` in scale.sh): " + ", ".join(missing) + "\n")
+
+    p("## Memory per PE after init (MiB)\n")
+    p("RSS counts shared pages in full in every PE; PSS divides them among the processes that map them")
+    p("(the JDK's files, the heaps' shared segments); USS = private pages. Init delta = after minus")
+    p("before init in the same process. Java heap delta = live Java heap after a full GC, after minus")
+    p("before init (the runtime's Java objects).\n")
+    rows = []
+    for n, impl, m in both():
+        rows.append([str(n), impl, fmt(med(m["rss1"])), fmt(med(m["pss1"])), fmt(med(m["uss1"])),
+                     fmt(med(m["rss_d"])), fmt(med(m["uss_d"])),
+                     "%s (min %s)" % (fmt(med(m["jheap_d"]), 2), fmt(min(m["jheap_d_min"]), 3))
+                     if impl == "jshmem" else "-"])
+    table(["PEs", "impl", "RSS", "PSS", "USS", "RSS init delta", "USS init delta", "Java heap delta (min over PEs)"], rows)
+    for impl in ("jshmem", "oshmem"):
+        pts = [(n, med(per[(impl, n)]["uss1"])) for n in pes_counts if (impl, n) in per]
+        s_uss = slope(pts)
+        pts = [(n, med(per[(impl, n)]["rss_d"])) for n in pes_counts if (impl, n) in per]
+        s_rss = slope(pts)
+        line = "%s: least-squares slope over the PE counts: USS %s KiB per added PE, RSS init delta %s KiB per added PE" % (
+            impl, fmt(s_uss * 1024 if s_uss is not None else None), fmt(s_rss * 1024 if s_rss is not None else None))
+        if impl == "jshmem":
+            pts = [(n, med(per[(impl, n)]["jheap_d"])) for n in pes_counts if (impl, n) in per]
+            s_j = slope(pts)
+            line += ", Java heap %s KiB per added PE" % fmt(s_j * 1024 if s_j is not None else None)
+            pts = [(n, min(per[(impl, n)]["jheap_d_min"])) for n in pes_counts if (impl, n) in per]
+            s_m = slope(pts)
+            line += " (its minimum over PEs: %s KiB per added PE)" % fmt(s_m * 1024 if s_m is not None else None)
+        p("* " + line + ".")
+    p("")
+
+    p("## Collective latency (us, mean over PEs; oversubscribed beyond 2 PEs)\n")
+    rows = []
+    for n, impl, m in both():
+        rows.append([str(n), impl, spread(m["barrier_us"]), spread(m["bcast_us"]), fmt(med(m["iters"]), 0)])
+    table(["PEs", "impl", "barrier_all", "broadcast 8 B", "iterations"], rows)
+    return "\n".join(out)
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "--jfr-rows":
+        jfr_rows(argv[1], argv[2], argv[3:])
+        return 0
+    if len(argv) >= 2 and argv[0] == "--dir":
+        conditions = argv[3] if len(argv) >= 4 and argv[2] == "--conditions" else ""
+        print(summary(argv[1], conditions))
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
