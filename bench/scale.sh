@@ -127,13 +127,13 @@ fi
 # ---------------------------------------------------------------- jobs
 
 # The init steps that the traced jshmem jobs time (JFR method tracing, JDK 25): if one of these
-# methods is renamed, its rows are missing from jfr.csv and the report says so.
+# methods is renamed, its rows are missing from jfr.csv and the report says so (scale_report.py's
+# STEPS maps each step to its method names, old and new).
 traced=(io.jshmem.Shmem::init io.jshmem.core.bootstrap.Bootstraps::select io.jshmem.core.ShmemRuntime::create
     io.jshmem.core.heap.SymmetricHeap::create io.jshmem.core.bootstrap.TcpBootstrap::fence
-    io.jshmem.ucx.UcxTransport::create io.jshmem.ucx.UcxTransport::checkConnections 'io.jshmem.ucx.Ucp::<clinit>'
-    io.jshmem.ucx.UcxTransport::errorHandlerStub
-    io.jshmem.ucx.Ucp::init io.jshmem.ucx.Ucp::workerCreate io.jshmem.ucx.Ucp::memMap
-    io.jshmem.ucx.Ucp::epCreate io.jshmem.ucx.Ucp::epRkeyUnpack)
+    io.jshmem.ucx.WireUp::create io.jshmem.ucx.WireUp::checkConnections 'io.jshmem.ucx.Ucp::<clinit>'
+    'io.jshmem.ucx.UcxJob::<init>' io.jshmem.ucx.Ucp::init io.jshmem.ucx.Ucp::workerCreate
+    io.jshmem.ucx.Ucp::memMap io.jshmem.ucx.Ucp::epCreate io.jshmem.ucx.Ucp::epRkeyUnpack)
 filter=$(IFS=';'; echo "${traced[*]}")
 
 cores=$(nproc)

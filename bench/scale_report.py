@@ -52,6 +52,26 @@ def jfr_rows(round_, npes, files):
                           iso_us(v["startTime"]), "%.1f" % duration_us(v["duration"])])
 
 
+# The init steps of the traced jshmem jobs, by the method names that have implemented them (the
+# first list is the UCX transport before its split into WireUp/Channel/UcxJob, b8d5d4b).
+STEPS = {
+    "init": ["io.jshmem.Shmem.init"],
+    "bootstrap": ["io.jshmem.core.bootstrap.Bootstraps.select"],
+    "heap": ["io.jshmem.core.heap.SymmetricHeap.create"],
+    "fence": ["io.jshmem.core.bootstrap.TcpBootstrap.fence"],
+    "ucx": ["io.jshmem.ucx.UcxTransport.create", "io.jshmem.ucx.WireUp.create"],
+    "wireup": ["io.jshmem.ucx.UcxTransport.wireUp", "io.jshmem.ucx.WireUp.wireUp"],  # the fence's caller
+    "check": ["io.jshmem.ucx.UcxTransport.checkConnections", "io.jshmem.ucx.WireUp.checkConnections"],
+    "bindings": ["io.jshmem.ucx.Ucp.<clinit>"],
+    "upcall": ["io.jshmem.ucx.UcxTransport.errorHandlerStub", "io.jshmem.ucx.UcxJob.<init>"],
+    "ucp_init": ["io.jshmem.ucx.Ucp.init"],
+    "worker": ["io.jshmem.ucx.Ucp.workerCreate"],
+    "memmap": ["io.jshmem.ucx.Ucp.memMap"],
+    "ep": ["io.jshmem.ucx.Ucp.epCreate"],
+    "rkey": ["io.jshmem.ucx.Ucp.epRkeyUnpack"],
+}
+
+
 def med(xs):
     xs = [x for x in xs if x is not None]
     return statistics.median(xs) if xs else None
@@ -142,26 +162,22 @@ def summary(run_dir, conditions):
     ev = defaultdict(lambda: defaultdict(list))  # (round, npes) -> pid -> events
     for e in jfr:
         ev[(e["round"], int(e["npes"]))][e["pid"]].append(e)
-    missing = set()
-    wanted = {"io.jshmem.Shmem.init", "io.jshmem.core.bootstrap.Bootstraps.select",
-              "io.jshmem.core.heap.SymmetricHeap.create", "io.jshmem.core.bootstrap.TcpBootstrap.fence",
-              "io.jshmem.ucx.UcxTransport.create", "io.jshmem.ucx.UcxTransport.checkConnections",
-              "io.jshmem.ucx.Ucp.init", "io.jshmem.ucx.Ucp.workerCreate", "io.jshmem.ucx.Ucp.memMap",
-              "io.jshmem.ucx.Ucp.epCreate", "io.jshmem.ucx.Ucp.epRkeyUnpack", "io.jshmem.ucx.Ucp.<clinit>",
-              "io.jshmem.ucx.UcxTransport.errorHandlerStub"}
-    seen = {e["method"] for e in jfr}
-    missing = sorted(wanted - seen) if jfr else sorted(wanted)
+    seen = {e["method"] for e in jfr} | {e["caller"] for e in jfr}
+    missing = sorted(step for step, names in STEPS.items() if not seen & set(names))
     for (r, n), pids in ev.items():
         if len(pids) != n:
             continue
         w = per[("jshmem-wireup", n)]
 
-        def each(method, caller=None):
-            return {pid: sorted((e for e in es if e["method"] == method and (caller is None or e["caller"] == caller)),
+        def each(step, caller=None):
+            """Per PE, the events of a step (STEPS), called from a caller step if given, by start time."""
+            names = set(STEPS[step])
+            callers = set(STEPS[caller]) if caller else None
+            return {pid: sorted((e for e in es if e["method"] in names and (callers is None or e["caller"] in callers)),
                                 key=lambda e: float(e["start_us"])) for pid, es in pids.items()}
 
-        def total_ms(method):
-            groups = each(method).values()
+        def total_ms(step):
+            groups = each(step).values()
             if not any(groups):
                 return None  # not traced
             return med([sum(float(e["duration_us"]) for e in es) for es in groups]) / 1e3
@@ -177,36 +193,34 @@ def summary(run_dir, conditions):
                 ends.append(s + float(es[index]["duration_us"]))
             return (med(ends) - max(starts)) / 1e3
 
-        w["init_ms"].append(total_ms("io.jshmem.Shmem.init"))
-        w["bootstrap_ms"].append(total_ms("io.jshmem.core.bootstrap.Bootstraps.select"))
-        w["heap_fence_ms"].append(skew_free_ms(each("io.jshmem.core.bootstrap.TcpBootstrap.fence",
-                                                    "io.jshmem.core.heap.SymmetricHeap.create"), 0))
-        w["heap_fence2_ms"].append(skew_free_ms(each("io.jshmem.core.bootstrap.TcpBootstrap.fence",
-                                                     "io.jshmem.core.heap.SymmetricHeap.create"), 1))
-        creates = each("io.jshmem.ucx.UcxTransport.create")
-        xfence = each("io.jshmem.core.bootstrap.TcpBootstrap.fence", "io.jshmem.ucx.UcxTransport.wireUp")
+        w["init_ms"].append(total_ms("init"))
+        w["bootstrap_ms"].append(total_ms("bootstrap"))
+        w["heap_fence_ms"].append(skew_free_ms(each("fence", "heap"), 0))
+        w["heap_fence2_ms"].append(skew_free_ms(each("fence", "heap"), 1))
+        creates = each("ucx")
+        xfence = each("fence", "wireup")
         local = []
         for pid in pids:
             if creates[pid] and xfence[pid]:
                 local.append((float(xfence[pid][0]["start_us"]) - float(creates[pid][0]["start_us"])) / 1e3)
         w["ucx_local_ms"].append(med(local))
-        w["bindings_ms"].append(total_ms("io.jshmem.ucx.Ucp.<clinit>"))
-        w["upcall_ms"].append(total_ms("io.jshmem.ucx.UcxTransport.errorHandlerStub"))
-        w["ucp_init_ms"].append(total_ms("io.jshmem.ucx.Ucp.init"))
-        w["worker_ms"].append(total_ms("io.jshmem.ucx.Ucp.workerCreate"))
-        w["memmap_ms"].append(total_ms("io.jshmem.ucx.Ucp.memMap"))
+        w["bindings_ms"].append(total_ms("bindings"))
+        w["upcall_ms"].append(total_ms("upcall"))
+        w["ucp_init_ms"].append(total_ms("ucp_init"))
+        w["worker_ms"].append(total_ms("worker"))
+        w["memmap_ms"].append(total_ms("memmap"))
         w["addr_xchg_ms"].append(skew_free_ms(xfence, 0))
         w["addr_fence_wait_ms"].append(med([float(es[0]["duration_us"]) / 1e3 for es in xfence.values() if es]))
-        ep = total_ms("io.jshmem.ucx.Ucp.epCreate")
+        ep = total_ms("ep")
         w["ep_ms"].append(ep)
         w["ep_us_each"].append(ep * 1e3 / (n - 1) if ep is not None else None)
-        w["ep_calls"].append(med([len(es) for es in each("io.jshmem.ucx.Ucp.epCreate").values()]))
+        w["ep_calls"].append(med([len(es) for es in each("ep").values()]))
         # One call: the first of each PE pays for linking the downcall; the median is the steady cost.
-        calls = [float(e["duration_us"]) for es in each("io.jshmem.ucx.Ucp.epCreate").values() for e in es]
+        calls = [float(e["duration_us"]) for es in each("ep").values() for e in es]
         w["ep_us_call"].append(med(calls))
-        w["rkey_ms"].append(total_ms("io.jshmem.ucx.Ucp.epRkeyUnpack"))
-        w["check_ms"].append(total_ms("io.jshmem.ucx.UcxTransport.checkConnections"))
-        w["ucx_total_ms"].append(total_ms("io.jshmem.ucx.UcxTransport.create"))
+        w["rkey_ms"].append(total_ms("rkey"))
+        w["check_ms"].append(total_ms("check"))
+        w["ucx_total_ms"].append(total_ms("ucx"))
 
     # OSHMEM wire-up from the ucxtime shim.
     sh = defaultdict(lambda: defaultdict(lambda: {"time": {}, "calls": []}))
@@ -331,7 +345,8 @@ def summary(run_dir, conditions):
         p("UCX worker address %s bytes, packed remote key %s bytes (OSHMEM's, from the shim; the same UCX"
           " configuration as jshmem's).\n" % (fmt(med([a for a, _ in sizes]), 0), fmt(med([r for _, r in sizes]), 0)))
     if missing:
-        p("Not traced (method renamed or not reached; update `traced` in scale.sh): " + ", ".join(missing) + "\n")
+        p("Not traced (method renamed or not reached; update `traced` in scale.sh and STEPS in scale_report.py): "
+          + ", ".join(missing) + "\n")
 
     p("## Memory per PE after init (MiB)\n")
     p("RSS counts shared pages in full in every PE; PSS divides them among the processes that map them")
