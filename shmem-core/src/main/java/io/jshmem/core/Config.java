@@ -25,21 +25,25 @@ import java.util.Map;
  *                       network-card atomics on InfiniBand/RoCE), {@code cpu} or {@code transport}
  *                       (every atomic through the network transport, this PE's own included)
  * @param network        the settings of the network transport and of the PMI bootstraps (JSHMEM_UCX_*, JSHMEM_PMI*)
+ * @param shmPreallocate JSHMEM_SHM_PREALLOCATE: allocate every page of this PE's segment at init
+ *                       (posix_fallocate), so that nothing else can take the space from the heap later;
+ *                       off by default, since it costs the whole heap's memory and time up front
  */
 public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport,
                      long waitSpinNanos, long waitYieldNanos, String barrierAlgorithm, String collAlgorithm,
-                     String atomics, Network network) {
+                     String atomics, Network network, boolean shmPreallocate) {
 
     /** The settings of {@code SHMEM_*} plus defaults for jshmem's own (tests, embedded use). */
     public Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport) {
-        this(symmetricSize, debug, info, version, shmDir, transport, -1, DEFAULT_YIELD_NANOS, "auto", "auto", "auto", Network.DEFAULTS);
+        this(symmetricSize, debug, info, version, shmDir, transport, -1, DEFAULT_YIELD_NANOS, "auto", "auto", "auto", Network.DEFAULTS,
+                false);
     }
 
-    /** Every setting but the network's, which keep their defaults (tests). */
+    /** Every setting but the network's and JSHMEM_SHM_PREALLOCATE, which keep their defaults (tests). */
     public Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport,
                   long waitSpinNanos, long waitYieldNanos, String barrierAlgorithm, String collAlgorithm, String atomics) {
         this(symmetricSize, debug, info, version, shmDir, transport, waitSpinNanos, waitYieldNanos, barrierAlgorithm,
-                collAlgorithm, atomics, Network.DEFAULTS);
+                collAlgorithm, atomics, Network.DEFAULTS, false);
     }
 
     /**
@@ -134,7 +138,8 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination"),
                 choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "pull"),
                 choice(env, "SHMEM_ATOMICS", "auto", "cpu", "transport"),
-                Network.fromEnvironment(env));
+                Network.fromEnvironment(env),
+                flag(env.get("JSHMEM_SHM_PREALLOCATE")));
     }
 
     private static long micros(Map<String, String> env, String variable, long defaultNanos) {

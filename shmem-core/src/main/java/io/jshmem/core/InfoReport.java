@@ -34,6 +34,8 @@ public final class InfoReport {
         lines.add("  SHMEM_SYMMETRIC_SIZE: " + Config.formatSize(c.symmetricSize()) + " per PE"
                 + (env.containsKey("SHMEM_SYMMETRIC_SIZE") ? "" : " (default)")
                 + " + " + Config.formatSize(SymmetricHeap.INTERNAL_SIZE) + " internal");
+        lines.add("  JSHMEM_SHM_DIR:       " + c.shmDir() + shmSpace(c.shmDir()) + "; JSHMEM_SHM_PREALLOCATE: "
+                + (c.shmPreallocate() ? "on (heap pages allocated at init)" : "off (sparse segments)"));
         lines.add("  SHMEM_DEBUG:          " + (c.debug() ? "on (collective arguments are cross-checked)" : "off"));
         lines.add("  SHMEM_INFO:           " + (c.info() ? "on" : "off"));
         lines.add("  SHMEM_VERSION:        " + (c.version() ? "on" : "off"));
@@ -66,6 +68,15 @@ public final class InfoReport {
                 + " (read by oshrun: PEs start from an ahead-of-time cache when jshmem runs from jars; cache in "
                 + env.getOrDefault("JSHMEM_CACHE_DIR", "$XDG_CACHE_HOME/jshmem or ~/.cache/jshmem") + ")");
         return lines;
+    }
+
+    private static String shmSpace(String dir) {
+        try {
+            long bytes = java.nio.file.Files.getFileStore(java.nio.file.Path.of(dir)).getUsableSpace();
+            return String.format(java.util.Locale.ROOT, " (%.1f MiB available)", bytes / 1048576.0);
+        } catch (java.io.IOException | RuntimeException e) {
+            return " (not usable: " + e.getMessage() + ")";
+        }
     }
 
     /** The fork-safety report, indented like the settings (bin/shmem-info, SHMEM_INFO). */

@@ -594,11 +594,24 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             }
             if (failing && st.abortReason == null) {
                 // The exception is why the job ends: the launcher reports it (a PMI bootstrap's own handler may have already).
-                st.bootstrap.abort(1, "PE " + st.me + " failed before finalize: " + error
+                st.bootstrap.abort(1, "PE " + st.me + " failed before finalize: " + heapFault(error)
                         + (closedFailing ? " (jshmem was closed as it unwound; no PE was let past a collective this PE"
                         + " never reached)" : ""));
             }
         });
+    }
+
+    /**
+     * The JVM reports a SIGBUS on a mapped file as this InternalError: on the heap, the shared-memory
+     * directory ran out of pages after init (something else took them; see JSHMEM_SHM_PREALLOCATE).
+     */
+    private Object heapFault(Throwable error) {
+        if (!(error instanceof InternalError) || !String.valueOf(error.getMessage()).contains("unsafe memory access")) {
+            return error;
+        }
+        return "a memory fault on the symmetric heap (" + error.getMessage() + "): the shared-memory directory "
+                + st.config.shmDir() + " ran out of space after init, which something else on the machine took"
+                + " (set JSHMEM_SHM_PREALLOCATE=1 to allocate the heap's pages at init, or give the directory more room)";
     }
 
     @Override

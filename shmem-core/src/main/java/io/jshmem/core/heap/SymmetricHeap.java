@@ -68,12 +68,22 @@ public final class SymmetricHeap {
             bootstrap.fence();
             MemorySegment[] peers = new MemorySegment[n];
             String[] nodeOf = new String[n];
+            String[][] published = new String[n][];
+            int localPes = 0;
             for (int pe = 0; pe < n; pe++) {
                 byte[] v = bootstrap.get("shm." + pe);
                 if (v == null) {
                     throw new ShmemException("PE " + me + ": PE " + pe + " published no symmetric heap");
                 }
-                String[] parts = new String(v, StandardCharsets.UTF_8).split("\n");
+                published[pe] = new String(v, StandardCharsets.UTF_8).split("\n");
+                if (published[pe][0].equals(bootstrap.nodeId())) {
+                    localPes++;
+                }
+            }
+            // Before any page is touched, on every PE of the node alike (see ShmCapacity).
+            ShmCapacity.check(me, path.getParent(), localPes, total, userSize);
+            for (int pe = 0; pe < n; pe++) {
+                String[] parts = published[pe];
                 nodeOf[pe] = parts[0];
                 if (pe == me) {
                     peers[pe] = self;
@@ -87,6 +97,10 @@ public final class SymmetricHeap {
                 }
             }
             bootstrap.fence();
+            if (config.shmPreallocate()) {
+                // After the fence: every PE of the node has checked the space before any took it.
+                ShmCapacity.preallocate(me, path, localPes, total, userSize);
+            }
             return new SymmetricHeap(me, arena, self, peers, nodeOf, userSize);
         } catch (RuntimeException e) {
             arena.close();

@@ -393,7 +393,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   SHMEM_DEBUG             print debugging output
                   SHMEM_VERSION           print the library version at startup
                   SHMEM_TRANSPORT         auto, shm or ucx (see the README)
-                  JSHMEM_SHM_DIR          directory of the shared-memory segments (default /dev/shm)
+                  JSHMEM_SHM_DIR          directory of the shared-memory segments (default /dev/shm);
+                                          init checks it has room for this node's heaps
+                  JSHMEM_SHM_PREALLOCATE  allocate the heap's pages at init (posix_fallocate)
                   JSHMEM_WAIT_SPIN_US     how long waits spin before yielding (default 20, or 0
                                           when PEs outnumber cores)
                   JSHMEM_WAIT_YIELD_US    how long waits yield before sleeping (default 1000)
