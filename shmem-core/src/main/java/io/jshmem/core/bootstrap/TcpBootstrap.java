@@ -9,7 +9,10 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -43,11 +46,22 @@ public final class TcpBootstrap implements Bootstrap {
     }
 
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_-]+");
-    /** How long to keep retrying a refused connection: the launcher's server is up before PEs start. */
+    /**
+     * How long to keep retrying a refused or unreachable launcher: its server is up before PEs
+     * start, so nothing listening there means it has ended or the address is wrong.
+     */
     private static final long CONNECT_RETRY_MILLIS = 5_000;
+    /**
+     * How long to keep retrying a busy launcher (connections that time out, or are dropped before
+     * the reply: its port flooded) when oshrun does not say (its --launch-timeout, {@link LaunchEnv#LAUNCH_TIMEOUT}).
+     */
+    static final long DEFAULT_BUSY_RETRY_MILLIS = 60_000;
     private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
     /** A launcher that accepted the connection answers HELLO at once; this only guards against a stuck one. */
     private static final int HELLO_REPLY_TIMEOUT_MILLIS = 10_000;
+    /** First and longest pause between connection attempts. */
+    private static final long FIRST_BACKOFF_MILLIS = 20;
+    private static final long MAX_BACKOFF_MILLIS = 1_000;
     /** After sending ABORT, the launcher normally kills this PE within a few seconds. */
     private static final long ABORT_WAIT_MILLIS = 10_000;
     private static final String LOST_CONNECTION = "lost connection to the launcher";
@@ -108,7 +122,9 @@ public final class TcpBootstrap implements Bootstrap {
                 intVar(env, LaunchEnv.LOCAL_PE, 0, localSize - 1),
                 localSize);
         String secretHex = textVar(env, LaunchEnv.SECRET, Pattern.compile("[0-9a-fA-F]{" + 2 * SECRET_BYTES + "}"));
-        TcpBootstrap bootstrap = connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id);
+        long busyRetry = env.containsKey(LaunchEnv.LAUNCH_TIMEOUT)
+                ? intVar(env, LaunchEnv.LAUNCH_TIMEOUT, 1, 86_400) * 1000L : DEFAULT_BUSY_RETRY_MILLIS;
+        TcpBootstrap bootstrap = connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id, busyRetry);
         bootstrap.orphanGraceMillis = orphanGrace();
         return bootstrap;
     }
@@ -126,53 +142,106 @@ public final class TcpBootstrap implements Bootstrap {
     }
 
     /**
-     * Connects to a bootstrap server and identifies as {@code identity.rank()}.
+     * Connects to a bootstrap server and identifies as {@code identity.rank()}, retrying a busy
+     * server for {@link #DEFAULT_BUSY_RETRY_MILLIS}.
      *
      * @throws IllegalStateException if the server cannot be reached or refuses this PE
      */
     public static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity) {
-        if (secret.length != SECRET_BYTES) {
-            throw new IllegalArgumentException("the job secret must have " + SECRET_BYTES + " bytes");
-        }
-        Socket socket = connectWithRetry(server);
-        try {
-            TcpBootstrap bootstrap = new TcpBootstrap(identity, server, socket);
-            bootstrap.hello(secret);
-            bootstrap.startReader();
-            return bootstrap;
-        } catch (IOException e) {
-            closeQuietly(socket);
-            throw new IllegalStateException("bootstrap handshake with the launcher at " + hostPort(server)
-                    + " failed: " + e, e);
-        } catch (RuntimeException e) {
-            closeQuietly(socket);
-            throw e;
+        return connect(server, secret, identity, DEFAULT_BUSY_RETRY_MILLIS);
+    }
+
+    /** The launcher answered this PE's HELLO with a refusal: final, never retried. */
+    private static final class Refused extends IllegalStateException {
+        Refused(String message) {
+            super(message);
         }
     }
 
-    private static Socket connectWithRetry(InetSocketAddress server) {
-        long deadline = System.nanoTime() + CONNECT_RETRY_MILLIS * 1_000_000;
+    /** Why a connection attempt failed, for the retry rule and the final message. */
+    private enum Failure { REFUSED, UNREACHABLE, NO_ANSWER, DROPPED }
+
+    /**
+     * Connects with retries and backoff: a launcher that is busy (its port flooded: connections time
+     * out, or are dropped before the reply) is retried until {@code busyRetryMillis}; one that
+     * refuses or cannot be reached, for {@link #CONNECT_RETRY_MILLIS}. The final message says which.
+     */
+    static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity, long busyRetryMillis) {
+        if (secret.length != SECRET_BYTES) {
+            throw new IllegalArgumentException("the job secret must have " + SECRET_BYTES + " bytes");
+        }
+        long start = System.nanoTime();
+        long backoff = FIRST_BACKOFF_MILLIS;
+        int attempts = 0;
+        int[] counts = new int[Failure.values().length];
         while (true) {
+            attempts++;
+            Failure failure = null;
+            IOException error = null;
             Socket socket = new Socket();
             try {
                 socket.setTcpNoDelay(true);
                 keepAlive(socket);
                 socket.connect(server, CONNECT_TIMEOUT_MILLIS);
-                return socket;
-            } catch (ConnectException e) {
+            } catch (UnknownHostException e) {
                 closeQuietly(socket);
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("cannot reach the jshmem launcher at " + hostPort(server)
-                            + " (" + e.getMessage() + "): has oshrun ended, or can this host not reach that address"
-                            + " (see oshrun --bootstrap-address)?", e);
-                }
-                sleepQuietly(100);
+                throw new IllegalStateException("cannot reach the jshmem launcher at " + hostPort(server)
+                        + ": unknown host (see oshrun --bootstrap-address)", e);
             } catch (IOException e) {
                 closeQuietly(socket);
-                throw new IllegalStateException("cannot reach the jshmem launcher at " + hostPort(server) + ": " + e
-                        + " (can this host reach that address? see oshrun --bootstrap-address)", e);
+                error = e;
+                failure = e instanceof SocketTimeoutException ? Failure.NO_ANSWER
+                        : e instanceof ConnectException && String.valueOf(e.getMessage()).contains("refused") ? Failure.REFUSED
+                        : e instanceof NoRouteToHostException || e instanceof SocketException ? Failure.UNREACHABLE
+                        : Failure.NO_ANSWER;
+                socket = null;
             }
+            if (socket != null) {
+                try {
+                    TcpBootstrap bootstrap = new TcpBootstrap(identity, server, socket);
+                    bootstrap.hello(secret);
+                    bootstrap.startReader();
+                    return bootstrap;
+                } catch (IOException e) {
+                    // Accepted (by the kernel, at least) but dropped or not answered: a busy launcher.
+                    closeQuietly(socket);
+                    error = e;
+                    failure = Failure.DROPPED;
+                } catch (RuntimeException e) {
+                    closeQuietly(socket);
+                    throw e;
+                }
+            }
+            counts[failure.ordinal()]++;
+            long elapsed = (System.nanoTime() - start) / 1_000_000;
+            boolean busy = failure == Failure.NO_ANSWER || failure == Failure.DROPPED;
+            if (elapsed >= (busy ? busyRetryMillis : CONNECT_RETRY_MILLIS)) {
+                throw unreachable(server, failure, error, attempts, counts, elapsed);
+            }
+            sleepQuietly(backoff + java.util.concurrent.ThreadLocalRandom.current().nextLong(backoff / 2 + 1));
+            backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
         }
+    }
+
+    private static IllegalStateException unreachable(InetSocketAddress server, Failure last, IOException error,
+                                                     int attempts, int[] counts, long elapsed) {
+        String where = "the jshmem launcher at " + hostPort(server);
+        String tried = " (" + attempts + " attempt" + (attempts == 1 ? "" : "s") + " in " + elapsed / 1000.0 + " s; last: "
+                + error + ")";
+        String message = switch (last) {
+            case REFUSED -> "cannot reach " + where + ": connection refused, nothing listens there" + tried
+                    + ": has oshrun ended, or can this host not reach that address (see oshrun --bootstrap-address)?";
+            case UNREACHABLE -> "cannot reach " + where + ": host or network unreachable" + tried
+                    + ": can this host reach that address (see oshrun --bootstrap-address)?";
+            case NO_ANSWER, DROPPED -> "cannot reach " + where + ": the launcher is busy: "
+                    + (counts[Failure.DROPPED.ordinal()] > 0
+                            ? counts[Failure.DROPPED.ordinal()] + " connections were accepted but dropped before its"
+                                    + " reply, " + counts[Failure.NO_ANSWER.ordinal()] + " were not answered"
+                            : "no connection was answered (a firewall dropping packets would look the same)")
+                    + tried + "; is something flooding its port? oshrun reports the connections it drops"
+                    + " (retried for --launch-timeout)";
+        };
+        return new IllegalStateException(message, error);
     }
 
     private void hello(byte[] secret) throws IOException {
@@ -185,7 +254,7 @@ public final class TcpBootstrap implements Bootstrap {
         out.flush();
         DataInputStream in = new DataInputStream(socket.getInputStream());
         if (in.readByte() != HELLO_OK) {
-            throw new IllegalStateException("bootstrap refused: " + in.readUTF());
+            throw new Refused("bootstrap refused: " + in.readUTF());
         }
         socket.setSoTimeout(0);
     }

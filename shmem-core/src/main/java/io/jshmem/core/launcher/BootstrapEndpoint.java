@@ -35,7 +35,7 @@ import java.util.Set;
  * </ul>
  * Listening beyond loopback is safe because every connection must present the job's 256-bit random
  * secret (compared in constant time, sent to remote PEs through the agent's standard input, never on
- * a command line) within 5 s, and the server closes when the job ends. A specific address is still
+ * a command line) within 2 s, and the server closes when the job ends. A specific address is still
  * preferred to the wildcard: it keeps the port off the interfaces no host needs.
  *
  * @param bind       the server's socket address (port 0: any free port)

@@ -11,9 +11,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,9 +32,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * The launcher's end of the bootstrap protocol ({@link io.jshmem.core.bootstrap.BootstrapProtocol}):
  * authenticates PEs, runs the key-value fences, and reports job-level events to a {@link Listener}.
  * Listens on 127.0.0.1 unless told otherwise (PEs on other hosts: see {@link BootstrapEndpoint}).
- * One (daemon, platform) thread per connection; a PE may vanish at any moment, which only ends its own thread.
- * Platform, not virtual, threads: a virtual thread blocked in socket I/O leaves the JDK's poller in
- * native code, and the JVM then waits up to ~300 ms at exit; oshrun's exit is on the job's start-up path.
+ *
+ * <p>Start-up must survive anyone on the machine flooding the port (any local user can connect).
+ * One thread accepts with a selector and reads each HELLO without blocking, with a short deadline
+ * ({@link #HELLO_DEADLINE_MILLIS}); at most {@link #MAX_PENDING} connections may be without a HELLO,
+ * the oldest being dropped for a newer one (a PE sends its HELLO the moment it connects, so only idle
+ * strangers are ever old); the listen backlog is large, so a PE's connection is not lost while the
+ * accept thread catches up, and a PE that is dropped or times out anyway retries
+ * ({@link io.jshmem.core.bootstrap.TcpBootstrap}). Dropped and refused connections are reported,
+ * with the peer's address, at most one line every {@link DropLog#INTERVAL_MILLIS}.
+ * Only an authenticated PE gets a (daemon, platform) thread; a PE may vanish at any moment, which
+ * only ends its own thread. Platform, not virtual, threads: a virtual thread blocked in socket I/O
+ * leaves the JDK's poller in native code, and the JVM then waits up to ~300 ms at exit; oshrun's exit
+ * is on the job's start-up path.
  * A PE that has not finalized and sends nothing (not even its heartbeat) for
  * {@link io.jshmem.core.bootstrap.BootstrapProtocol#PE_SILENCE_LIMIT_MILLIS} counts as disconnected,
  * so a host that vanishes without closing its connections (power loss, a cut network) is noticed;
@@ -53,8 +67,14 @@ final class BootstrapServer implements AutoCloseable {
         void failed(int pe, String reason);
     }
 
-    /** A connection that does not finish its HELLO in this time is dropped. */
-    private static final int HANDSHAKE_TIMEOUT_MILLIS = 5_000;
+    /** A connection that does not finish its HELLO in this time is dropped (a PE sends it at once). */
+    static final int HELLO_DEADLINE_MILLIS = 2_000;
+    /** Connections accepted whose HELLO has not arrived, at most; the oldest make room for new ones. */
+    static final int MAX_PENDING = 1024;
+    /** Listen backlog (the kernel caps it at net.core.somaxconn). */
+    private static final int BACKLOG = 4096;
+    /** HELLO: magic, version, secret, PE, pid. */
+    private static final int HELLO_BYTES = 4 + 4 + SECRET_BYTES + 4 + 8;
     /** Bounds how long {@link #abortAll} may wait on a PE that does not read its socket. */
     private static final long ABORT_NOTICE_WAIT_MILLIS = 500;
 
@@ -63,9 +83,18 @@ final class BootstrapServer implements AutoCloseable {
     private final int silenceLimitMillis;
     private final long heartbeatMillis;
     private final Listener listener;
-    private final ServerSocket serverSocket;
+    private final ServerSocketChannel serverChannel;
+    private final Selector selector;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final DropLog drops = new DropLog();
     private volatile boolean closed;
+
+    /** Connections without their HELLO yet, oldest first; only the accept thread touches it. */
+    private final LinkedHashMap<SocketChannel, Pending> pending = new LinkedHashMap<>();
+
+    /** A connection whose HELLO is being read. */
+    private record Pending(SocketChannel channel, SelectionKey key, ByteBuffer hello, long deadline, String from) {
+    }
 
     // Guarded by this.
     private final Peer[] peers;
@@ -105,14 +134,15 @@ final class BootstrapServer implements AutoCloseable {
         }
     }
 
-    private BootstrapServer(int npes, byte[] secret, Listener listener, ServerSocket serverSocket,
-                            int silenceLimitMillis, long heartbeatMillis) {
+    private BootstrapServer(int npes, byte[] secret, Listener listener, ServerSocketChannel serverChannel,
+                            Selector selector, int silenceLimitMillis, long heartbeatMillis) {
         this.npes = npes;
         this.silenceLimitMillis = silenceLimitMillis;
         this.heartbeatMillis = heartbeatMillis;
         this.secret = secret.clone();
         this.listener = listener;
-        this.serverSocket = serverSocket;
+        this.serverChannel = serverChannel;
+        this.selector = selector;
         this.peers = new Peer[npes];
         this.inFence = new boolean[npes];
     }
@@ -132,14 +162,18 @@ final class BootstrapServer implements AutoCloseable {
     /** As {@link #start(int, byte[], Listener, InetSocketAddress)}, with the heartbeat timing given (tests). */
     static BootstrapServer start(int npes, byte[] secret, Listener listener, InetSocketAddress address,
                                  int silenceLimitMillis, long heartbeatMillis) throws IOException {
-        ServerSocket socket = new ServerSocket();
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        Selector selector;
         try {
-            socket.bind(address, npes + 16);
+            channel.bind(address, BACKLOG);
+            channel.configureBlocking(false);
+            selector = Selector.open();
+            channel.register(selector, SelectionKey.OP_ACCEPT);
         } catch (IOException e) {
-            socket.close();
+            channel.close();
             throw e;
         }
-        BootstrapServer server = new BootstrapServer(npes, secret, listener, socket, silenceLimitMillis,
+        BootstrapServer server = new BootstrapServer(npes, secret, listener, channel, selector, silenceLimitMillis,
                 heartbeatMillis);
         Thread.ofPlatform().daemon().name("oshrun-bootstrap-accept").start(server::acceptLoop);
         Thread.ofPlatform().daemon().name("oshrun-bootstrap-heartbeat").start(server::heartbeatLoop);
@@ -148,15 +182,15 @@ final class BootstrapServer implements AutoCloseable {
 
     /** host:port for {@link io.jshmem.core.bootstrap.LaunchEnv#BOOTSTRAP}. */
     String hostPort() {
-        return serverSocket.getInetAddress().getHostAddress() + ":" + serverSocket.getLocalPort();
+        return address().getAddress().getHostAddress() + ":" + port();
     }
 
     InetSocketAddress address() {
-        return (InetSocketAddress) serverSocket.getLocalSocketAddress();
+        return (InetSocketAddress) serverChannel.socket().getLocalSocketAddress();
     }
 
     int port() {
-        return serverSocket.getLocalPort();
+        return serverChannel.socket().getLocalPort();
     }
 
     /** The process id PE {@code pe} gave in its HELLO (on its own host), or -1 if it has not connected. */
@@ -270,48 +304,214 @@ final class BootstrapServer implements AutoCloseable {
     public void close() {
         closed = true;
         try {
-            serverSocket.close();
+            serverChannel.close(); // the accept thread then drops the pending connections and ends
         } catch (IOException e) {
             // already closed
         }
+        selector.wakeup();
         sockets.forEach(BootstrapServer::closeQuietly);
+        drops.summary();
     }
 
+    /** Accepts connections and reads their HELLOs on one thread, never waiting on any one peer. */
     private void acceptLoop() {
-        while (!closed) {
-            Socket socket;
-            try {
-                socket = serverSocket.accept();
-            } catch (IOException e) {
-                if (!closed) {
-                    // PEs that cannot connect fail their init, which ends the job: no hang.
-                    System.err.println("oshrun: bootstrap server stopped accepting: " + e.getMessage());
+        try {
+            while (!closed) {
+                selector.select(100);
+                List<Pending> complete = new ArrayList<>();
+                for (SelectionKey key : selector.selectedKeys()) {
+                    if (!key.isValid()) {
+                        continue;
+                    }
+                    if (key.isAcceptable()) {
+                        acceptSome();
+                    } else if (key.isReadable()) {
+                        Pending p = readHello((Pending) key.attachment());
+                        if (p != null) {
+                            complete.add(p);
+                        }
+                    }
                 }
-                return;
+                selector.selectedKeys().clear();
+                expire();
+                if (!complete.isEmpty()) {
+                    selector.selectNow(); // deregisters the cancelled keys, so the channels may block
+                    selector.selectedKeys().clear();
+                    for (Pending p : complete) {
+                        handOver(p);
+                    }
+                }
             }
-            sockets.add(socket);
-            synchronized (this) {
-                handshakes++;
+        } catch (IOException | RuntimeException e) {
+            if (!closed) {
+                // PEs that cannot connect fail their init, which ends the job: no hang.
+                System.err.println("oshrun: bootstrap server stopped accepting: " + e);
             }
-            Thread.ofPlatform().daemon().name("oshrun-bootstrap-conn").start(() -> serve(socket));
+        } finally {
+            for (Pending p : List.copyOf(pending.values())) {
+                drop(p, null);
+            }
+            try {
+                selector.close();
+            } catch (IOException e) {
+                // nothing left to release
+            }
         }
     }
 
-    private void serve(Socket socket) {
+    private void acceptSome() {
+        for (int i = 0; i < 256; i++) {
+            SocketChannel channel;
+            try {
+                channel = serverChannel.accept();
+            } catch (IOException e) {
+                if (closed) {
+                    return;
+                }
+                // Out of file descriptors, most likely (a flood): make room, keep accepting.
+                drops.dropped("(not accepted)", "cannot accept: " + e.getMessage());
+                List<Pending> oldest = pending.values().stream().limit(Math.max(1, pending.size() / 2)).toList();
+                oldest.forEach(p -> drop(p, "dropped to free resources: " + e.getMessage()));
+                return;
+            }
+            if (channel == null) {
+                return;
+            }
+            String from = "?";
+            try {
+                from = String.valueOf(channel.getRemoteAddress()).replaceFirst("^[^/]*/", "");
+                channel.configureBlocking(false);
+                SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
+                Pending p = new Pending(channel, key, ByteBuffer.allocate(HELLO_BYTES),
+                        System.nanoTime() + HELLO_DEADLINE_MILLIS * 1_000_000L, from);
+                key.attach(p);
+                pending.put(channel, p);
+                synchronized (this) {
+                    handshakes++;
+                }
+            } catch (IOException e) {
+                drops.dropped(from, "failed at accept: " + e.getMessage());
+                closeQuietly(channel);
+                continue;
+            }
+            if (pending.size() > MAX_PENDING) {
+                drop(pending.values().iterator().next(), "no HELLO yet while " + MAX_PENDING
+                        + " newer connections waited (a flood?)");
+            }
+        }
+    }
+
+    /** Reads what has arrived of a HELLO; returns the connection once it is whole and valid. */
+    private Pending readHello(Pending p) {
+        ByteBuffer b = p.hello();
+        int n;
+        try {
+            n = p.channel().read(b);
+        } catch (IOException e) {
+            drop(p, "failed before its HELLO: " + e.getMessage());
+            return null;
+        }
+        if (b.position() >= 4 && b.getInt(0) != MAGIC) {
+            refuse(p, "not a jshmem bootstrap client");
+            return null;
+        }
+        if (b.position() >= 8 && b.getInt(4) != VERSION) {
+            refuse(p, "client speaks bootstrap protocol " + b.getInt(4) + ", this oshrun speaks " + VERSION
+                    + " (mixed jshmem versions?)");
+            return null;
+        }
+        if (n < 0) {
+            drop(p, "closed before its HELLO was complete (" + b.position() + " of " + HELLO_BYTES + " bytes)");
+            return null;
+        }
+        if (b.hasRemaining()) {
+            return null;
+        }
+        byte[] theirSecret = new byte[SECRET_BYTES];
+        b.get(8, theirSecret);
+        int pe = b.getInt(8 + SECRET_BYTES);
+        if (!MessageDigest.isEqual(theirSecret, secret)) {
+            refuse(p, "wrong job secret (is this PE from another job?)");
+            return null;
+        }
+        if (pe < 0 || pe >= npes) {
+            refuse(p, "PE " + pe + " is out of range for a job of " + npes + " PEs");
+            return null;
+        }
+        pending.remove(p.channel());
+        p.key().cancel();
+        return p;
+    }
+
+    /** Drops the connections whose HELLO is overdue. */
+    private void expire() {
+        long now = System.nanoTime();
+        List<Pending> late = new ArrayList<>();
+        for (Pending p : pending.values()) {
+            if (now - p.deadline() < 0) {
+                break; // in order of acceptance, hence of deadline
+            }
+            late.add(p);
+        }
+        late.forEach(p -> drop(p, "no HELLO within " + HELLO_DEADLINE_MILLIS + " ms"));
+    }
+
+    /** Sends a refusal (a fresh connection's send buffer always takes it) and drops the connection. */
+    private void refuse(Pending p, String reason) {
+        try {
+            p.channel().write(ByteBuffer.wrap(refusal(reason)));
+        } catch (IOException e) {
+            // gone already
+        }
+        drop(p, "refused: " + reason);
+    }
+
+    /** Closes a connection without a valid HELLO; reported unless {@code why} is null (the server is closing). */
+    private void drop(Pending p, String why) {
+        pending.remove(p.channel());
+        p.key().cancel();
+        closeQuietly(p.channel());
+        if (why != null && !closed) {
+            drops.dropped(p.from(), why);
+        }
+        settled();
+    }
+
+    private synchronized void settled() {
+        handshakes--;
+        notifyAll();
+    }
+
+    /** Gives an authenticated connection its own thread, which registers the PE and reads its messages. */
+    private void handOver(Pending p) {
+        SocketChannel channel = p.channel();
+        try {
+            channel.configureBlocking(true);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
+            drops.dropped(p.from(), "failed after its HELLO: " + e.getMessage());
+            settled();
+            return;
+        }
+        Socket socket = channel.socket();
+        sockets.add(socket);
+        ByteBuffer hello = p.hello();
+        int pe = hello.getInt(8 + SECRET_BYTES);
+        long pid = hello.getLong(12 + SECRET_BYTES);
+        Thread.ofPlatform().daemon().name("oshrun-bootstrap-pe" + pe).start(() -> serve(socket, pe, pid));
+    }
+
+    private void serve(Socket socket, int pe, long pid) {
         Peer peer = null;
         try (socket) {
             socket.setTcpNoDelay(true);
             keepAlive(socket);
-            socket.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
             try {
-                peer = handshake(in, out);
+                peer = register(pe, pid, out);
             } finally {
-                synchronized (this) {
-                    handshakes--;
-                    notifyAll();
-                }
+                settled();
             }
             if (peer == null) {
                 return;
@@ -325,9 +525,8 @@ final class BootstrapServer implements AutoCloseable {
                     peer.silent = true; // reported as a disconnect below
                 }
             }
-            // else: a stranger that did not finish its HELLO
         } catch (IOException e) {
-            // The PE went away (or never spoke the protocol); its exit is reported by the launcher.
+            // The PE went away; its exit is reported by the launcher.
         } finally {
             sockets.remove(socket);
             if (peer != null) {
@@ -347,38 +546,26 @@ final class BootstrapServer implements AutoCloseable {
         }
     }
 
-    /** Reads HELLO; returns the registered peer, or null after sending a refusal. */
-    private Peer handshake(DataInputStream in, DataOutputStream out) throws IOException {
-        if (in.readInt() != MAGIC) {
-            return refuse(out, "not a jshmem bootstrap client");
-        }
-        int version = in.readInt();
-        if (version != VERSION) {
-            return refuse(out, "client speaks bootstrap protocol " + version + ", this oshrun speaks " + VERSION
-                    + " (mixed jshmem versions?)");
-        }
-        byte[] theirSecret = new byte[SECRET_BYTES];
-        in.readFully(theirSecret);
-        int pe = in.readInt();
-        long pid = in.readLong();
-        if (!MessageDigest.isEqual(theirSecret, secret)) {
-            return refuse(out, "wrong job secret (is this PE from another job?)");
-        }
-        if (pe < 0 || pe >= npes) {
-            return refuse(out, "PE " + pe + " is out of range for a job of " + npes + " PEs");
-        }
+    /** Registers an authenticated PE and answers its HELLO; null after sending a refusal. */
+    private Peer register(int pe, long pid, DataOutputStream out) throws IOException {
         Peer peer = new Peer(pe, pid, out);
         // Holding the peer's output lock until HELLO_OK is written keeps an ABORT_NOTICE, sent as
         // soon as the peer is registered, from reaching the client before its handshake reply.
         synchronized (out) {
+            String refusal = null;
             synchronized (this) {
                 if (closed) {
-                    return refuse(out, "the job is ending");
+                    refusal = "the job is ending";
+                } else if (peers[pe] != null) {
+                    refusal = "PE " + pe + " is already connected (pid " + peers[pe].pid + ")";
+                } else {
+                    peers[pe] = peer;
                 }
-                if (peers[pe] != null) {
-                    return refuse(out, "PE " + pe + " is already connected (pid " + peers[pe].pid + ")");
-                }
-                peers[pe] = peer;
+            }
+            if (refusal != null) {
+                out.write(refusal(refusal));
+                out.flush();
+                return null;
             }
             out.writeByte(HELLO_OK);
             out.flush();
@@ -386,11 +573,11 @@ final class BootstrapServer implements AutoCloseable {
         return peer;
     }
 
-    private static Peer refuse(DataOutputStream out, String reason) throws IOException {
-        out.writeByte(HELLO_REFUSED);
-        writeText(out, reason);
-        out.flush();
-        return null;
+    private static byte[] refusal(String reason) {
+        return message(out -> {
+            out.writeByte(HELLO_REFUSED);
+            writeText(out, reason);
+        });
     }
 
     private void readLoop(Peer peer, Socket socket, DataInputStream in) throws IOException {
@@ -500,7 +687,7 @@ final class BootstrapServer implements AutoCloseable {
         return bytes.toByteArray();
     }
 
-    private static void closeQuietly(Socket socket) {
+    private static void closeQuietly(java.io.Closeable socket) {
         try {
             socket.close();
         } catch (IOException e) {

@@ -255,7 +255,8 @@ final class Job implements BootstrapServer.Listener {
                 LaunchEnv.LOCAL_PE, Integer.toString(p.localPe()),
                 LaunchEnv.LOCAL_NPES, Integer.toString(p.node().npes()),
                 LaunchEnv.BOOTSTRAP, endpoint.hostPort(p.node().id(), server.port()),
-                LaunchEnv.SECRET, HexFormat.of().formatHex(secret));
+                LaunchEnv.SECRET, HexFormat.of().formatHex(secret),
+                LaunchEnv.LAUNCH_TIMEOUT, Integer.toString(options.launchTimeoutSeconds()));
     }
 
     private int awaitOutcome() {

@@ -358,7 +358,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           route to the hosts, or 127.0.0.1 when all PEs are local
                   --launch-timeout SECONDS
                                           end the job if a PE's start script has not run on its
-                                          host after this long (default 60)
+                                          host after this long (default 60); also how long a PE
+                                          retries a launcher too busy to take its connection
                 PEs fill the hosts in order, each up to its slots. A host is a node: PEs on the same
                 host share memory directly, PEs on different hosts communicate through the UCX
                 transport (shmem-ucx, libucx0). JSHMEM_NODE is the host's index in the list, whatever
@@ -413,8 +414,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_FORK_POLICY      warn, refuse or allow (see the README)
 
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
-                JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET (and
-                JSHMEM_BIND=core for a PE bound to a core).
+                JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET,
+                JSHMEM_LAUNCH_TIMEOUT (and JSHMEM_BIND=core for a PE bound to a core).
 
                 A PE that exits before finalizing jshmem, or exits non-zero, ends the whole job; so
                 does a PE on another host whose agent fails, and a PE whose connection to oshrun is

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -62,5 +66,45 @@ class TcpBootstrapTest {
         env.put(name, value);
         String message = failure(env);
         assertTrue(message.contains("garbled") && message.contains(name + "=\"" + value + "\""), message);
+    }
+
+    private static final TcpBootstrap.Identity ME = new TcpBootstrap.Identity("abc123def456", 0, 1, "0", 0, 1);
+
+    /** Nothing listens: "refused", retried only briefly, and the message says nothing listens there. */
+    @Test
+    void aRefusedConnectionIsReportedAsSuch() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        String message = assertThrows(IllegalStateException.class, () -> TcpBootstrap.connect(address,
+                new byte[BootstrapProtocol.SECRET_BYTES], ME, 60_000)).getMessage();
+        assertTrue(message.contains("connection refused, nothing listens there") && message.contains("--bootstrap-address"),
+                message);
+    }
+
+    /** A server that accepts and drops every connection (as a flooded launcher may): "busy", retried, then reported. */
+    @Test
+    void aLauncherThatDropsConnectionsIsReportedBusy() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread dropper = Thread.ofPlatform().daemon().start(() -> {
+                while (!s.isClosed()) {
+                    try (Socket c = s.accept()) {
+                        // closed at once
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            });
+            InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), s.getLocalPort());
+            String message = assertThrows(IllegalStateException.class, () -> TcpBootstrap.connect(address,
+                    new byte[BootstrapProtocol.SECRET_BYTES], ME, 1_000)).getMessage();
+            assertTrue(message.contains("the launcher is busy") && message.contains("accepted but dropped")
+                    && message.contains("flooding"), message);
+            assertTrue(!message.contains("1 attempt in"), "not retried: " + message);
+            s.close();
+            dropper.join();
+        }
     }
 }

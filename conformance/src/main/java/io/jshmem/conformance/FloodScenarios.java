@@ -1,0 +1,32 @@
+package io.jshmem.conformance;
+
+import io.jshmem.Shmem;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The job of BootstrapFloodTest: each PE waits until the file {@code args[0]} exists (the test
+ * creates it once its flood of connections to the launcher's port is in full swing), then
+ * initializes, sums {@code pe + 1} over the world team and prints {@code SUM <pe> <sum>}.
+ */
+public final class FloodScenarios {
+    private FloodScenarios() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Path go = Path.of(args[0]);
+        for (int i = 0; i < 12_000 && !Files.exists(go); i++) {
+            Thread.sleep(10);
+        }
+        try (Shmem shmem = Shmem.init()) {
+            SymLongArray src = shmem.malloc(SymType.LONG, 1);
+            SymLongArray dst = shmem.malloc(SymType.LONG, 1);
+            src.set(0, shmem.myPe() + 1);
+            shmem.barrierAll();
+            shmem.teamWorld().sumReduce(dst, src, 1);
+            Out.line("SUM " + shmem.myPe() + " " + dst.get(0));
+        }
+    }
+}
