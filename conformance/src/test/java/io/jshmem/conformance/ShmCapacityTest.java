@@ -55,9 +55,9 @@ class ShmCapacityTest {
         assertFalse(r.stdout().contains("PAST"), r.tail());
         long needed = 4 * ((8L << 20) + (4L << 20));
         for (int pe = 0; pe < 4; pe++) {
-            String prefix = "PE " + pe + ": not enough shared memory in " + dir + " for the symmetric heaps: the 4 PEs on"
+            String prefix = "jshmem: PE " + pe + ": not enough shared memory in " + dir + " for the symmetric heaps: the 4 PEs on"
                     + " this node need " + needed + " bytes";
-            assertTrue(r.stderr().lines().anyMatch(l -> l.contains(prefix) && l.matches(".* \\d+ bytes .* are available.*")
+            assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith(prefix) && l.matches(".* \\d+ bytes .* are available.*")
                     && l.contains("SHMEM_SYMMETRIC_SIZE") && l.contains("JSHMEM_SHM_DIR") && l.contains("--shm-size=")),
                     "PE " + pe + " does not report the capacity" + r.tail());
         }

@@ -2,6 +2,7 @@ package io.jshmem.core.heap;
 
 import io.jshmem.ShmemException;
 import io.jshmem.core.Config;
+import io.jshmem.core.bootstrap.Bootstrap;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -9,6 +10,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -18,8 +20,8 @@ import java.nio.file.Path;
  * too small for the heaps (Docker's 64 MB /dev/shm) maps fine, and the first touch of a page that
  * does not fit kills the access with SIGBUS, which the JVM turns into an InternalError far from the
  * cause. Every PE of the node compares the directory's free space (statvfs) with what the node's
- * segments need; they all see the same figures, since nothing is allocated yet, so they fail
- * together, at init, naming the directory, the sizes and the fixes. With JSHMEM_SHM_PREALLOCATE
+ * segments need; they all see the same figures, since nothing is allocated yet; the verdicts are
+ * exchanged, so every PE of the job fails, at init, naming the directory, the sizes and the fixes. With JSHMEM_SHM_PREALLOCATE
  * each PE also allocates its pages (posix_fallocate), so that nothing else on the machine can take
  * the space later.
  */
@@ -27,19 +29,44 @@ final class ShmCapacity {
     private ShmCapacity() {
     }
 
-    /** Throws the capacity message unless {@code dir} has room for {@code localPes} segments of {@code segmentBytes}. */
-    static void check(int me, Path dir, int localPes, long segmentBytes, long userBytes) {
+    /** The capacity message if {@code dir} has no room for {@code localPes} segments of {@code segmentBytes}, else null. */
+    static String problem(int me, Path dir, int localPes, long segmentBytes, long userBytes) {
         long available;
         try {
             available = Files.getFileStore(dir).getUsableSpace();
         } catch (IOException e) {
-            return; // no figures to judge by: creating the segments already worked
+            return null; // no figures to judge by: creating the segments already worked
         }
         // Each segment's file already holds its last page (written to size it).
         long needed = localPes * segmentBytes;
         if (needed > available + localPes * 4096L) {
-            throw tooSmall(me, dir, localPes, segmentBytes, userBytes, needed, available);
+            return tooSmall(me, dir, localPes, segmentBytes, userBytes, needed, available).getMessage();
         }
+        return null;
+    }
+
+    /**
+     * After the fence that published every PE's verdict ({@code shmcap.<pe>}): if any PE's node is
+     * short of room, every PE prints why (its own message, or the first PE's) and waits at one more
+     * fence until all have, since the launcher ends the job as soon as the first one exits; then throws.
+     */
+    static void failTogether(Bootstrap bootstrap, String mine) {
+        String first = null;
+        for (int pe = 0; pe < bootstrap.size() && first == null; pe++) {
+            byte[] v = bootstrap.get("shmcap." + pe);
+            if (v != null && v.length > 0) {
+                first = new String(v, StandardCharsets.UTF_8);
+            }
+        }
+        if (first == null) {
+            return;
+        }
+        String message = mine != null ? mine : "PE " + bootstrap.rank() + ": initialization failed, since another"
+                + " node lacks shared memory: " + first;
+        System.err.println("jshmem: " + message);
+        System.err.flush();
+        bootstrap.fence();
+        throw new ShmemException(message);
     }
 
     /** Allocates every page of the file at {@code path}; throws the capacity message if it does not fit. */

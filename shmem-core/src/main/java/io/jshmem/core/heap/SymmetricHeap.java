@@ -80,8 +80,10 @@ public final class SymmetricHeap {
                     localPes++;
                 }
             }
-            // Before any page is touched, on every PE of the node alike (see ShmCapacity).
-            ShmCapacity.check(me, path.getParent(), localPes, total, userSize);
+            // Before any page is touched, on every PE of the node alike (see ShmCapacity); every PE
+            // learns the verdicts at the next fence, so all fail together.
+            String capacity = ShmCapacity.problem(me, path.getParent(), localPes, total, userSize);
+            bootstrap.put("shmcap." + me, (capacity == null ? "" : capacity).getBytes(StandardCharsets.UTF_8));
             for (int pe = 0; pe < n; pe++) {
                 String[] parts = published[pe];
                 nodeOf[pe] = parts[0];
@@ -97,6 +99,7 @@ public final class SymmetricHeap {
                 }
             }
             bootstrap.fence();
+            ShmCapacity.failTogether(bootstrap, capacity);
             if (config.shmPreallocate()) {
                 // After the fence: every PE of the node has checked the space before any took it.
                 ShmCapacity.preallocate(me, path, localPes, total, userSize);
