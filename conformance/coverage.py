@@ -106,7 +106,7 @@ row(S,'shmem_ptr','s.ptr(obj, pe)',['ptr'],[],'')
 row(S,'shmem_team_ptr','t.ptr(obj, pe)',[],['team.world-and-shared','team.invalid-handle'],'')
 row(S,'shmem_info_get_version, shmem_info_get_name, SHMEM_MAX_NAME_LEN','s.infoGetVersion(), s.infoGetName(), ShmemVersion.MAX_NAME_LEN',['infoGetVersion','infoGetName'],['setup.max-name-len'],'')
 S='Thread support'
-row(S,'SHMEM_THREAD_*','ThreadLevel',['queryThread'],[],'MULTIPLE used concurrently: only through contexts (ctx.many-contexts-increment-neighbour)')
+row(S,'SHMEM_THREAD_*','ThreadLevel',['queryThread'],[],'the runner initializes with MULTIPLE; the ctx.thread-multiple cases share one context between threads')
 S='Memory management'
 row(S,'shmem_malloc','s.malloc',['malloc'],[],'')
 row(S,'shmem_free','s.free',['free'],[],'')

@@ -212,9 +212,11 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     <T extends SymArray<?>> T realloc(T object, long newLength);
 
     /**
-     * shmem_free: releases a symmetric array; further use of it throws. Collective.
+     * shmem_free: releases a symmetric array; further use of it throws. Collective (a barrier on
+     * entry); {@code null} (C's null pointer) does nothing, not even the barrier, as in 1.6, and
+     * must then be passed on every PE.
      *
-     * @param object the object to free (or an empty object)
+     * @param object the object to free, an empty object, or {@code null} (no action)
      */
     void free(SymArray<?> object);
 

@@ -1,6 +1,7 @@
 package io.jshmem.conformance;
 
 import io.jshmem.Shmem;
+import io.jshmem.ThreadLevel;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -68,7 +69,8 @@ public final class CaseRunner {
         String envPe = System.getenv("JSHMEM_PE");
         Watchdog watchdog = Watchdog.start(envPe == null ? 0 : Integer.parseInt(envPe), Thread.currentThread());
         watchdog.caseStarted(INIT);
-        Shmem shmem = Shmem.init();
+        // MULTIPLE: the ctx.thread-multiple cases call jshmem from several threads at once.
+        Shmem shmem = Shmem.initThread(ThreadLevel.MULTIPLE);
         int me = shmem.myPe();
         watchdog.caseStarted(null);
         int passed = 0;

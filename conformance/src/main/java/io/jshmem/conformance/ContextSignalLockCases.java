@@ -3,13 +3,16 @@ package io.jshmem.conformance;
 import io.jshmem.Cmp;
 import io.jshmem.Shmem;
 import io.jshmem.ShmemContext;
+import io.jshmem.ShmemCtx;
 import io.jshmem.ShmemTeam;
 import io.jshmem.SignalOp;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
+import io.jshmem.ThreadLevel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
 
 /** Contexts (world and team ones), signals and distributed locks. */
 final class ContextSignalLockCases {
@@ -22,6 +25,8 @@ final class ContextSignalLockCases {
         cases.add(Case.atLeast(2, "ctx.team-context-uses-team-pe-numbers", ContextSignalLockCases::teamContext));
         cases.add(Case.of("ctx.options-team-session", ContextSignalLockCases::options));
         cases.add(Case.of("ctx.destroyed", ContextSignalLockCases::destroyed));
+        cases.add(Case.of("ctx.thread-multiple.shared-context", c -> threadsOnOneContext(c, false)));
+        cases.add(Case.of("ctx.thread-multiple.default-context", c -> threadsOnOneContext(c, true)));
         cases.add(Case.of("signal.put-signal-set", c -> putSignal(c, SignalOp.SET)));
         cases.add(Case.of("signal.put-signal-add", c -> putSignal(c, SignalOp.ADD)));
         cases.add(Case.of("signal.add-set-fetch", ContextSignalLockCases::signalAddSet));
@@ -103,6 +108,88 @@ final class ContextSignalLockCases {
                 other.p(a, 0, 1, c.npes);
             }
         }, "out of range");
+    }
+
+    /** Threads that share one context in {@link #threadsOnOneContext}. */
+    private static final int THREADS = 4;
+    /** Iterations of each thread. */
+    private static final int PER_THREAD = 500;
+
+    /**
+     * THREAD_MULTIPLE: several threads of each PE use one shareable context (options 0, or the
+     * default context) at the same time, towards the right neighbour: atomic adds, fetch-incs and
+     * puts into per-thread slots. The totals are exact, the fetched values are a permutation (only
+     * this PE's threads increment the neighbour's counter), every put lands; quiet from one thread
+     * completes what every thread issued on the context.
+     */
+    private static void threadsOnOneContext(CaseContext c, boolean defaultContext) throws InterruptedException {
+        if (c.shmem.queryThread() != ThreadLevel.MULTIPLE) {
+            c.skip("initialized with " + c.shmem.queryThread() + ", not MULTIPLE");
+            return;
+        }
+        int total = THREADS * PER_THREAD;
+        SymLongArray sum = c.calloc(SymType.LONG, 1);
+        SymLongArray ticket = c.calloc(SymType.LONG, 1);
+        SymLongArray slots = c.calloc(SymType.LONG, total);
+        ShmemContext shared = defaultContext ? null : c.shmem.ctxCreate(0);
+        ShmemCtx ctx = defaultContext ? c.shmem : shared;
+        int r = c.right();
+        long[][] fetched = new long[THREADS][PER_THREAD];
+        Throwable[] errors = new Throwable[THREADS];
+        CyclicBarrier start = new CyclicBarrier(THREADS);
+        Thread[] threads = new Thread[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            int tid = t;
+            threads[t] = Thread.ofPlatform().name("conformance-thread-" + t).start(() -> {
+                try {
+                    start.await();
+                    for (int i = 0; i < PER_THREAD; i++) {
+                        ctx.atomicAdd(sum, 0, tid + 1, r);
+                        fetched[tid][i] = ctx.atomicFetchInc(ticket, 0, r);
+                        ctx.p(slots, (long) tid * PER_THREAD + i, c.me * 1_000_000L + tid * 10_000L + i, r);
+                    }
+                } catch (Throwable e) {
+                    errors[tid] = e;
+                }
+            });
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        ctx.quiet(); // one thread's quiet completes every thread's operations on the context
+        for (int t = 0; t < THREADS; t++) {
+            if (errors[t] != null) {
+                c.fail("thread " + t + ": " + CaseContext.describe(errors[t]));
+            }
+        }
+        c.shmem.barrierAll();
+        String on = defaultContext ? "default context" : "shared context";
+        c.checkEq((long) PER_THREAD * THREADS * (THREADS + 1) / 2, sum.get(0), on + ": sum of the left neighbour's threads' atomic adds");
+        c.checkEq(total, ticket.get(0), on + ": fetch_inc count");
+        boolean[] seen = new boolean[total];
+        int duplicates = 0;
+        for (long[] values : fetched) {
+            for (long v : values) {
+                if (v < 0 || v >= total || seen[(int) v]) {
+                    duplicates++;
+                } else {
+                    seen[(int) v] = true;
+                }
+            }
+        }
+        c.checkEq(0, duplicates, on + ": fetch_inc values repeated or out of range (they must be 0.." + (total - 1) + " once each)");
+        int wrong = 0;
+        for (int t = 0; t < THREADS; t++) {
+            for (int i = 0; i < PER_THREAD; i++) {
+                if (slots.get((long) t * PER_THREAD + i) != c.left() * 1_000_000L + t * 10_000L + i) {
+                    wrong++;
+                }
+            }
+        }
+        c.checkEq(0, wrong, on + ": slots the left neighbour's threads put wrong or missing");
+        if (shared != null) {
+            shared.close();
+        }
     }
 
     private static void putSignal(CaseContext c, SignalOp op) {

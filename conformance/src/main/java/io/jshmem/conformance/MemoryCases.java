@@ -27,6 +27,7 @@ final class MemoryCases {
                 Case.of("memory.realloc", MemoryCases::realloc),
                 Case.of("memory.free", MemoryCases::free),
                 Case.of("memory.zero-length", MemoryCases::zeroLength),
+                Case.of("memory.free-null", MemoryCases::freeNull),
                 Case.of("memory.cycles-no-leak", MemoryCases::cyclesNoLeak));
     }
 
@@ -281,6 +282,27 @@ final class MemoryCases {
         c.checkEq(7 + c.left(), real.get(0), "an object next to empty ones, element put by the left neighbour");
         s.free(z2);
         c.check(!s.addrAccessible(z2, c.me), "empty object still accessible after free");
+    }
+
+    /**
+     * shmem_free(NULL) performs no action (1.6), the Java form free(null) too: every PE passes
+     * null (the argument must be the same everywhere), live objects stay usable, and the heap's
+     * state is unchanged (the next allocation is where it would have been).
+     */
+    static void freeNull(CaseContext c) {
+        Shmem s = c.shmem;
+        SymLongArray a = c.calloc(SymType.LONG, 4);
+        for (int i = 0; i < 3; i++) {
+            s.free(null);
+        }
+        s.p(a, 0, 11 + c.me, c.right());
+        s.barrierAll();
+        c.checkEq(11 + c.left(), a.get(0), "an object allocated before free(null), put by the left neighbour");
+        c.check(s.addrAccessible(a, c.right()), "an object stays accessible after free(null)");
+        SymLongArray b = c.calloc(SymType.LONG, 4);
+        s.p(b, 3, 5 + c.me, c.right());
+        s.barrierAll();
+        c.checkEq(5 + c.left(), b.get(3), "an object allocated after free(null)");
     }
 
     /**

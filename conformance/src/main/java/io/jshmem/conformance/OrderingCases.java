@@ -2,6 +2,7 @@ package io.jshmem.conformance;
 
 import io.jshmem.Cmp;
 import io.jshmem.Shmem;
+import io.jshmem.ShmemContext;
 import io.jshmem.SymIntArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
@@ -20,6 +21,8 @@ final class OrderingCases {
                 Case.of("order.fence", c -> streamOrdering(c, Mode.FENCE)),
                 Case.of("order.quiet", c -> streamOrdering(c, Mode.QUIET)),
                 Case.of("order.pe-quiet", c -> streamOrdering(c, Mode.PE_QUIET)),
+                Case.of("order.fence-per-context", OrderingCases::fencePerContext),
+                Case.of("order.quiet-across-contexts", OrderingCases::quietAcrossContexts),
                 Case.of("order.quiet-completes-nbi", OrderingCases::quietCompletesNbi),
                 Case.of("order.barrier-visibility", OrderingCases::barrierVisibility),
                 Case.of("order.sync-all", OrderingCases::syncAll),
@@ -82,6 +85,78 @@ final class OrderingCases {
             everyone[pe] = pe;
         }
         s.peQuiet(everyone);
+        s.barrierAll();
+    }
+
+    /**
+     * Fence orders the operations of its own context (1.5 errata): two contexts stream
+     * interleaved rounds to the right neighbour, each data then its own fence then its own flag
+     * (a put on one, an atomic set on the other). Each stream's data is never older than its
+     * flag. Nothing is asserted about order between the two contexts, which the spec leaves open.
+     */
+    static void fencePerContext(CaseContext c) {
+        Shmem s = c.shmem;
+        int rounds = 1000;
+        int n = 8;
+        SymLongArray dataA = c.calloc(SymType.LONG, n);
+        SymLongArray dataB = c.calloc(SymType.LONG, n);
+        SymLongArray flags = c.calloc(SymType.LONG, 2);
+        int r = c.right();
+        int violations = 0;
+        try (ShmemContext a = s.ctxCreate(0); ShmemContext b = s.ctxCreate(Shmem.CTX_SERIALIZED)) {
+            s.barrierAll();
+            for (int round = 1; round <= rounds; round++) {
+                long[] block = new long[n];
+                java.util.Arrays.fill(block, round);
+                a.put(dataA, 0, block, 0, n, r);
+                b.put(dataB, 0, block, 0, n, r);
+                a.fence();
+                b.fence();
+                a.p(flags, 0, round, r);
+                b.atomicSet(flags, 1, round, r);
+                violations += checkData(c, dataA, s.g(flags, 0, c.me), n); // flag 0 is put, flag 1 set atomically
+                violations += checkData(c, dataB, s.atomicFetch(flags, 1, c.me), n);
+            }
+            a.quiet();
+            b.quiet();
+        }
+        s.waitUntil(flags, 0, Cmp.EQ, rounds);
+        s.waitUntil(flags, 1, Cmp.EQ, rounds);
+        violations += checkData(c, dataA, rounds, n) + checkData(c, dataB, rounds, n);
+        c.check(violations == 0, violations + " times a context's data read after its flag was older than the flag");
+        s.barrierAll();
+    }
+
+    /**
+     * Quiet completes the context's operations (delivered at the target), so an operation issued
+     * afterwards on any other context, or the default one, comes after them: nbi puts on context
+     * A, quiet on A, then the flag (an atomic set) through context B or the default context, alternately.
+     */
+    static void quietAcrossContexts(CaseContext c) {
+        Shmem s = c.shmem;
+        int rounds = 300;
+        int n = 256;
+        SymLongArray data = c.calloc(SymType.LONG, n);
+        SymLongArray flag = c.calloc(SymType.LONG, 1);
+        long[][] blocks = new long[rounds + 1][];
+        int r = c.right();
+        int violations = 0;
+        try (ShmemContext a = s.ctxCreate(0); ShmemContext b = s.ctxCreate(0)) {
+            s.barrierAll();
+            for (int round = 1; round <= rounds; round++) {
+                long[] block = new long[n];
+                java.util.Arrays.fill(block, round);
+                blocks[round] = block; // the nbi source stays untouched until completed
+                a.putNbi(data, 0, block, 0, n, r);
+                a.quiet();
+                (round % 2 == 0 ? b : s).atomicSet(flag, 0, round, r); // atomic only: the reads below are atomic
+                violations += checkData(c, data, s.atomicFetch(flag, 0, c.me), n);
+            }
+            b.quiet();
+        }
+        s.waitUntil(flag, 0, Cmp.EQ, rounds);
+        violations += checkData(c, data, rounds, n);
+        c.check(violations == 0, violations + " times the data read after the flag (set on another context) was older than the flag");
         s.barrierAll();
     }
 

@@ -147,7 +147,7 @@ final class SetupCases {
         c.check(name != null && !name.isBlank(), "infoGetName() is empty");
         c.checkEquals(ShmemVersion.VENDOR_STRING, name, "infoGetName() vs VENDOR_STRING");
         c.check(name != null && name.length() <= 255, "infoGetName() is longer than SHMEM_MAX_NAME_LEN");
-        c.checkEquals(ThreadLevel.SINGLE, s.queryThread(), "queryThread() after init() (which asks for SINGLE)");
+        c.checkEquals(ThreadLevel.MULTIPLE, s.queryThread(), "queryThread() after the runner's initThread(MULTIPLE)");
     }
 
     static void initialized(CaseContext c) {

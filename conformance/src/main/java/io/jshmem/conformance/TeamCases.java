@@ -23,6 +23,8 @@ final class TeamCases {
         cases.add(Case.atLeast(2, "team.split-of-a-split", TeamCases::nested));
         cases.add(Case.atLeast(2, "team.split-2d.x2", c -> split2d(c, 2)));
         cases.add(Case.atLeast(3, "team.split-2d.x3", c -> split2d(c, 3)));
+        cases.add(Case.of("team.split-2d.configs", c -> split2dConfigs(c, 2)));
+        cases.add(Case.atLeast(4, "team.split-2d.configs-per-column", c -> split2dConfigs(c, 3)));
         cases.add(Case.of("team.get-config", TeamCases::config));
         cases.add(Case.of("team.create-destroy-cycles", TeamCases::cycles));
         cases.add(Case.of("team.bad-input", TeamCases::badInput));
@@ -132,6 +134,67 @@ final class TeamCases {
         c.checkEq(y.nPes(), dy.get(0), "count over the y team");
         x.close();
         y.close();
+    }
+
+    /**
+     * split_2d with configurations that differ between the axes and (1.6 allows it, as long as the
+     * members of each new team agree) between the rows and between the columns: get_config of each
+     * team gives its own num_contexts, a mask of 0 gives the default, and that many contexts can
+     * be created from each team and used with its PE numbers.
+     */
+    private static void split2dConfigs(CaseContext c, int xrange) {
+        ShmemTeam w = c.shmem.teamWorld();
+        int x0 = Math.min(xrange, c.npes);
+        int row = c.me / x0;
+        int column = c.me % x0;
+        TeamConfig xConfig = new TeamConfig(2 + row);     // the same for every PE of a row (x team)
+        TeamConfig yConfig = new TeamConfig(1 + column);  // the same for every PE of a column (y team)
+        TeamPair p = w.split2d(xrange, xConfig, TeamConfig.NUM_CONTEXTS, yConfig, TeamConfig.NUM_CONTEXTS);
+        ShmemTeam x = p.xTeam();
+        ShmemTeam y = p.yTeam();
+        c.checkEq(2 + row, x.getConfig(TeamConfig.NUM_CONTEXTS).orElseThrow().numContexts(), "x team num_contexts (row " + row + ")");
+        c.checkEq(1 + column, y.getConfig(TeamConfig.NUM_CONTEXTS).orElseThrow().numContexts(), "y team num_contexts (column " + column + ")");
+        c.checkEq(0, x.getConfig(0).orElseThrow().numContexts(), "x team get_config with mask 0 gives the default");
+        int yFirst = c.npes + 2; // past the x slots (at most 2 + rows - 1); the same size on every PE
+        SymLongArray box = c.calloc(SymType.LONG, 2L * c.npes + 4);
+        useContexts(c, x, 2 + row, box, 0);
+        useContexts(c, y, 1 + column, box, yFirst);
+        c.shmem.barrierAll();
+        // Slot k of the x range came from the previous PE of this row through its k-th context.
+        int xPrev = (x.myPe() - 1 + x.nPes()) % x.nPes();
+        for (int k = 0; k < 2 + row; k++) {
+            c.checkEq(x.translatePe(xPrev, w) * 100L + k, box.get(k), "x team context " + k + " from the previous PE of the row");
+        }
+        int yPrev = (y.myPe() - 1 + y.nPes()) % y.nPes();
+        for (int k = 0; k < 1 + column; k++) {
+            c.checkEq(y.translatePe(yPrev, w) * 100L + k, box.get(yFirst + k), "y team context " + k + " from the previous PE of the column");
+        }
+        // A mask that leaves the config out gives the default, whatever the config says.
+        TeamPair q = w.split2d(xrange, new TeamConfig(7), 0, null, 0);
+        c.checkEq(0, q.xTeam().getConfig(TeamConfig.NUM_CONTEXTS).orElseThrow().numContexts(), "x team num_contexts with mask 0");
+        c.checkEq(0, q.yTeam().getConfig(TeamConfig.NUM_CONTEXTS).orElseThrow().numContexts(), "y team num_contexts with a null config");
+        q.xTeam().close();
+        q.yTeam().close();
+        x.close();
+        y.close();
+    }
+
+    /** Creates {@code n} contexts from {@code team} (all existing at once) and puts through each to the team's next PE. */
+    private static void useContexts(CaseContext c, ShmemTeam team, int n, SymLongArray box, int first) {
+        List<ShmemContext> ctxs = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            ShmemContext ctx = team.createCtx(0);
+            c.check(ctx != ShmemContext.INVALID, "context " + k + " of " + n + " (num_contexts) from the team");
+            ctxs.add(ctx);
+        }
+        int next = (team.myPe() + 1) % team.nPes();
+        for (int k = 0; k < n; k++) {
+            ctxs.get(k).p(box, first + k, c.me * 100L + k, next);
+        }
+        for (ShmemContext ctx : ctxs) {
+            ctx.quiet();
+            ctx.close();
+        }
     }
 
     private static void config(CaseContext c) {

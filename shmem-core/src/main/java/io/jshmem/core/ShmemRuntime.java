@@ -448,6 +448,9 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     @Override
     public void free(SymArray<?> object) {
         checkLive("free");
+        if (object == null) {
+            return; // shmem_free(NULL): no action, not even the entry barrier (1.6)
+        }
         SymArrayImpl<?> a = st.check(object);
         Flight.Allocation ev = allocationEvent("free", a.byteSize());
         world.checkSameArgs("free", a.offset, a.length);
