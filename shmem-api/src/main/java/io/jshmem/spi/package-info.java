@@ -1,5 +1,8 @@
 /**
- * Service-provider interface: how {@link io.jshmem.Shmem#init()} finds a jshmem runtime
- * ({@link java.util.ServiceLoader} of {@link io.jshmem.spi.ShmemProvider}). Not for applications.
+ * Service-provider interfaces between the API and the runtime, found with
+ * {@link java.util.ServiceLoader}: {@link io.jshmem.spi.ShmemProvider} (how
+ * {@link io.jshmem.Shmem#init()} finds the runtime) and {@link io.jshmem.spi.SubprocessSupport} (what
+ * {@code io.jshmem.spawn} asks the runtime about a child's environment). shmem-core provides both.
+ * Not for applications.
  */
 package io.jshmem.spi;
