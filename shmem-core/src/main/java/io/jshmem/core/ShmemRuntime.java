@@ -556,7 +556,12 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             return;
         }
         if (st.failed || st.abortReason != null) {
-            releaseFailing(st.transport, st.heap);
+            // The heap stays mapped until the process is gone (its file was unlinked at init): the
+            // program's threads run on during the shutdown hooks, and an unmapped heap would make
+            // them fail with "Already closed" instead of ending with the abort.
+            if (st.transport != null) {
+                st.transport.abandon();
+            }
             return;
         }
         try {

@@ -68,6 +68,11 @@ public final class BootstrapProtocol {
      */
     public static final int LAUNCHER_SILENCE_LIMIT_MILLIS = 60_000;
 
+    /** The heartbeat interval for a silence limit: every 5 s, or a third of the limit if that is shorter. */
+    public static long heartbeatInterval(long silenceLimitMillis) {
+        return Math.max(500, Math.min(HEARTBEAT_INTERVAL_MILLIS, silenceLimitMillis / 3));
+    }
+
     /** Bound on one value, so a garbled length cannot make the peer allocate gigabytes. */
     public static final int MAX_VALUE_BYTES = 16 << 20;
     /** Messages are cut to this many chars, well inside writeUTF's 65535-byte limit. */

@@ -25,6 +25,8 @@ public final class LaunchEnv {
     public static final String BOOTSTRAP = "JSHMEM_BOOTSTRAP";
     /** Hex of the job's random secret, proving to the bootstrap server that a PE belongs to the job. */
     public static final String SECRET = "JSHMEM_SECRET";
+    /** Seconds of silence after which oshrun drops a PE (--heartbeat-timeout); optional. */
+    public static final String HEARTBEAT_TIMEOUT = "JSHMEM_HEARTBEAT_TIMEOUT";
     /** Seconds a PE keeps retrying a launcher that is busy (oshrun --launch-timeout); optional. */
     public static final String LAUNCH_TIMEOUT = "JSHMEM_LAUNCH_TIMEOUT";
 

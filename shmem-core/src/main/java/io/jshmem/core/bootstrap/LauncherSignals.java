@@ -21,6 +21,11 @@ final class LauncherSignals {
 
     /** Runs {@code notice} with the reason on SIGTERM and SIGINT, then the previous handling. Best effort. */
     static void onTermination(Consumer<String> notice) {
+        onTermination(notice, " from the launcher: the job is being ended");
+    }
+
+    /** As {@link #onTermination(Consumer)}, the reason being "SIGTERM" or "SIGINT" followed by {@code how}. */
+    static void onTermination(Consumer<String> notice, String how) {
         try {
             Class<?> signalClass = Class.forName("sun.misc.Signal");
             Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
@@ -43,7 +48,7 @@ final class LauncherSignals {
                                     };
                                 }
                                 try {
-                                    notice.accept("SIG" + name + " from the launcher: the job is being ended");
+                                    notice.accept("SIG" + name + how);
                                 } finally {
                                     Object p = previous[0];
                                     if (p == null || p == dfl || p == ign) {

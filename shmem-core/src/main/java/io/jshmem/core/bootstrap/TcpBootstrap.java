@@ -89,10 +89,14 @@ public final class TcpBootstrap implements Bootstrap {
     private volatile boolean closed;
     /** 0: never halt (a bootstrap not made by fromEnvironment, as in tests). */
     private volatile long orphanGraceMillis;
-    private final int launcherSilenceLimit =
-            Integer.getInteger(LAUNCHER_SILENCE_PROPERTY, LAUNCHER_SILENCE_LIMIT_MILLIS);
+    /** Silence after which the launcher is gone: twice oshrun's --heartbeat-timeout, unless the property says. */
+    private final int launcherSilenceLimit;
+    private final long heartbeatMillis;
 
-    private TcpBootstrap(Identity identity, InetSocketAddress server, Socket socket) throws IOException {
+    private TcpBootstrap(Identity identity, InetSocketAddress server, Socket socket, int heartbeatTimeoutMillis)
+            throws IOException {
+        this.launcherSilenceLimit = Integer.getInteger(LAUNCHER_SILENCE_PROPERTY, 2 * heartbeatTimeoutMillis);
+        this.heartbeatMillis = heartbeatInterval(heartbeatTimeoutMillis);
         this.identity = identity;
         this.server = server;
         this.socket = socket;
@@ -124,8 +128,15 @@ public final class TcpBootstrap implements Bootstrap {
         String secretHex = textVar(env, LaunchEnv.SECRET, Pattern.compile("[0-9a-fA-F]{" + 2 * SECRET_BYTES + "}"));
         long busyRetry = env.containsKey(LaunchEnv.LAUNCH_TIMEOUT)
                 ? intVar(env, LaunchEnv.LAUNCH_TIMEOUT, 1, 86_400) * 1000L : DEFAULT_BUSY_RETRY_MILLIS;
-        TcpBootstrap bootstrap = connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id, busyRetry);
+        int heartbeatTimeout = env.containsKey(LaunchEnv.HEARTBEAT_TIMEOUT)
+                ? intVar(env, LaunchEnv.HEARTBEAT_TIMEOUT, 3, 86_400) * 1000 : PE_SILENCE_LIMIT_MILLIS;
+        TcpBootstrap bootstrap = connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id, busyRetry,
+                heartbeatTimeout);
         bootstrap.orphanGraceMillis = orphanGrace();
+        // oshrun sends its abort notice before its SIGTERM; a SIGTERM from anyone else must end this
+        // PE as such (exit status 143, reported by oshrun), not by a collective finalize at exit
+        // whose barrier the other PEs, busy elsewhere, would take for a mismatched call.
+        LauncherSignals.onTermination(bootstrap::aborted, " to PE " + id.rank() + ": it is ending");
         return bootstrap;
     }
 
@@ -148,7 +159,7 @@ public final class TcpBootstrap implements Bootstrap {
      * @throws IllegalStateException if the server cannot be reached or refuses this PE
      */
     public static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity) {
-        return connect(server, secret, identity, DEFAULT_BUSY_RETRY_MILLIS);
+        return connect(server, secret, identity, DEFAULT_BUSY_RETRY_MILLIS, PE_SILENCE_LIMIT_MILLIS);
     }
 
     /** The launcher answered this PE's HELLO with a refusal: final, never retried. */
@@ -166,7 +177,8 @@ public final class TcpBootstrap implements Bootstrap {
      * out, or are dropped before the reply) is retried until {@code busyRetryMillis}; one that
      * refuses or cannot be reached, for {@link #CONNECT_RETRY_MILLIS}. The final message says which.
      */
-    static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity, long busyRetryMillis) {
+    static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity, long busyRetryMillis,
+                                int heartbeatTimeoutMillis) {
         if (secret.length != SECRET_BYTES) {
             throw new IllegalArgumentException("the job secret must have " + SECRET_BYTES + " bytes");
         }
@@ -198,7 +210,7 @@ public final class TcpBootstrap implements Bootstrap {
             }
             if (socket != null) {
                 try {
-                    TcpBootstrap bootstrap = new TcpBootstrap(identity, server, socket);
+                    TcpBootstrap bootstrap = new TcpBootstrap(identity, server, socket, heartbeatTimeoutMillis);
                     bootstrap.hello(secret);
                     bootstrap.startReader();
                     return bootstrap;
@@ -271,7 +283,7 @@ public final class TcpBootstrap implements Bootstrap {
     private void heartbeatLoop() {
         while (!closed && !finalized) {
             try {
-                Thread.sleep(HEARTBEAT_INTERVAL_MILLIS);
+                Thread.sleep(heartbeatMillis);
                 if (closed || finalized) {
                     return;
                 }

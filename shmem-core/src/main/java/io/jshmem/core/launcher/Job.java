@@ -124,7 +124,9 @@ final class Job implements BootstrapServer.Listener {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             try {
-                server = BootstrapServer.start(npes, secret, this, endpoint.bind());
+                int silence = options.heartbeatTimeoutSeconds() * 1000;
+                server = BootstrapServer.start(npes, secret, this, endpoint.bind(), silence,
+                        BootstrapProtocol.heartbeatInterval(silence));
             } catch (IOException e) {
                 System.err.println("oshrun: cannot start the bootstrap server on " + endpoint.bind() + ": "
                         + e.getMessage());
@@ -256,7 +258,8 @@ final class Job implements BootstrapServer.Listener {
                 LaunchEnv.LOCAL_NPES, Integer.toString(p.node().npes()),
                 LaunchEnv.BOOTSTRAP, endpoint.hostPort(p.node().id(), server.port()),
                 LaunchEnv.SECRET, HexFormat.of().formatHex(secret),
-                LaunchEnv.LAUNCH_TIMEOUT, Integer.toString(options.launchTimeoutSeconds()));
+                LaunchEnv.LAUNCH_TIMEOUT, Integer.toString(options.launchTimeoutSeconds()),
+                LaunchEnv.HEARTBEAT_TIMEOUT, Integer.toString(options.heartbeatTimeoutSeconds()));
     }
 
     private int awaitOutcome() {
@@ -346,7 +349,7 @@ final class Job implements BootstrapServer.Listener {
         }
         String who = describe(pe);
         if (code == null && server.wasSilent(pe)) {
-            fail(1, who + " stopped answering: nothing from it for " + BootstrapProtocol.PE_SILENCE_LIMIT_MILLIS / 1000
+            fail(1, who + " stopped answering: nothing from it for " + options.heartbeatTimeoutSeconds()
                     + " s, before finalize (is its host or the network to it gone?)");
         } else if (code == null) {
             fail(1, who + " lost its connection to the launcher before finalize");

@@ -1,5 +1,6 @@
 package io.jshmem.core.launcher;
 
+import io.jshmem.core.bootstrap.BootstrapProtocol;
 import io.jshmem.ShmemVersion;
 import io.jshmem.core.bootstrap.LaunchEnv;
 import java.util.ArrayList;
@@ -32,15 +33,19 @@ import java.util.regex.Pattern;
  * @param modulePath     the program's module path (-p), or null
  * @param module         the program's module, {@code module[/class]} (-m), or null: then the PEs run
  *                       it on the module path, after jshmem's modules
+ * @param heartbeatTimeoutSeconds a PE that sends nothing, not even its heartbeat, for this long
+ *                       before finalize has stopped answering (--heartbeat-timeout)
  */
 record LaunchOptions(Action action, int npes, String classpath, boolean tagOutput, Map<String, String> exportedEnv,
                      int timeoutSeconds, List<String> jvmOptions, String mainClass, String jar,
                      List<String> programArgs, List<HostList.Host> hosts, boolean oversubscribe,
                      List<String> launchAgent, String bootstrapAddress, int launchTimeoutSeconds, String bindTo,
-                     String modulePath, String module) {
+                     String modulePath, String module, int heartbeatTimeoutSeconds) {
 
     /** The launch agent unless --launch-agent says otherwise. */
     static final List<String> DEFAULT_AGENT = List.of("ssh");
+    /** Default for --heartbeat-timeout. */
+    static final int DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = BootstrapProtocol.PE_SILENCE_LIMIT_MILLIS / 1000;
     /** Default for --launch-timeout: ssh connection set-up plus a shell start, with a wide margin. */
     static final int DEFAULT_LAUNCH_TIMEOUT_SECONDS = 60;
 
@@ -91,6 +96,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         List<String> agent = DEFAULT_AGENT;
         String bootstrapAddress = null;
         int launchTimeout = DEFAULT_LAUNCH_TIMEOUT_SECONDS;
+        int heartbeatTimeout = DEFAULT_HEARTBEAT_TIMEOUT_SECONDS;
         String bindTo = "auto";
 
         String modulePath = null;
@@ -144,6 +150,13 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 case "--bootstrap-address" -> bootstrapAddress = bootstrapAddress(cursor.value(name, inline,
                         "an address of this machine, optionally with :port"));
                 case "--launch-timeout" -> launchTimeout = positive(name, cursor.value(name, inline, "a number of seconds"));
+                case "--heartbeat-timeout" -> {
+                    heartbeatTimeout = positive(name, cursor.value(name, inline, "a number of seconds"));
+                    if (heartbeatTimeout < 3) {
+                        throw new UsageException(name + " must be at least 3 seconds (heartbeats go every second"
+                                + " or more), not " + heartbeatTimeout);
+                    }
+                }
                 case "--jfr" -> exported.put("JSHMEM_JFR", inline == null || inline.isBlank() ? "default" : inline);
                 case "--jfr-dir" -> exported.put("JSHMEM_JFR_DIR",
                         java.nio.file.Path.of(cursor.value(name, inline, "a directory")).toAbsolutePath().toString());
@@ -176,12 +189,13 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         }
         return new LaunchOptions(Action.RUN, npes, classpath, tagOutput, exported, timeout, jvmOptions,
                 mainClass, jar, cursor.rest(), hosts, oversubscribe, agent, bootstrapAddress, launchTimeout, bindTo,
-                modulePath, module);
+                modulePath, module, heartbeatTimeout);
     }
 
     private static LaunchOptions special(Action action) {
         return new LaunchOptions(action, 0, null, false, Map.of(), 0, List.of(), null, null, List.of(), List.of(),
-                false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS, "auto", null, null);
+                false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS, "auto", null, null,
+                DEFAULT_HEARTBEAT_TIMEOUT_SECONDS);
     }
 
     private static String oneHostSource(String previous, String option) throws UsageException {
@@ -360,6 +374,11 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           end the job if a PE's start script has not run on its
                                           host after this long (default 60); also how long a PE
                                           retries a launcher too busy to take its connection
+                  --heartbeat-timeout SECONDS
+                                          a PE that sends nothing (PEs send a heartbeat every 5 s,
+                                          or a third of this if shorter) for this long before
+                                          finalize has stopped answering: the job ends (default
+                                          30; PEs give up on a silent oshrun after twice this)
                 PEs fill the hosts in order, each up to its slots. A host is a node: PEs on the same
                 host share memory directly, PEs on different hosts communicate through the UCX
                 transport (shmem-ucx, libucx0). JSHMEM_NODE is the host's index in the list, whatever
@@ -387,11 +406,19 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           successful job (a few seconds, once); off: never
                   JSHMEM_CACHE_DIR        where that cache lives (default $XDG_CACHE_HOME/jshmem,
                                           else ~/.cache/jshmem)
+                  JSHMEM_JVM_DIR          where to look for a JDK 25 when JAVA_HOME has none
+                                          (default /usr/lib/jvm)
+                  JSHMEM_LAUNCHER         auto (default: srun inside a Slurm allocation, else
+                                          oshrun's own launcher), oshrun or srun (--launcher)
+                  JSHMEM_SRUN_MPI, JSHMEM_SRUN_OPTS  srun's --mpi (default pmi2) and extra
+                                          srun options, when oshrun delegates to srun
 
                 Environment read by the jshmem runtime in each PE (pass them with -x or export them):
                   SHMEM_SYMMETRIC_SIZE    size of each PE's symmetric heap, e.g. 512M or 2G
                   SHMEM_INFO              print information about the library at startup
-                  SHMEM_DEBUG             print debugging output
+                  SHMEM_DEBUG             extra checks: collective calls (malloc, free, realloc,
+                                          align, team splits) whose arguments differ across PEs
+                                          throw on every PE, naming the PEs and values
                   SHMEM_VERSION           print the library version at startup
                   SHMEM_TRANSPORT         auto, shm or ucx (see the README)
                   JSHMEM_SHM_DIR          directory of the shared-memory segments (default /dev/shm);
@@ -415,13 +442,14 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
 
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
                 JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET,
-                JSHMEM_LAUNCH_TIMEOUT (and JSHMEM_BIND=core for a PE bound to a core).
+                JSHMEM_LAUNCH_TIMEOUT, JSHMEM_HEARTBEAT_TIMEOUT (and JSHMEM_BIND=core for a PE
+                bound to a core).
 
                 A PE that exits before finalizing jshmem, or exits non-zero, ends the whole job; so
                 does a PE on another host whose agent fails, and a PE whose connection to oshrun is
-                lost or silent for 30 s (PEs and oshrun exchange heartbeats every 5 s, so a vanished
-                host or a cut network is noticed). A PE that loses oshrun before finalizing (closed,
-                or silent for 60 s) halts itself 10 s later.
+                lost or silent for 30 s (--heartbeat-timeout; PEs and oshrun exchange heartbeats
+                every 5 s, so a vanished host or a cut network is noticed). A PE that loses oshrun
+                before finalizing (closed, or silent for twice that) halts itself 10 s later.
 
                 Exit status:
                   0     every PE finished cleanly

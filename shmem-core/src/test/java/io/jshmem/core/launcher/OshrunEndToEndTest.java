@@ -75,6 +75,15 @@ class OshrunEndToEndTest {
     }
 
     @Test
+    void aStoppedPeIsDroppedAfterTheHeartbeatTimeout() throws Exception {
+        Result r = oshrun("-np", "2", "--heartbeat-timeout", "3", "-cp", testClasses(), MAIN, "stop1");
+        assertEquals(1, r.status(), r.err());
+        assertTrue(r.err().matches("(?s).*oshrun: PE 1 \\(pid \\d+\\) stopped answering: nothing from it for 3 s, before"
+                + " finalize.*"), r.err());
+        assertNothingLeft(r, 2);
+    }
+
+    @Test
     void abortEndsTheJobWithTheAbortStatus() throws Exception {
         Result r = oshrun("-np", "3", "-cp", testClasses(), MAIN, "abort");
         assertEquals(7, r.status(), r.err());

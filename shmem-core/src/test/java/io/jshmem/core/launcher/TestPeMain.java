@@ -68,6 +68,13 @@ public final class TestPeMain {
                     bootstrap.fence();
                     fail("the fence returned although PE 0 aborted");
                 }
+                case "stop1" -> {
+                    bootstrap.fence(); // every PE has started
+                    if (me == 1) { // stops itself, as a PE stopped in a debugger or on a host that froze
+                        new ProcessBuilder("kill", "-STOP", Long.toString(ProcessHandle.current().pid())).start();
+                    }
+                    Thread.sleep(600_000);
+                }
                 case "hang" -> {
                     bootstrap.fence(); // every PE has started and printed its pid
                     System.out.println("ready " + me);
