@@ -38,13 +38,17 @@ final class TeamImpl implements ShmemTeam {
     private final MemorySegment[] roundTarget;
     /** Per round: whether the flag this PE waits for is raised by a PE on this node (else through the transport). */
     private final boolean[] roundFromLocal;
-    /** Dissemination syncs so far: what a flag raised through the transport counts (low 32 bits). */
+    /** Dissemination syncs so far. */
     private long disseminations;
     /**
-     * What a flag raised through the transport holds after this PE's dissemination syncs so far,
-     * when every member made the same calls: each sync adds {@code 1 + (ident << 32)}.
+     * Flags raised through the transport: one word per parity of the dissemination count, the
+     * second word of the round's line (the sender can be one sync ahead, and its increments may
+     * arrive in any order: with a word per parity, a word reaches its count only with the right
+     * sync's increment). Per parity: the syncs so far (what the word counts, low 32 bits), and what
+     * the word holds when every member made the same calls (each sync adds {@code 1 + (ident << 32)}).
      */
-    private long remoteFlagSum;
+    private final long[] remoteSyncs = new long[2];
+    private final long[] remoteFlagSum = new long[2];
     /**
      * Network push collectives (members not all on this node): heap offsets of the two counters
      * (by epoch parity) that senders add {@code 1 + (ident << 32)} to after putting their data into
@@ -273,10 +277,11 @@ final class TeamImpl implements ShmemTeam {
             publish(e);
         }
         MemorySegment self = st.self;
-        int d = (int) ++disseminations;
+        int p = (int) (++disseminations & 1);
+        int d = (int) ++remoteSyncs[p];
         long increment = 1 + ((long) ident << 32);
-        long before = remoteFlagSum;
-        long sum = remoteFlagSum += increment;
+        long before = remoteFlagSum[p];
+        long sum = remoteFlagSum[p] += increment;
         int n = members.length;
         for (int r = 0; r < roundOffset.length; r++) {
             long off = roundOffset[r];
@@ -285,7 +290,7 @@ final class TeamImpl implements ShmemTeam {
                 CtxBase.LONG.setRelease(to, off, e << IDENT_BITS | ident);
                 Waiter.signal(to);
             } else {
-                st.comm.amo64(roundPe[r], off, AmoOp.ADD, increment, 0);
+                st.comm.amo64(roundPe[r], off + p * 8L, AmoOp.ADD, increment, 0);
             }
             int from = ((me - (1 << r)) % n + n) % n;
             long v;
@@ -301,8 +306,9 @@ final class TeamImpl implements ShmemTeam {
             } else {
                 // The low 32 bits count the sender's syncs (compared modulo 2^32); at exactly this
                 // sync the whole word must be this PE's sum, else some call of the sender differed.
-                for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, off)) - d < 0; ) {
-                    w = st.waiter.idle(w, self, off, 8, v);
+                long poff = off + p * 8L;
+                for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, poff)) - d < 0; ) {
+                    w = st.waiter.idle(w, self, poff, 8, v);
                     checkWhileWaiting(w, e, from, from + 1);
                 }
                 if ((int) v == d && v != sum) {
@@ -391,7 +397,9 @@ final class TeamImpl implements ShmemTeam {
      * match, e.g. a barrier against a reduction) ends the job instead of both waiting forever.
      */
     private void checkWhileWaiting(long w, long e, int lo, int hi) {
-        if ((w & 15) != 0 || System.nanoTime() - checkAt < 0) {
+        // In finalize, members that are through it may be gone with their memory: only they can
+        // be checked, and they matched (a member in another operation cannot be through it).
+        if ((w & 15) != 0 || System.nanoTime() - checkAt < 0 || (ident & 0xFF) == OP_FINALIZE) {
             return;
         }
         for (int i = lo; i < hi; i++) {

@@ -29,23 +29,29 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CommInProcessTest {
     private static final int ROUNDS = 200;
 
-    /** Shapes: nodes of each PE, whether the transport's atomics are CPU-coherent, SHMEM_ATOMICS. */
+    /**
+     * Shapes: nodes of each PE, whether the transport's atomics are CPU-coherent, SHMEM_ATOMICS,
+     * whether the transport delivers puts and posted atomics late and out of order between fences.
+     */
     static Stream<Arguments> shapes() {
         return Stream.of(
-                Arguments.of(new int[] {0, 0, 1, 1}, true, "auto"),       // two nodes, CPU atomics on-node
-                Arguments.of(new int[] {0, 0, 1, 1}, false, "auto"),      // device atomics: all through the transport
-                Arguments.of(new int[] {0, 1, 2}, true, "cpu"),           // every PE on its own node
-                Arguments.of(new int[] {0, 0, 0, 0}, true, "transport")); // one node, atomics forced through it
+                Arguments.of(new int[] {0, 0, 1, 1}, true, "auto", false),       // two nodes, CPU atomics on-node
+                Arguments.of(new int[] {0, 0, 1, 1}, false, "auto", false),      // device atomics: all through the transport
+                Arguments.of(new int[] {0, 1, 2}, true, "cpu", false),           // every PE on its own node
+                Arguments.of(new int[] {0, 0, 0, 0}, true, "transport", false),  // one node, atomics forced through it
+                Arguments.of(new int[] {0, 0, 1, 1}, true, "auto", true),        // as a real network: posted, reordered
+                Arguments.of(new int[] {0, 0, 1, 1}, false, "auto", true),
+                Arguments.of(new int[] {0, 1, 2, 3}, true, "auto", true));
     }
 
     private static boolean atomicsThroughTransport(boolean coherent, String policy) {
         return policy.equals("transport") || policy.equals("auto") && !coherent;
     }
 
-    @ParameterizedTest(name = "nodes {0}, coherent {1}, SHMEM_ATOMICS={2}")
+    @ParameterizedTest(name = "nodes {0}, coherent {1}, SHMEM_ATOMICS={2}, posted {3}")
     @MethodSource("shapes")
-    void atomicsLocksAndSignalsGiveExactTotals(int[] nodes, boolean coherent, String policy) throws Exception {
-        try (InProcessJob job = new InProcessJob(nodes, coherent, policy)) {
+    void atomicsLocksAndSignalsGiveExactTotals(int[] nodes, boolean coherent, String policy, boolean posted) throws Exception {
+        try (InProcessJob job = new InProcessJob(nodes, coherent, policy, posted)) {
             int n = job.size();
             List<long[]> results = job.all(me -> {
                 Shmem s = job.shmem(me);
@@ -117,10 +123,10 @@ class CommInProcessTest {
         }
     }
 
-    @ParameterizedTest(name = "nodes {0}, coherent {1}, SHMEM_ATOMICS={2}")
+    @ParameterizedTest(name = "nodes {0}, coherent {1}, SHMEM_ATOMICS={2}, posted {3}")
     @MethodSource("shapes")
-    void collectivesOverTeamsSpanningNodes(int[] nodes, boolean coherent, String policy) throws Exception {
-        try (InProcessJob job = new InProcessJob(nodes, coherent, policy)) {
+    void collectivesOverTeamsSpanningNodes(int[] nodes, boolean coherent, String policy, boolean posted) throws Exception {
+        try (InProcessJob job = new InProcessJob(nodes, coherent, policy, posted)) {
             int n = job.size();
             job.all(me -> {
                 Shmem s = job.shmem(me);
@@ -194,7 +200,7 @@ class CommInProcessTest {
     @ParameterizedTest(name = "nodes {0}")
     @MethodSource("mismatchShapes")
     void mismatchedCollectivesAbortTheJobNamingBothSides(int[] nodes) throws Exception {
-        try (InProcessJob job = new InProcessJob(nodes, true, "auto")) {
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true)) {
             int n = job.size();
             assertThrows(ShmemException.class, () -> job.all(me -> {
                 Shmem s = job.shmem(me);

@@ -36,8 +36,9 @@ final class InProcessJob implements AutoCloseable {
      * @param nodes     the node of each PE, e.g. {0, 0, 1, 1}: two nodes of two PEs
      * @param coherent  whether the loopback says its atomics are coherent with CPU atomics
      * @param atomics   SHMEM_ATOMICS: auto, cpu or transport
+     * @param posted    whether the loopback delivers puts and non-fetching atomics later, reordered between fences
      */
-    InProcessJob(int[] nodes, boolean coherent, String atomics) throws Exception {
+    InProcessJob(int[] nodes, boolean coherent, String atomics, boolean posted) throws Exception {
         int n = nodes.length;
         String jobId = "coretest" + ProcessHandle.current().pid() + "x" + System.nanoTime();
         Map<String, byte[]> kv = new ConcurrentHashMap<>();
@@ -63,7 +64,7 @@ final class InProcessJob implements AutoCloseable {
                     pes[pe].fence();
                     return null;
                 }
-                transports[pe] = new LoopbackTransport(heaps, coherent);
+                transports[pe] = new LoopbackTransport(heaps, coherent, posted);
                 pes[pe].fence(); // like a real wire-up, collective: every PE's heap is known before use
                 return transports[pe];
             });
