@@ -150,7 +150,11 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void putSignalNbi(SymArray<?> dest, long destIndex, MemorySegment source,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe) {
-        putWithSignal(dest, destIndex, null, 0, 0, source, sig, sigIndex, signal, sigOp, pe);
+        long off = offset(dest, destIndex, Arrays2.elements(source, st.check(dest)));
+        long sigOff = offset(sig, sigIndex, 1);
+        int w = pe(pe);
+        comm.putNbi(w, off, source); // completed by quiet; the signal is ordered after it
+        comm.signal(w, sigOff, signal, sigOp);
     }
 
     @Override
