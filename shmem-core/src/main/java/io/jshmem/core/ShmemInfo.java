@@ -1,6 +1,8 @@
 package io.jshmem.core;
 
+import io.jshmem.ForkSafetyReport;
 import io.jshmem.core.forksafety.ForkSafety;
+import java.util.Map;
 
 /** {@code bin/shmem-info}: prints the version, the specification version, transports and settings. */
 public final class ShmemInfo {
@@ -8,20 +10,43 @@ public final class ShmemInfo {
     }
 
     public static void main(String[] args) {
+        boolean all = false;
+        boolean parsable = false;
         for (String a : args) {
-            if (a.equals("-h") || a.equals("--help")) {
-                System.out.println("usage: shmem-info\n  Prints jshmem's version, the OpenSHMEM version it implements, its transports,\n"
-                        + "  and the settings the SHMEM_* environment variables give (SHMEM_SYMMETRIC_SIZE,\n"
-                        + "  SHMEM_DEBUG, SHMEM_INFO, SHMEM_VERSION).");
-                System.out.println("  Then whether fork() is safe in this process, and why (Shmem.forkSafety()).");
-                return;
+            switch (a) {
+                case "-h", "--help" -> {
+                    System.out.println("""
+                            usage: shmem-info [--all] [--parsable]
+                              Prints jshmem's version, the OpenSHMEM version it implements, its transports
+                              and devices, the settings the SHMEM_* and JSHMEM_* environment variables give,
+                              then whether fork() is safe in this process, and why (Shmem.forkSafety()).
+                              --parsable  the same as section:key:value lines (version:, setting:<VARIABLE>:,
+                                          heap:, transport:<name>:), one fact a line, for scripts and bug
+                                          reports; only the last field, the value, may hold colons
+                              --all       with --parsable, also each network device
+                                          (transport:<name>:device:<transport>:<devices>) and each fork-safety
+                                          finding (forksafety:finding:<name>:<safe|risk|neutral>:<value>);
+                                          the readable report always shows everything""");
+                    return;
+                }
+                case "-a", "--all" -> all = true;
+                case "-p", "--parsable", "--parseable" -> parsable = true;
+                default -> {
+                    System.err.println("shmem-info: unknown option " + a + " (see shmem-info --help)");
+                    System.exit(2);
+                }
             }
-            System.err.println("shmem-info: unknown option " + a + " (see shmem-info --help)");
-            System.exit(2);
         }
         try {
-            InfoReport.settings(Config.fromEnvironment(System.getenv()), System.getenv()).forEach(System.out::println);
-            InfoReport.forkSafety(ForkSafety.beforeInit(System.getenv())).forEach(System.out::println);
+            Map<String, String> env = System.getenv();
+            Config config = Config.fromEnvironment(env);
+            ForkSafetyReport forkSafety = ForkSafety.beforeInit(env);
+            if (parsable) {
+                ParsableInfo.lines(config, env, forkSafety, all).forEach(System.out::println);
+            } else {
+                InfoReport.settings(config, env).forEach(System.out::println);
+                InfoReport.forkSafety(forkSafety).forEach(System.out::println);
+            }
         } catch (RuntimeException e) {
             System.err.println("shmem-info: " + e.getMessage());
             System.exit(1);
