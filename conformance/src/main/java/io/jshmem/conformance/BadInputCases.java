@@ -121,9 +121,11 @@ final class BadInputCases {
         long[] fl = new long[1];
         MemorySegment two = MemorySegment.ofArray(new long[2]);
         MemorySegment bytes3 = MemorySegment.ofArray(new byte[3]);
-        c.expectShmemException("put at index -1", () -> s.put(l, -1, buf, 0, 1, r));
+        c.expectShmemException("put at index -1", () -> s.put(l, -1, buf, 0, 1, r), "put: negative element index -1");
+        c.expectShmemException("put of -1 elements", () -> s.put(l, 0, buf, 0, -1, r), "put: negative element count -1");
         c.expectShmemException("put past the end", () -> s.put(l, n, buf, 0, 1, r));
-        c.expectShmemException("put of n+1 elements", () -> s.put(l, 0, buf, 0, n + 1, r));
+        c.expectShmemException("put of n+1 elements", () -> s.put(l, 0, buf, 0, n + 1, r),
+                "put: elements [0, " + (n + 1) + ") are outside the symmetric long array of " + n + " elements");
         c.expectShmemException("put of 2 elements at n-1", () -> s.put(l, n - 1, buf, 0, 2, r));
         c.expectShmemException("put at Long.MAX_VALUE", () -> s.put(l, Long.MAX_VALUE, buf, 0, 1, r));
         c.expectShmemException("put at Long.MIN_VALUE", () -> s.put(l, Long.MIN_VALUE, buf, 0, 1, r));
@@ -135,7 +137,7 @@ final class BadInputCases {
         c.expectShmemException("get(segment of 2) at n-1", () -> s.get(two, l, n - 1, r));
         c.expectShmemException("putmem of 3 bytes at byte size-2", () -> s.putmem(l, l.byteSize() - 2, bytes3, r));
         c.expectShmemException("putmem at byte -1", () -> s.putmem(l, -1, bytes3, r));
-        c.expectShmemException("getmem past the end", () -> s.getmem(bytes3, by, n - 2, r));
+        c.expectShmemException("getmem past the end", () -> s.getmem(bytes3, by, n - 2, r), "getmem: bytes [");
         c.expectShmemException("putmemNbi past the end", () -> s.putmemNbi(by, n, bytes3, r));
         c.expectShmemException("getmemNbi at byte -3", () -> s.getmemNbi(bytes3, by, -3, r));
         c.expectShmemException("iput whose last element is past the end", () -> s.iput(l, 1, 3, buf, 0, 1, 4, r));
@@ -146,7 +148,7 @@ final class BadInputCases {
         c.expectShmemException("p(short) at -1", () -> s.p(sh, -1, (short) 1, r));
         c.expectShmemException("g at index n", () -> s.g(in, n, r));
         c.expectShmemException("g(double) at -1", () -> s.g(d, -1, r));
-        c.expectShmemException("atomicFetchAdd at index n", () -> s.atomicFetchAdd(l, n, 1, r));
+        c.expectShmemException("atomicFetchAdd at index n", () -> s.atomicFetchAdd(l, n, 1, r), "atomicFetchAdd: elements [" + n + ", ");
         c.expectShmemException("atomicInc(int) at -1", () -> s.atomicInc(in, -1, r));
         c.expectShmemException("atomicCompareSwap at Long.MAX_VALUE", () -> s.atomicCompareSwap(l, Long.MAX_VALUE, 0, 1, r));
         c.expectShmemException("atomicSwap(double) at n", () -> s.atomicSwap(d, n, 1.0, r));

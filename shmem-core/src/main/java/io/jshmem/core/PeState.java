@@ -92,9 +92,33 @@ final class PeState {
     }
 
     ShmemException outOfBounds(SymArrayImpl<?> a, long index, long count, String unit) {
+        String routine = apiRoutine();
+        if (count < 0) {
+            return error(routine + ": negative " + unit + " count " + count);
+        }
+        if (index < 0) {
+            return error(routine + ": negative " + unit + " index " + index);
+        }
         long size = unit.equals("byte") ? a.length << a.shift : a.length;
-        return error(unit + "s [" + index + ", " + index + "+" + count + ") are outside the symmetric "
+        return error(routine + ": " + unit + "s [" + index + ", " + (index + count) + ") are outside the symmetric "
                 + a.type.name() + " array of " + size + " " + unit + "s");
+    }
+
+    /**
+     * The jshmem routine the application called (the last runtime frame before the caller's), for
+     * error messages; found only when an error is reported, so the checks cost nothing more.
+     */
+    private static String apiRoutine() {
+        return StackWalker.getInstance().walk(frames -> {
+            String last = "jshmem";
+            for (StackWalker.StackFrame f : (Iterable<StackWalker.StackFrame>) frames::iterator) {
+                if (!f.getClassName().startsWith("io.jshmem.core.")) {
+                    break;
+                }
+                last = f.getMethodName();
+            }
+            return last;
+        });
     }
 
     /** Checks and returns a live symmetric object of this heap. */
