@@ -6,6 +6,7 @@
 module io.jshmem.ucx {
     requires io.jshmem;
     requires io.jshmem.core;
+    requires jdk.jfr;
 
     provides io.jshmem.core.transport.TransportProvider with io.jshmem.ucx.UcxTransportProvider;
 }

@@ -57,6 +57,24 @@ class FlightRecordingTest {
         }
     }
 
+    /** Over UCX the recordings also hold the progress thread's busy periods. */
+    @Test
+    void overUcxTheProgressThreadIsRecorded(@TempDir Path dir) throws Exception {
+        io.jshmem.conformance.spawn.Jobs.assumeUcx("FlightRecordingTest.overUcxTheProgressThreadIsRecorded");
+        Oshrun.Result r = Oshrun.run(2, List.of("--jfr", "--jfr-dir", dir.toString(), "-x", "SHMEM_TRANSPORT=ucx",
+                "-x", "UCX_TLS=tcp,self"), Oshrun.conformanceClasses(), "io.jshmem.conformance.FlightScenario");
+        assertEquals(0, r.exitCode(), r.tail());
+        long progress = 0;
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path f : s.toList()) {
+                progress += RecordingFile.readAllEvents(f).stream()
+                        .filter(e -> e.getEventType().getName().equals("jshmem.UcxProgress") && e.getLong("completions") > 0)
+                        .count();
+            }
+        }
+        assertTrue(progress > 0, "no jshmem.UcxProgress event with completions in the recordings of " + dir);
+    }
+
     private static void has(List<RecordedEvent> events, String what, String type, Predicate<RecordedEvent> p) {
         assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals(type) && p.test(e)),
                 "missing " + type + ": " + what + "; jshmem events: " + events.stream()

@@ -79,6 +79,7 @@ final class ProgressEngine implements Runnable {
     public void run() {
         long worker = transport.workerHandle;
         long lastEvent = 0;
+        UcxProgressEvent busy = null;
         try {
             while (!stopping) {
                 if (transport.waiters.get() > 0 || transport.lock.hasQueuedThreads()) {
@@ -107,9 +108,20 @@ final class ProgressEngine implements Runnable {
                 }
                 if (done != 0) {
                     lastEvent = System.nanoTime();
+                    if (busy == null && UcxProgressEvent.ON.isEnabled()) {
+                        busy = new UcxProgressEvent();
+                        busy.begin();
+                    }
+                    if (busy != null) {
+                        busy.completions += done;
+                    }
                     continue;
                 }
                 if (armed == Ucp.UCS_OK) {
+                    if (busy != null) {
+                        busy.commit();
+                        busy = null;
+                    }
                     Ucp.poll(pollfd, POLL_MILLIS);
                 } else if (armed == Ucp.UCS_ERR_BUSY) {
                     // Events pending (or still inside the spin window): progress again.

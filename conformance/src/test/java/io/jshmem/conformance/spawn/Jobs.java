@@ -137,7 +137,7 @@ public final class Jobs {
     }
 
     /** Skips the calling test, saying why, when the UCX transport cannot be used. */
-    static void assumeUcx(String test) {
+    public static void assumeUcx(String test) {
         ucxUnavailable().ifPresent(why -> {
             System.out.println(test + " skipped: " + why);
             org.junit.jupiter.api.Assumptions.abort(why);
