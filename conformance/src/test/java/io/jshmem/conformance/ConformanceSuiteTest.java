@@ -2,16 +2,10 @@ package io.jshmem.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import io.jshmem.test.ShmemCases;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -23,9 +17,9 @@ import org.junit.jupiter.api.TestFactory;
  * The conformance cases, run for real: one job through bin/oshrun per PE count and configuration
  * (2 and 4 PEs with every case; 4 PEs again with the dissemination sync and pull collectives forced;
  * 8 PEs with the barrier loop and the collectives; 4 PEs on two "hosts" joined by UCX with atomics
- * through UCX), one dynamic test per case and job asserting
- * that every PE reported PASS (a case that reports SKIP is a skipped test), plus one per job asserting
- * it exited with status 0.
+ * through UCX), reported through jshmem-test's {@link ShmemCases}: one dynamic test per case and job
+ * asserting that every PE reported PASS (a case that reports SKIP is a skipped test), plus one per
+ * job asserting it exited with status 0.
  */
 class ConformanceSuiteTest {
     private static final String RUNNER = "io.jshmem.conformance.CaseRunner";
@@ -66,85 +60,12 @@ class ConformanceSuiteTest {
         assertTrue(AllCases.names().size() > 100, "only " + AllCases.names().size() + " cases registered");
     }
 
+    /**
+     * One CaseRunner job as tests, through jshmem-test's {@link ShmemCases} (CaseRunner prints its
+     * {@code CASE <name> PE <k> PASS|FAIL|SKIP} lines): one test per case, one for the job.
+     */
     private static DynamicContainer job(int npes, List<String> cases, List<String> filters, List<String> options) {
-        SuiteJob job = new SuiteJob(npes, filters, options);
-        List<DynamicNode> tests = new ArrayList<>();
-        for (String name : cases) {
-            tests.add(DynamicTest.dynamicTest(name + " @ " + npes + " PEs", () -> job.get().assertCase(name)));
-        }
-        tests.add(DynamicTest.dynamicTest("job exit status and summary @ " + npes + " PEs", () -> job.get().assertJob(cases)));
-        return DynamicContainer.dynamicContainer(npes + " PEs" + (options.isEmpty() ? "" : " " + String.join(" ", options)), tests);
-    }
-
-    /** One CaseRunner job, started by the first test that needs it. */
-    private static final class SuiteJob {
-        private final int npes;
-        private final List<String> filters;
-        private final List<String> options;
-        private Outcome outcome;
-
-        SuiteJob(int npes, List<String> filters, List<String> options) {
-            this.npes = npes;
-            this.filters = filters;
-            this.options = options;
-        }
-
-        synchronized Outcome get() throws Exception {
-            if (outcome == null) {
-                outcome = new Outcome(npes, Oshrun.run(npes, options, Oshrun.conformanceClasses(), RUNNER,
-                        filters.toArray(String[]::new)));
-            }
-            return outcome;
-        }
-    }
-
-    /** What a job reported, by case and PE. */
-    private static final class Outcome {
-        private final int npes;
-        private final Oshrun.Result result;
-        private final Map<String, Map<Integer, List<Oshrun.CaseLine>>> byCase = new LinkedHashMap<>();
-
-        Outcome(int npes, Oshrun.Result result) {
-            this.npes = npes;
-            this.result = result;
-            for (Oshrun.CaseLine line : result.caseLines()) {
-                byCase.computeIfAbsent(line.name(), k -> new TreeMap<>()).computeIfAbsent(line.pe(), k -> new ArrayList<>()).add(line);
-            }
-        }
-
-        void assertCase(String name) {
-            Map<Integer, List<Oshrun.CaseLine>> perPe = byCase.getOrDefault(name, Map.of());
-            List<String> problems = new ArrayList<>();
-            for (int pe = 0; pe < npes; pe++) {
-                List<Oshrun.CaseLine> lines = perPe.getOrDefault(pe, List.of());
-                if (lines.isEmpty()) {
-                    problems.add("PE " + pe + " reported nothing for this case");
-                } else if (lines.size() > 1) {
-                    problems.add("PE " + pe + " reported it " + lines.size() + " times: " + lines);
-                } else if (lines.getFirst().result().equals("FAIL")) {
-                    problems.add(lines.getFirst().toString());
-                }
-            }
-            for (int pe : perPe.keySet()) {
-                if (pe >= npes) {
-                    problems.add("a report from PE " + pe + " in a job of " + npes + " PEs");
-                }
-            }
-            if (!problems.isEmpty()) {
-                fail("case " + name + " at " + npes + " PEs:\n  " + String.join("\n  ", problems) + result.tail());
-            }
-            // A case that skipped (on any PE, none failing) is reported as skipped, not as passed.
-            perPe.values().stream().flatMap(List::stream).filter(l -> l.result().equals("SKIP")).findFirst()
-                    .ifPresent(l -> Assumptions.abort("case " + name + " skipped at " + npes + " PEs on PE " + l.pe()
-                            + (l.detail() == null ? "" : ": " + l.detail())));
-        }
-
-        void assertJob(List<String> expectedCases) {
-            Set<String> unknown = byCase.keySet().stream().filter(n -> !expectedCases.contains(n)).collect(Collectors.toSet());
-            assertTrue(unknown.isEmpty(), "reports of cases that are not registered: " + unknown + result.tail());
-            boolean summary = result.stdout().lines().anyMatch(l -> l.matches(".*SUMMARY passed=\\d+ failed=0 skipped=\\d+.*"));
-            assertTrue(summary, "no 'SUMMARY ... failed=0' line from PE 0" + result.tail());
-            assertEquals(0, result.exitCode(), "exit status of the " + npes + "-PE job" + result.tail());
-        }
+        return ShmemCases.job(npes + " PEs" + (options.isEmpty() ? "" : " " + String.join(" ", options)), npes, options,
+                Oshrun.JOB_TIMEOUT_SECONDS, RUNNER, filters, cases);
     }
 }
