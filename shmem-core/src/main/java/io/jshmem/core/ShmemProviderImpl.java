@@ -15,6 +15,8 @@ import java.util.Map;
 public final class ShmemProviderImpl implements ShmemProvider {
     private static ShmemRuntime runtime;
     private static boolean finalized;
+    /** This process's PE number in the job it finalized, for the message refusing a new init. */
+    private static int finalizedPe = -1;
 
     @Override
     public Shmem init(ThreadLevel requested) {
@@ -24,7 +26,11 @@ public final class ShmemProviderImpl implements ShmemProvider {
                 return runtime;
             }
             if (finalized) {
-                throw new ShmemException("jshmem was already finalized in this process; it cannot be initialized again");
+                // 1.6 allows re-initialization after the last finalize; jshmem does not (yet): its
+                // launcher connection, PMI client and heap names live once per process and job.
+                throw new ShmemException("PE " + finalizedPe + ": jshmem was already finalized in this process; it cannot be"
+                        + " initialized again (OpenSHMEM 1.6 allows re-initialization after the last finalize; jshmem"
+                        + " does not support it)");
             }
             NativeAccess.require(ShmemProviderImpl.class, "jshmem's runtime");
             Map<String, String> env = System.getenv();
@@ -90,6 +96,7 @@ public final class ShmemProviderImpl implements ShmemProvider {
     static void finalizedNow(ShmemRuntime r) {
         synchronized (ShmemProviderImpl.class) {
             if (runtime == r) {
+                finalizedPe = r.myPe();
                 runtime = null;
                 finalized = true;
             }
