@@ -57,6 +57,9 @@ class LaunchOptionsTest {
         assertEquals("x.jar", parse("-np", "1", "--classpath=x.jar", "Main").classpath());
         assertEquals("y", parse("-np", "1", "-classpath", "y", "Main").classpath());
         assertEquals(5, parse("-np", "1", "--timeout=5", "Main").timeoutSeconds());
+        assertEquals(30, parse("-np", "1", "Main").heartbeatTimeoutSeconds());
+        assertEquals(7, parse("-np", "1", "--heartbeat-timeout=7", "Main").heartbeatTimeoutSeconds());
+        assertTrue(error("-np", "1", "--heartbeat-timeout", "2", "Main").contains("at least 3 seconds"));
     }
 
     @Test
