@@ -204,6 +204,12 @@ class UcxTeardownTest {
     void aFailureAtEachStepOfInitLeavesNothing() throws Exception {
         Resources before = resources("none");
         for (WireUp.Step step : WireUp.Step.values()) {
+            if ((step == WireUp.Step.CONNECT || step == WireUp.Step.CHECK) && ucxAbortsOnPeerLossInWireUp()) {
+                // The other PE's endpoints are mid-wire-up when this one fails: see assumeUcxSurvivesPeerLossInWireUp.
+                System.out.println("init failure at " + step + ": skipped on UCX " + Ucp.version()
+                        + " (it can abort the process when a peer fails during wire-up)");
+                continue;
+            }
             WireUp.failAt = step;
             Job job = new Job(env());
             try {
@@ -225,11 +231,14 @@ class UcxTeardownTest {
      * stubs.c:102, and wireup_ep.c:241 "pending_count == 0"); about one run in five here. That is
      * the peer-loss path this test takes in one JVM, so it runs only with a later UCX (not known to be fixed there).
      */
+    private static boolean ucxAbortsOnPeerLossInWireUp() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\.(\\d+)").matcher(Ucp.version());
+        return m.find() && (Integer.parseInt(m.group(1)) < 1 || Integer.parseInt(m.group(1)) == 1 && Integer.parseInt(m.group(2)) <= 13);
+    }
+
     private static void assumeUcxSurvivesPeerLossInWireUp() {
         String v = Ucp.version();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\.(\\d+)").matcher(v);
-        boolean old = m.find() && (Integer.parseInt(m.group(1)) < 1 || Integer.parseInt(m.group(1)) == 1 && Integer.parseInt(m.group(2)) <= 13);
-        if (old) {
+        if (ucxAbortsOnPeerLossInWireUp()) {
             String why = "UCX " + v + " can abort the process (wire-up pending-queue assertions) when a peer fails mid-job;"
                     + " this in-process peer-loss test runs only with later UCX releases (the failing-exit path over real jobs is covered by UcxJobTest)";
             System.out.println("UcxTeardownTest.aPeGoingAwayMidJobAndThenTheOtherLeaveNothing skipped: " + why);
