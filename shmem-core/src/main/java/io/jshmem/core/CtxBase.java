@@ -94,14 +94,6 @@ abstract class CtxBase implements ShmemCtx {
         return comm.direct(pe(pe));
     }
 
-    protected final MemorySegment self() {
-        return self;
-    }
-
-    protected final Waiter waiter() {
-        return waiter;
-    }
-
     /** Checks a synchronization call's object and arrays; returns the object's implementation. */
     protected final SymArrayImpl<?> syncObject(SymArray<?> ivars, int[] status, Object values, long[] indices) {
         SymArrayImpl<?> a = st.check(ivars);

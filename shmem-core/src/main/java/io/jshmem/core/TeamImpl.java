@@ -366,10 +366,7 @@ final class TeamImpl implements ShmemTeam {
             String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me
                     + " called " + opName(ident & 0xFF) + ", but a member that sent it data called another"
                     + " collective, or passed other arguments (size, count, root or type)";
-            st.failed = true;
-            System.err.println("jshmem: PE " + st.me + ": " + message);
-            st.bootstrap.abort(1, message);
-            throw st.error(message);
+            throw abortJob(message);
         }
     }
 
@@ -483,10 +480,15 @@ final class TeamImpl implements ShmemTeam {
         String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me + " called "
                 + opName(mine) + " while PE " + members[pe] + " called " + opName(op) + how
                 + (op == OP_FINALIZE ? " (it will never join this " + opName(mine) + ")" : "");
+        throw abortJob(message);
+    }
+
+    /** Calls that do not match: nothing that follows can be trusted, so the whole job ends with {@code message}. */
+    private ShmemException abortJob(String message) {
         st.failed = true;
         System.err.println("jshmem: PE " + st.me + ": " + message);
         st.bootstrap.abort(1, message); // ends the job (and this process)
-        throw st.error(message);
+        return st.error(message);
     }
 
     private static String opName(int op) {
