@@ -46,7 +46,8 @@ public final class InfoReport {
         lines.add("  JSHMEM_BARRIER_ALGORITHM: " + c.barrierAlgorithm() + " (auto: linear on arrival words up to "
                 + TeamImpl.LINEAR_SYNC_MAX + " PEs of one node, else dissemination)");
         lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push: through per-team buffers up to "
-                + TeamSlots.BUF_BYTES + " B between PEs of one node, else pull)");
+                + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
+                + " nodes; else pull)");
         lines.add("  SHMEM_ATOMICS:        " + c.atomics() + " (auto: CPU atomics on this node's PEs unless the network"
                 + " transport's atomics are not atomic with them, as with InfiniBand/RoCE device atomics; transport:"
                 + " every atomic through the network transport)");
@@ -67,6 +68,10 @@ public final class InfoReport {
         lines.add("  JSHMEM_AOT:           " + (aot == null || aot.isBlank() ? "auto (default)" : aot)
                 + " (read by oshrun: PEs start from an ahead-of-time cache when jshmem runs from jars; cache in "
                 + env.getOrDefault("JSHMEM_CACHE_DIR", "$XDG_CACHE_HOME/jshmem or ~/.cache/jshmem") + ")");
+        String jfr = env.get(Flight.ENV_SETTINGS);
+        lines.add("  " + Flight.ENV_SETTINGS + ":           " + (jfr == null || !Config.flag(jfr) ? "off" : jfr)
+                + " (set by oshrun --jfr: a flight recording per PE, written to " + Flight.ENV_DIR + "="
+                + env.getOrDefault(Flight.ENV_DIR, ".") + ")");
         return lines;
     }
 

@@ -87,6 +87,8 @@ final class ParsableInfo {
         String aot = env.get("JSHMEM_AOT");
         setting(out, "JSHMEM_AOT", aot == null || aot.isBlank() ? "auto" : aot.strip());
         setting(out, "JSHMEM_CACHE_DIR", env.getOrDefault("JSHMEM_CACHE_DIR", "default"));
+        setting(out, Flight.ENV_SETTINGS, env.getOrDefault(Flight.ENV_SETTINGS, "off"));
+        setting(out, Flight.ENV_DIR, env.getOrDefault(Flight.ENV_DIR, "."));
     }
 
     private static void setting(List<String> out, String name, Object value) {
