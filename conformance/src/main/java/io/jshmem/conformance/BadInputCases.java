@@ -355,7 +355,7 @@ final class BadInputCases {
 
     /**
      * With SHMEM_DEBUG, a collective call with different arguments on different PEs throws on every
-     * PE, naming the PEs and their arguments; the runtime stays usable. Skipped without SHMEM_DEBUG
+     * PE, naming each argument that differs, its values and the PEs; the runtime stays usable. Skipped without SHMEM_DEBUG
      * (the mismatch would break the heap's symmetry) and at 1 PE.
      */
     static void debugMismatch(CaseContext c) {
@@ -374,8 +374,8 @@ final class BadInputCases {
             for (int pe = 0; pe < c.npes; pe++) {
                 long len = 1000 + pe;
                 c.check(m.contains("PE " + pe), "the SHMEM_DEBUG message does not name PE " + pe + ": " + m);
-                c.check(m.contains(Long.toString(len)) || m.contains(Long.toString(len * 8)),
-                        "the SHMEM_DEBUG message does not give PE " + pe + "'s length (" + len + " elements, " + len * 8 + " bytes): " + m);
+                c.check(m.contains((pe == 0 ? "bytes " : " vs ") + len * 8 + " on PE " + pe),
+                        "the SHMEM_DEBUG message does not give PE " + pe + "'s size, labelled (bytes " + len * 8 + " on PE " + pe + "): " + m);
             }
         }
         // Mismatched free: each PE frees a different object.
@@ -390,11 +390,18 @@ final class BadInputCases {
                 () -> s.teamWorld().broadcast(dst, src, 4, c.me), "SHMEM_DEBUG", "broadcast");
         if (b != null) {
             for (int pe = 0; pe < c.npes; pe++) {
-                c.check(b.getMessage().contains("PE " + pe), "the broadcast mismatch message does not name PE " + pe + ": " + b.getMessage());
+                c.check(b.getMessage().contains((pe == 0 ? "root " : " vs ") + pe + " on PE " + pe),
+                        "the broadcast mismatch message does not give PE " + pe + "'s root, labelled: " + b.getMessage());
             }
+            c.check(!b.getMessage().contains("bytes"), "the broadcast mismatch message names an argument that agrees: " + b.getMessage());
         }
-        c.expectShmemException("sum_reduce with a different count on each PE",
+        ShmemException r = c.expectShmemException("sum_reduce with a different count on each PE",
                 () -> s.teamWorld().sumReduce(dst, src, 1 + c.me % 2), "SHMEM_DEBUG", "sum_reduce");
+        if (r != null) {
+            String pesWith1 = c.npes > 2 ? "on PEs 0, 2" : "on PE 0";
+            c.check(r.getMessage().contains("nelems 1 " + pesWith1 + " vs 2 on PE"),
+                    "the sum_reduce mismatch message does not label the counts (nelems 1 " + pesWith1 + " vs 2 on PE...): " + r.getMessage());
+        }
         s.teamWorld().sumReduce(dst, src, 4); // matching arguments still work
         c.checkEq(0, dst.get(0), "a reduction with matching arguments under SHMEM_DEBUG");
         // The same call with matching arguments works.

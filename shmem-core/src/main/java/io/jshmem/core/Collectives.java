@@ -56,7 +56,7 @@ final class Collectives {
         checkFits(d, nbytes, "broadcast dest");
         checkFits(s, nbytes, "broadcast source");
         int rootWorld = team.world(root);
-        team.checkSameArgs("broadcast", nbytes, root);
+        team.checkSameArgs("broadcast", "bytes", nbytes, "root", root);
         team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root);
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             long e = team.nextEpoch();
@@ -106,13 +106,13 @@ final class Collectives {
         long[] sizes;
         team.begin(fixed ? TeamImpl.OP_FCOLLECT : TeamImpl.OP_COLLECT, fixed ? nbytes : 0);
         if (push && fixed && nbytes + 8 <= TeamSlots.BUF_BYTES) {
-            team.checkSameArgs(routine, nbytes, 0);
+            team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine + " dest");
             pushCollect(d, s, nbytes, true, routine);
             return;
         }
         if (pushAcross && fixed && nbytes * n <= TeamSlots.BUF_BYTES) {
-            team.checkSameArgs(routine, nbytes, 0);
+            team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine + " dest");
             long buf = exchangeAcross(s.offset, nbytes, 0);
             MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
@@ -134,7 +134,7 @@ final class Collectives {
             return;
         }
         if (fixed) {
-            team.checkSameArgs(routine, nbytes, 0);
+            team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine + " dest");
             team.syncInternal();
             sizes = null;
@@ -234,7 +234,7 @@ final class Collectives {
             checkFits(d, ((elems - 1) * dst + 1) * unit, routine + " dest");
             checkFits(s, ((elems - 1) * sst + 1) * unit, routine + " source");
         }
-        team.checkSameArgs(routine, nbytes, dst * 65_537 + sst);
+        team.checkSameArgs(routine, "bytes per PE", nbytes, "dest stride", dst, "source stride", sst);
         team.begin(TeamImpl.OP_ALLTOALL, (nbytes * 131 + dst) * 131 + sst);
         long per = nbytes / unit; // elements per block
         if (push && nbytes * n <= TeamSlots.BUF_BYTES) {
@@ -302,7 +302,7 @@ final class Collectives {
         }
         checkFits(d, nbytes, routine + " dest");
         checkFits(s, nbytes, routine + " source");
-        team.checkSameArgs(routine, count, op.ordinal());
+        team.checkSameArgs(routine, "nelems", count, "op (ordinal)", op.ordinal());
         team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + d.type.name().hashCode());
         int n = team.members.length;
         int shift = d.shift;
@@ -362,7 +362,7 @@ final class Collectives {
         long nbytes = bytes(d, s, count, false, routine);
         checkFits(d, nbytes, routine + " dest");
         checkFits(s, nbytes, routine + " source");
-        team.checkSameArgs(routine, count, 0);
+        team.checkSameArgs(routine, "nelems", count);
         team.begin(TeamImpl.OP_SCAN, (count * 131 + (inclusive ? 1 : 0)) * 131 + d.type.name().hashCode());
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             long e = produce(s.offset, nbytes, false);

@@ -352,7 +352,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         }
         long bytes = checkedBytes(routine, type, length);
         Flight.Allocation ev = allocationEvent(routine, bytes);
-        world.checkSameArgs(routine, bytes, alignment);
+        world.checkSameArgs(routine, "bytes", bytes, "alignment", alignment);
         SymArrayImpl<?> obj;
         synchronized (st.heap) {
             long off = bytes == 0 ? st.heap.allocator().base() : st.heap.allocator().allocate(bytes, alignment);
@@ -415,7 +415,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         }
         long bytes = checkedBytes("realloc", old.type, newLength);
         Flight.Allocation ev = allocationEvent("realloc", bytes);
-        world.checkSameArgs("realloc", bytes, old.offset);
+        world.checkSameArgs("realloc", "bytes", bytes, "heap offset of the old object", old.offset);
         barrier(TeamImpl.OP_MEMORY, bytes);
         SymArrayImpl<?> obj;
         synchronized (st.heap) {
@@ -453,7 +453,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         }
         SymArrayImpl<?> a = st.check(object);
         Flight.Allocation ev = allocationEvent("free", a.byteSize());
-        world.checkSameArgs("free", a.offset, a.length);
+        world.checkSameArgs("free", "heap offset", a.offset, "length", a.length);
         barrier(TeamImpl.OP_MEMORY, a.offset);
         synchronized (st.heap) {
             if (a.length > 0) {

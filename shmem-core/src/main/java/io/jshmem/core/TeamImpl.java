@@ -8,8 +8,14 @@ import io.jshmem.TeamConfig;
 import io.jshmem.TeamPair;
 import io.jshmem.core.transport.AmoOp;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.stream.Collectors;
 
 /**
  * A team: its members (world PE numbers in team order), its synchronization, its splits. Each
@@ -537,31 +543,60 @@ final class TeamImpl implements ShmemTeam {
         return all;
     }
 
-    /**
-     * SHMEM_DEBUG: checks that every member called {@code routine} with the same {@code (a, b)};
-     * throws on every member, naming the PEs, when they differ. All members see the same data, so
-     * either all throw or none.
-     */
-    void checkSameArgs(String routine, long a, long b) {
-        if (!st.config.debug()) {
-            return;
+    /** SHMEM_DEBUG: {@link #checkSameArgs(String, String, long, String, long, String, long)} for one argument. */
+    void checkSameArgs(String routine, String aName, long a) {
+        if (st.config.debug()) {
+            checkSame(routine, new String[] {aName}, new long[] {a});
         }
+    }
+
+    /** SHMEM_DEBUG: {@link #checkSameArgs(String, String, long, String, long, String, long)} for two arguments. */
+    void checkSameArgs(String routine, String aName, long a, String bName, long b) {
+        if (st.config.debug()) {
+            checkSame(routine, new String[] {aName, bName}, new long[] {a, b});
+        }
+    }
+
+    /**
+     * SHMEM_DEBUG: checks that every member called {@code routine} with the same arguments (each
+     * named, for the message); throws on every member, naming each argument that differs, its values
+     * and the PEs that passed them. All members see the same data, so either all throw or none.
+     * Fixed arities, so that calls without SHMEM_DEBUG allocate nothing.
+     */
+    void checkSameArgs(String routine, String aName, long a, String bName, long b, String cName, long c) {
+        if (st.config.debug()) {
+            checkSame(routine, new String[] {aName, bName, cName}, new long[] {a, b, c});
+        }
+    }
+
+    private void checkSame(String routine, String[] names, long[] values) {
         long seq = ++debugSequence;
-        long[] as = exchange(a);
-        long[] bs = exchange(b);
-        StringBuilder diff = null;
-        for (int i = 1; i < members.length; i++) {
-            if (as[i] != as[0] || bs[i] != bs[0]) {
-                if (diff == null) {
-                    diff = new StringBuilder("PE " + members[0] + ": (" + as[0] + ", " + bs[0] + ")");
-                }
-                diff.append(", PE ").append(members[i]).append(": (").append(as[i]).append(", ").append(bs[i]).append(')');
+        StringBuilder diff = new StringBuilder();
+        for (int k = 0; k < names.length; k++) {
+            String labelled = differences(names[k], exchange(values[k]));
+            if (labelled != null) {
+                diff.append(diff.isEmpty() ? "" : "; ").append(labelled);
             }
         }
-        if (diff != null) {
+        if (!diff.isEmpty()) {
             throw st.error("SHMEM_DEBUG: " + routine + " #" + seq + " on " + this
                     + " was called with different arguments on different PEs: " + diff);
         }
+    }
+
+    /** "root 0 on PEs 0, 2 vs 1 on PEs 1, 3" when the members' values differ, else null. */
+    private String differences(String name, long[] all) {
+        Map<Long, List<Integer>> pesByValue = new LinkedHashMap<>();
+        for (int i = 0; i < all.length; i++) {
+            pesByValue.computeIfAbsent(all[i], v -> new ArrayList<>()).add(members[i]);
+        }
+        if (pesByValue.size() == 1) {
+            return null;
+        }
+        StringJoiner s = new StringJoiner(" vs ", name + " ", "");
+        pesByValue.forEach((value, pes) -> s.add(value + (pes.size() == 1 ? " on PE " : " on PEs ")
+                + pes.stream().map(String::valueOf).collect(Collectors.joining(", "))));
+        return s.toString();
     }
 
     // ---------------------------------------------------------------- splits
@@ -570,7 +605,7 @@ final class TeamImpl implements ShmemTeam {
     public Optional<ShmemTeam> splitStrided(int start, int stride, int size, TeamConfig config, long configMask) {
         checkLive();
         checkTriplet(start, stride, size);
-        checkSameArgs("team split_strided", start, ((long) stride << 32) | size);
+        checkSameArgs("team split_strided", "start", start, "stride", stride, "size", size);
         int[] slots = rt.slots().agree(this, 1);
         int[] newMembers = new int[size];
         boolean in = false;
@@ -617,7 +652,7 @@ final class TeamImpl implements ShmemTeam {
             throw st.error("team split_2d: xrange " + xRange + " must be at least 1");
         }
         int x = Math.min(xRange, n);
-        checkSameArgs("team split_2d", x, 0);
+        checkSameArgs("team split_2d", "xrange", x);
         int[] slots = rt.slots().agree(this, 2);
         int row = me / x;
         int col = me % x;
