@@ -6,16 +6,20 @@ set -euo pipefail
 
 usage() {
     cat <<'EOF'
-usage: bench/run.sh [--quick] [--pes N] [--transport T] [--bind core|none] [--out DIR]
-                    [--publish] [--inject-error] [--help]
+usage: bench/run.sh [--quick] [--rounds R] [--pes N] [--transport T] [--bind core|none]
+                    [--out DIR] [--publish] [--inject-error] [--help]
 
 Builds what is missing or stale (mvn package of the modules it uses, tests skipped) and copies
 bin/ and the jars to bench/build/jshmem, so that work elsewhere in the tree cannot disturb the
-run. Then for each PE count and transport runs each benchmark program (rma, amo, coll, pingpong)
-first on jshmem (through that copy of bin/oshrun) and right after it on OSHMEM
-(bench/oshmem.sh), then the start-up time of a 4-PE hello world for both, and finally Report.
+run. Then, in each round, for each PE count and transport runs each benchmark program (rma, amo,
+coll, pingpong) on jshmem (through that copy of bin/oshrun) and right after it on OSHMEM
+(bench/oshmem.sh), OSHMEM first in even rounds; then the start-up time of a 4-PE hello world for
+both, and finally Report. Ratios are the median over the rounds of each round's ratio: this
+machine changes speed between jobs (a 2-PE ping-pong flips between ~0.12 and ~0.4 us for both
+implementations), and only pairs measured back to back cancel that out.
 
-  --quick          short repetitions (3 of ~2 ms each): a smoke run
+  --quick          short repetitions (3 of ~2 ms each): a smoke run, one round by default
+  --rounds R       rounds (default 3; 1 with --quick); a full run takes ~13 min per round
   --pes N          PE count; repeat or comma-separate (default: 2,4)
   --transport T    shm | ucx-tcp; repeat or comma-separate (default: both)
   --bind B         core | none: both implementations bound to cores, or both unbound
@@ -29,8 +33,8 @@ first on jshmem (through that copy of bin/oshrun) and right after it on OSHMEM
   -h, --help       this text
 
 Results, in the run directory (bench/runs/latest links to the newest):
-  results.csv  impl,transport,pes,op,bytes,metric,value,unit (rows of both impls, and per job:
-               wall_s, cpu_s, load_avg, other_cpu, bind_core)
+  results.csv  impl,transport,pes,op,bytes,metric,value,unit,round (rows of both impls, and per
+               job: wall_s, cpu_s, load_avg, other_cpu, bind_core)
   summary.md   every row with the jshmem/oshmem ratio, the targets met or missed, the jobs
   *.png        latency and bandwidth against message size, jshmem and OSHMEM per chart
   run.log      what the run printed
@@ -47,6 +51,7 @@ root=$(cd "$here/.." && pwd)
 source "$here/lib.sh"
 
 quick=0
+rounds=""
 pes_list=()
 transports=()
 bind=""
@@ -56,6 +61,8 @@ inject=()
 while [[ $# -gt 0 ]]; do
     case $1 in
         --quick) quick=1 ;;
+        --rounds) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; rounds=$2; shift ;;
+        --rounds=*) rounds=${1#*=} ;;
         --pes) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra v <<<"$2"; pes_list+=("${v[@]}"); shift ;;
         --pes=*) IFS=, read -ra v <<<"${1#*=}"; pes_list+=("${v[@]}") ;;
         --transport) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra v <<<"$2"; transports+=("${v[@]}"); shift ;;
@@ -71,6 +78,8 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
+[[ -n $rounds ]] || rounds=$([[ $quick -eq 1 ]] && echo 1 || echo 3)
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --rounds needs a positive integer, got '$rounds'" >&2; exit 2; }
 [[ ${#pes_list[@]} -gt 0 ]] || pes_list=(2 4)
 for n in "${pes_list[@]}"; do
     [[ $n =~ ^[0-9]+$ && $n -ge 2 ]] || { echo "run.sh: --pes needs an integer >= 2, got '$n'" >&2; exit 2; }
@@ -191,7 +200,14 @@ if awk -v l="$load" 'BEGIN{exit !(l > 0.5)}'; then
     log "warning: load average is $load; other processes will perturb the results"
 fi
 
-echo "impl,transport,pes,op,bytes,metric,value,unit" >"$csv"
+echo "impl,transport,pes,op,bytes,metric,value,unit,round" >"$csv"
+round=1 # the round being run; every row gets it (add_rows)
+
+# add_rows FILE: appends FILE's rows to the CSV with the current round, then empties FILE.
+add_rows() {
+    [[ -e $1 ]] && sed "s/\$/,$round/" "$1" >>"$csv"
+    rm -f "$1"
+}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -211,13 +227,14 @@ run_jshmem() {
     measure_job "$tmp/stats" "$oshrun" -np "$n" --timeout "$timeout_s" "${bopts[@]}" "${topts[@]}" \
         -cp "$bench_jar" "io.jshmem.bench.${java_main[$prog]}" --transport "$t" "${mode_args[@]}" \
         >"$tmp/out" 2>"$tmp/err" || rc=$?
-    job_output jshmem "$t" "$n" "$prog" "$b" "$tmp" >>"$csv"
+    job_output jshmem "$t" "$n" "$prog" "$b" "$tmp" >"$tmp/rows"
+    add_rows "$tmp/rows"
     if [[ $rc -ne 0 ]]; then
         cat "$tmp/err" >&2
-        log "FAILED: jshmem $prog np=$n $t (exit $rc)"
-        failures+=("jshmem $prog np=$n $t")
+        log "FAILED: jshmem $prog np=$n $t round $round (exit $rc)"
+        failures+=("jshmem $prog np=$n $t round $round")
     else
-        log "jshmem $prog np=$n $t: $(cut -d' ' -f1 "$tmp/stats") s"
+        log "jshmem $prog np=$n $t round $round: $(cut -d' ' -f1 "$tmp/stats") s"
     fi
 }
 
@@ -225,8 +242,10 @@ run_jshmem() {
 run_oshmem() {
     local n=$1 t=$2 b=$3 what=$4
     shift 4
-    "$here/oshmem.sh" --pes "$n" --transport "$t" --bind "$b" --out "$csv" "${mode_args[@]}" "$@" ||
-        failures+=("oshmem $what np=$n $t")
+    rm -f "$tmp/orows"
+    "$here/oshmem.sh" --pes "$n" --transport "$t" --bind "$b" --out "$tmp/orows" "${mode_args[@]}" "$@" ||
+        failures+=("oshmem $what np=$n $t round $round")
+    add_rows "$tmp/orows"
 }
 
 # Start-up: median wall time of 3 runs of a 4-PE hello world (launch, init, finalize), in us, and
@@ -251,12 +270,13 @@ run_jshmem_startup() {
         samples+=("$(awk '{printf "%.0f", $1 * 1e6}' "$tmp/stats$i")")
     done
     log "jshmem startup samples (us): ${samples[*]}"
-    echo "jshmem,shm,4,startup,0,lat_us,$(median_of "${samples[@]}").000,us" >>"$csv"
+    echo "jshmem,shm,4,startup,0,lat_us,$(median_of "${samples[@]}").000,us" >"$tmp/rows"
     for col in 1 2 3 4; do
         # shellcheck disable=SC2046
         median_of $(cut -d' ' -f"$col" "$tmp"/stats[123])
     done | paste -sd' ' >"$tmp/stats"
-    job_rows jshmem shm 4 startup "$b" "$tmp/stats" >>"$csv"
+    job_rows jshmem shm 4 startup "$b" "$tmp/stats" >>"$tmp/rows"
+    add_rows "$tmp/rows"
     run_oshmem 4 shm "$b" startup --startup-only
 }
 
@@ -264,14 +284,28 @@ binds=()
 for n in "${pes_list[@]}"; do
     bind_for "$n"
     binds+=("$n PEs: $([[ $bind_n == core ]] && echo bound to cores || echo unbound)")
-    for t in "${transports[@]}"; do
-        for prog in "${progs[@]}"; do
-            run_jshmem "$n" "$t" "$prog" "$bind_n"
-            run_oshmem "$n" "$t" "$bind_n" "$prog" --prog "$prog" --no-startup
+done
+for ((round = 1; round <= rounds; round++)); do
+    log "round $round of $rounds"
+    for n in "${pes_list[@]}"; do
+        bind_for "$n"
+        for t in "${transports[@]}"; do
+            for prog in "${progs[@]}"; do
+                # Alternate who goes first, so that neither side always runs on a warmer machine.
+                if ((round % 2 == 1)); then
+                    run_jshmem "$n" "$t" "$prog" "$bind_n"
+                    run_oshmem "$n" "$t" "$bind_n" "$prog" --prog "$prog" --no-startup
+                else
+                    run_oshmem "$n" "$t" "$bind_n" "$prog" --prog "$prog" --no-startup
+                    run_jshmem "$n" "$t" "$prog" "$bind_n"
+                fi
+            done
         done
     done
 done
-# Start-up is a shared-memory measurement: only when shm is among the transports.
+# Start-up is a shared-memory measurement: only when shm is among the transports (3 runs each,
+# recorded as round 1).
+round=1
 if [[ " ${transports[*]} " == *" shm "* ]]; then
     run_jshmem_startup
 fi
@@ -280,7 +314,7 @@ fi
 
 elapsed=$(since "$t_start")
 note="$( [[ $quick -eq 1 ]] && echo "Quick run (--quick: 3 repetitions of ~2 ms per row; expect noise)" ||
-    echo "Full run (9 repetitions of ~30 ms per row)"), PEs ${pes_list[*]}, transports ${transports[*]},
+    echo "Full run (9 repetitions of ~30 ms per row)"), $rounds round(s), PEs ${pes_list[*]}, transports ${transports[*]},
 $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)),
 load average at start $load, the run took ${elapsed} s. Binding (both implementations alike): $(
     IFS=';'; echo "${binds[*]}" | sed 's/;/; /g'). Median of the repetitions; each repetition verified

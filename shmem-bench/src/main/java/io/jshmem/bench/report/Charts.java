@@ -14,6 +14,7 @@ import java.text.ParsePosition;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.Set;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -63,23 +64,31 @@ final class Charts {
         return written;
     }
 
-    /** One series per implementation that has rows for this op and metric over message sizes. */
+    /** One series per implementation that has rows for this op and metric over message sizes (medians of the rounds). */
     private static XYSeriesCollection series(List<Row> rows, String transport, int pes, String op, Metric metric) {
         XYSeriesCollection data = new XYSeriesCollection();
-        for (String impl : List.of("jshmem", "oshmem")) {
-            XYSeries s = new XYSeries(impl);
-            for (Row r : rows) {
-                Row.Key k = r.key();
-                if (r.impl().equals(impl) && k.transport().equals(transport) && k.pes() == pes && k.op().equals(op)
-                        && k.metric() == metric && k.bytes() > 0 && r.value() > 0) {
-                    s.addOrUpdate(k.bytes(), r.value()); // a repeated key keeps its last value, as in the table
-                }
+        XYSeries jshmem = new XYSeries("jshmem");
+        XYSeries oshmem = new XYSeries("oshmem");
+        for (Comparison c : Comparison.pair(rows)) {
+            Row.Key k = c.key();
+            if (k.transport().equals(transport) && k.pes() == pes && k.op().equals(op) && k.metric() == metric
+                    && k.bytes() > 0) {
+                add(jshmem, k.bytes(), c.jshmem());
+                add(oshmem, k.bytes(), c.oshmem());
             }
+        }
+        for (XYSeries s : List.of(jshmem, oshmem)) {
             if (s.getItemCount() > 0) {
                 data.addSeries(s);
             }
         }
         return data;
+    }
+
+    private static void add(XYSeries s, long bytes, OptionalDouble v) {
+        if (v.isPresent() && v.getAsDouble() > 0) {
+            s.addOrUpdate(bytes, v.getAsDouble());
+        }
     }
 
     private static JFreeChart chart(XYSeriesCollection data, String op, Metric metric, int pes, String transport) {

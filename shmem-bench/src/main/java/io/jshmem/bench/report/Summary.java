@@ -65,9 +65,11 @@ final class Summary {
                 .append("above 1 means jshmem is faster. `lat_us` is the loop average; for the operations ")
                 .append("that wait, `lat_p50_us` and `lat_p99_us` are the median and 99th percentile of ")
                 .append("per-call times (every call timed on its own, all PEs pooled; ping-pong: half round ")
-                .append("trips on PE 0).\n\n")
-                .append("| op | bytes | metric | pes | transport | jshmem | oshmem | jshmem/oshmem | target | met? |\n")
-                .append("|---|---:|---|---:|---|---:|---:|---:|---|---|\n");
+                .append("trips on PE 0). Values are medians over the rounds; the ratio is the median of the ")
+                .append("rounds' ratios (each round ran both implementations back to back), with their range.\n\n")
+                .append("| op | bytes | metric | pes | transport | jshmem | oshmem | jshmem/oshmem | rounds: ratio range ")
+                .append("| target | met? |\n")
+                .append("|---|---:|---|---:|---|---:|---:|---:|---|---|---|\n");
         for (Comparison c : rows) {
             Row.Key k = c.key();
             String jshmem = value(c.jshmem());
@@ -79,6 +81,7 @@ final class Summary {
                     .append(" | ").append(jshmem)
                     .append(" | ").append(value(c.oshmem()))
                     .append(" | ").append(ratioCell(c))
+                    .append(" | ").append(rangeCell(c))
                     .append(" | ").append(c.target().map(Target::describe).orElse(""))
                     .append(" | ").append(metCell(c))
                     .append(" |\n");
@@ -153,6 +156,21 @@ final class Summary {
         double v = r.getAsDouble();
         boolean faster = c.key().metric().higherIsBetter() ? v > 1 : v < 1;
         return ratio(v) + (Math.abs(v - 1) < 0.005 ? " (same)" : faster ? " (faster)" : " (slower)");
+    }
+
+    /** "3: 0.31-0.42": how many rounds had both values, and the lowest and highest of their ratios. */
+    private static String rangeCell(Comparison c) {
+        double[] r = c.roundRatios();
+        if (r.length == 0) {
+            return "";
+        }
+        double lo = Double.MAX_VALUE;
+        double hi = -Double.MAX_VALUE;
+        for (double x : r) {
+            lo = Math.min(lo, x);
+            hi = Math.max(hi, x);
+        }
+        return r.length + (r.length == 1 ? "" : ": " + ratio(lo) + "-" + ratio(hi));
     }
 
     private static String metCell(Comparison c) {

@@ -90,4 +90,26 @@ class ComparisonTest {
         assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,two,put,8,lat_us,0.1,us"));
         assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,2,put,8,lat_ms,0.1,us"));
     }
+
+    @Test
+    void roundsGiveMediansAndTheMedianOfPerRoundRatios() {
+        // Round 2 caught a slow machine for both sides: its ratio is still 1; the medians alone would say 0.5.
+        List<Comparison> c = pair("jshmem,shm,2,pingpong,8,lat_p50_us,0.12,us,1", "oshmem,shm,2,pingpong,8,lat_p50_us,0.16,us,1",
+                "jshmem,shm,2,pingpong,8,lat_p50_us,0.40,us,2", "oshmem,shm,2,pingpong,8,lat_p50_us,0.40,us,2",
+                "jshmem,shm,2,pingpong,8,lat_p50_us,0.13,us,3", "oshmem,shm,2,pingpong,8,lat_p50_us,0.40,us,3");
+        assertEquals(1, c.size());
+        assertEquals(0.13, c.get(0).jshmem().getAsDouble(), 1e-12);
+        assertEquals(0.40, c.get(0).oshmem().getAsDouble(), 1e-12);
+        assertEquals(0.75, c.get(0).ratio().getAsDouble(), 1e-12); // median of 0.75, 1.0, 0.325
+        String md = Summary.markdown(c, List.of(), "");
+        assertTrue(md.contains("| 0.75 (faster) | 3: 0.33-1.00 |"), md);
+    }
+
+    @Test
+    void aRoundWithOneSideMissingDoesNotPair() {
+        List<Comparison> c = pair("jshmem,shm,2,put,8,lat_us,1,us,1", "oshmem,shm,2,put,8,lat_us,2,us,2");
+        assertEquals(0, c.get(0).roundRatios().length);
+        assertEquals(0.5, c.get(0).ratio().getAsDouble(), 1e-12); // falls back to the medians
+        assertThrows(IllegalArgumentException.class, () -> Row.parse("jshmem,shm,2,put,8,lat_us,1,us,0"));
+    }
 }
