@@ -28,10 +28,11 @@ import java.nio.charset.StandardCharsets;
  * threads and registers exit handlers, so the library is never unloaded. If it cannot be found,
  * {@link #require()} throws a {@link ShmemException} naming the package to install.
  *
- * <p>Conventions: every downcall handle is created once, here. Arguments that are handles or
- * addresses on the hot paths (worker, endpoint, rkey, request, buffer addresses) are passed as
- * {@code long} ({@code JAVA_LONG}: the same register class as a pointer on LP64), so no
- * MemorySegment is made per call; set-up calls take segments. {@code ucs_status_t} is a one-byte
+ * <p>Conventions: a downcall handle is created on its function's first call (a holder class per
+ * function), so loading the transport costs only the library lookup. Every pointer is passed
+ * as a {@code long} ({@code JAVA_LONG}: the same register class as a pointer on LP64): no
+ * MemorySegment is made per call, and the functions share a dozen call shapes (the JDK spins
+ * one stub per shape); the set-up wrappers take segments and pass their addresses. {@code ucs_status_t} is a one-byte
  * enum ({@code JAVA_BYTE}); {@code ucs_status_ptr_t} is returned as a {@code long} and decoded with
  * {@link #isError(long)} and {@link #ptrStatus(long)}. No handle uses {@code Linker.Option.critical}:
  * progress may call back into Java (the endpoint error handler).
@@ -236,12 +237,28 @@ final class Ucp {
     static final String MISSING = "the UCX transport needs libucp (Debian/Ubuntu: apt-get install libucx0)";
 
     private static final Linker LINKER = Linker.nativeLinker();
-    // libc (before the static initializer below, which calls setenv)
-    private static final MethodHandle SETENV = libc("setenv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-    private static final MethodHandle POLL = libc("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle OPEN_MEMSTREAM = libc("open_memstream", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle FCLOSE = libc("fclose", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle FREE = libc("free", FunctionDescriptor.ofVoid(ADDRESS));
+
+    /*
+     * Call shapes. Every pointer is passed as a long (the same register class on LP64), so the
+     * functions share few shapes: the JDK caches one generated stub per shape, and each new shape
+     * costs milliseconds of CPU (class spinning, then JIT) at start-up.
+     */
+    private static final FunctionDescriptor V_J = FunctionDescriptor.ofVoid(JAVA_LONG);
+    private static final FunctionDescriptor V_JJ = FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG);
+    private static final FunctionDescriptor B_J = FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG);
+    private static final FunctionDescriptor B_JJ = FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG, JAVA_LONG);
+    private static final FunctionDescriptor B_JJJ = FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+    private static final FunctionDescriptor B_JJJJ = FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+    private static final FunctionDescriptor B_IIJJJ = FunctionDescriptor.of(JAVA_BYTE, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+    private static final FunctionDescriptor I_J = FunctionDescriptor.of(JAVA_INT, JAVA_LONG);
+    private static final FunctionDescriptor I_JJI = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT);
+    private static final FunctionDescriptor J_ = FunctionDescriptor.of(JAVA_LONG);
+    private static final FunctionDescriptor J_B = FunctionDescriptor.of(JAVA_LONG, JAVA_BYTE);
+    private static final FunctionDescriptor J_JJ = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG);
+    private static final FunctionDescriptor J_JJJJJJ = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+            JAVA_LONG, JAVA_LONG);
+    private static final FunctionDescriptor J_JIJJJJJ = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG);
 
     /** Why libucp could not be loaded, or null when it was. */
     private static final String LOAD_ERROR;
@@ -263,63 +280,75 @@ final class Ucp {
         UCP = lookup;
     }
 
-    // set-up and tear-down
-    private static final MethodHandle CONFIG_READ = ucp("ucp_config_read", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle CONFIG_MODIFY = ucp("ucp_config_modify", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle CONFIG_RELEASE = ucp("ucp_config_release", FunctionDescriptor.ofVoid(ADDRESS));
-    private static final MethodHandle INIT_VERSION = ucp("ucp_init_version",
-            FunctionDescriptor.of(JAVA_BYTE, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle CLEANUP = ucp("ucp_cleanup", FunctionDescriptor.ofVoid(ADDRESS));
-    private static final MethodHandle CONTEXT_PRINT_INFO = ucp("ucp_context_print_info", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
-    private static final MethodHandle GET_VERSION_STRING = ucp("ucp_get_version_string", FunctionDescriptor.of(ADDRESS));
-    private static final MethodHandle WORKER_CREATE = ucp("ucp_worker_create", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle WORKER_DESTROY = ucp("ucp_worker_destroy", FunctionDescriptor.ofVoid(ADDRESS));
-    private static final MethodHandle WORKER_GET_ADDRESS = ucp("ucp_worker_get_address",
-            FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle WORKER_RELEASE_ADDRESS = ucp("ucp_worker_release_address", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
-    private static final MethodHandle WORKER_GET_EFD = ucp("ucp_worker_get_efd", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS));
-    private static final MethodHandle WORKER_ARM = ucp("ucp_worker_arm", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
-    private static final MethodHandle WORKER_SIGNAL = ucp("ucp_worker_signal", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
-    private static final MethodHandle EP_CREATE = ucp("ucp_ep_create", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle EP_CLOSE_NBX = ucp("ucp_ep_close_nbx", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS));
-    private static final MethodHandle EP_PRINT_INFO = ucp("ucp_ep_print_info", FunctionDescriptor.ofVoid(JAVA_LONG, ADDRESS));
-    private static final MethodHandle MEM_MAP = ucp("ucp_mem_map", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle MEM_UNMAP = ucp("ucp_mem_unmap", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS));
-    private static final MethodHandle RKEY_PACK = ucp("ucp_rkey_pack", FunctionDescriptor.of(JAVA_BYTE, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle RKEY_BUFFER_RELEASE = ucp("ucp_rkey_buffer_release", FunctionDescriptor.ofVoid(ADDRESS));
-    private static final MethodHandle EP_RKEY_UNPACK = ucp("ucp_ep_rkey_unpack", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG, ADDRESS, ADDRESS));
-    private static final MethodHandle RKEY_DESTROY = ucp("ucp_rkey_destroy", FunctionDescriptor.ofVoid(JAVA_LONG));
-    private static final MethodHandle STATUS_STRING = ucp("ucs_status_string", FunctionDescriptor.of(ADDRESS, JAVA_BYTE));
+    /*
+     * One holder class per function: a downcall handle is made when its function is first called
+     * (class initialization), not when the transport loads, and the call site still sees a
+     * static final handle (constant-folded by the JIT, as cheap as an eager one).
+     */
+    private static final class SetEnv { static final MethodHandle H = libc("setenv", I_JJI); }
+    private static final class Poll { static final MethodHandle H = libc("poll", I_JJI); }
+    private static final class OpenMemstream { static final MethodHandle H = libc("open_memstream", J_JJ); }
+    private static final class FClose { static final MethodHandle H = libc("fclose", I_J); }
+    private static final class Free { static final MethodHandle H = libc("free", V_J); }
 
-    // hot paths
-    private static final MethodHandle WORKER_PROGRESS = ucp("ucp_worker_progress", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-    private static final MethodHandle WORKER_FENCE = ucp("ucp_worker_fence", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
-    private static final MethodHandle WORKER_FLUSH_NBX = ucp("ucp_worker_flush_nbx", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS));
-    private static final MethodHandle EP_FLUSH_NBX = ucp("ucp_ep_flush_nbx", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS));
-    private static final MethodHandle PUT_NBX = ucp("ucp_put_nbx",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
-    private static final MethodHandle GET_NBX = ucp("ucp_get_nbx",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
-    private static final MethodHandle ATOMIC_OP_NBX = ucp("ucp_atomic_op_nbx",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
-    private static final MethodHandle REQUEST_CHECK_STATUS = ucp("ucp_request_check_status", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
-    private static final MethodHandle REQUEST_FREE = ucp("ucp_request_free", FunctionDescriptor.ofVoid(JAVA_LONG));
-    private static final MethodHandle REQUEST_CANCEL = ucp("ucp_request_cancel", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG));
+    private static final class ConfigRead { static final MethodHandle H = ucp("ucp_config_read", B_JJJ); }
+    private static final class ConfigModify { static final MethodHandle H = ucp("ucp_config_modify", B_JJJ); }
+    private static final class ConfigRelease { static final MethodHandle H = ucp("ucp_config_release", V_J); }
+    private static final class InitVersion { static final MethodHandle H = ucp("ucp_init_version", B_IIJJJ); }
+    private static final class Cleanup { static final MethodHandle H = ucp("ucp_cleanup", V_J); }
+    private static final class ContextPrintInfo { static final MethodHandle H = ucp("ucp_context_print_info", V_JJ); }
+    private static final class GetVersionString { static final MethodHandle H = ucp("ucp_get_version_string", J_); }
+    private static final class WorkerCreate { static final MethodHandle H = ucp("ucp_worker_create", B_JJJ); }
+    private static final class WorkerDestroy { static final MethodHandle H = ucp("ucp_worker_destroy", V_J); }
+    private static final class WorkerGetAddress { static final MethodHandle H = ucp("ucp_worker_get_address", B_JJJ); }
+    private static final class WorkerReleaseAddress { static final MethodHandle H = ucp("ucp_worker_release_address", V_JJ); }
+    private static final class WorkerGetEfd { static final MethodHandle H = ucp("ucp_worker_get_efd", B_JJ); }
+    private static final class WorkerArm { static final MethodHandle H = ucp("ucp_worker_arm", B_J); }
+    private static final class WorkerSignal { static final MethodHandle H = ucp("ucp_worker_signal", B_J); }
+    private static final class EpCreate { static final MethodHandle H = ucp("ucp_ep_create", B_JJJ); }
+    private static final class EpCloseNbx { static final MethodHandle H = ucp("ucp_ep_close_nbx", J_JJ); }
+    private static final class EpPrintInfo { static final MethodHandle H = ucp("ucp_ep_print_info", V_JJ); }
+    private static final class MemMap { static final MethodHandle H = ucp("ucp_mem_map", B_JJJ); }
+    private static final class MemUnmap { static final MethodHandle H = ucp("ucp_mem_unmap", B_JJ); }
+    private static final class RkeyPack { static final MethodHandle H = ucp("ucp_rkey_pack", B_JJJJ); }
+    private static final class RkeyBufferRelease { static final MethodHandle H = ucp("ucp_rkey_buffer_release", V_J); }
+    private static final class EpRkeyUnpack { static final MethodHandle H = ucp("ucp_ep_rkey_unpack", B_JJJ); }
+    private static final class RkeyDestroy { static final MethodHandle H = ucp("ucp_rkey_destroy", V_J); }
+    private static final class StatusString { static final MethodHandle H = ucp("ucs_status_string", J_B); }
+    private static final class WorkerProgress { static final MethodHandle H = ucp("ucp_worker_progress", I_J); }
+    private static final class WorkerFence { static final MethodHandle H = ucp("ucp_worker_fence", B_J); }
+    private static final class WorkerFlushNbx { static final MethodHandle H = ucp("ucp_worker_flush_nbx", J_JJ); }
+    private static final class EpFlushNbx { static final MethodHandle H = ucp("ucp_ep_flush_nbx", J_JJ); }
+    private static final class PutNbx { static final MethodHandle H = ucp("ucp_put_nbx", J_JJJJJJ); }
+    private static final class GetNbx { static final MethodHandle H = ucp("ucp_get_nbx", J_JJJJJJ); }
+    private static final class AtomicOpNbx { static final MethodHandle H = ucp("ucp_atomic_op_nbx", J_JIJJJJJ); }
+    private static final class RequestCheckStatus { static final MethodHandle H = ucp("ucp_request_check_status", B_J); }
+    private static final class RequestFree { static final MethodHandle H = ucp("ucp_request_free", V_J); }
+    private static final class RequestCancel { static final MethodHandle H = ucp("ucp_request_cancel", V_JJ); }
 
     /** The upcall type of {@code ucp_err_handler_cb_t}: {@code void (*)(void *arg, ucp_ep_h ep, ucs_status_t status)}. */
     static final FunctionDescriptor ERR_HANDLER = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_BYTE);
 
     private static MethodHandle libc(String name, FunctionDescriptor fd) {
-        return LINKER.defaultLookup().find(name).map(s -> LINKER.downcallHandle(s, fd)).orElseThrow(
-                () -> new ExceptionInInitializerError("libc has no " + name));
+        MemorySegment symbol = LINKER.defaultLookup().find(name).orElse(null);
+        if (symbol == null) {
+            throw new ExceptionInInitializerError("libc has no " + name);
+        }
+        return LINKER.downcallHandle(symbol, fd);
     }
 
+    /** A handle to a libucp function; {@link #require()} has checked that it exists. */
     private static MethodHandle ucp(String name, FunctionDescriptor fd) {
-        if (UCP == null) {
-            return null;
+        MemorySegment symbol = UCP == null ? null : UCP.find(name).orElse(null);
+        if (symbol == null) {
+            throw new ShmemException(unavailableReason() != null ? unavailableReason() : "libucp has no " + name);
         }
-        return UCP.find(name).map(s -> LINKER.downcallHandle(s, fd)).orElse(null);
+        return LINKER.downcallHandle(symbol, fd);
     }
+
+    /** The newest functions this transport uses: without them the library is too old. */
+    private static final String[] NEWEST = {"ucp_init_version", "ucp_put_nbx", "ucp_atomic_op_nbx", "ucp_worker_flush_nbx",
+        "ucp_ep_close_nbx", "ucs_status_string", "ucp_worker_arm"};
 
     /** Whether libucp was found and every function this transport uses is exported. */
     static boolean available() {
@@ -331,9 +360,10 @@ final class Ucp {
         if (LOAD_ERROR != null) {
             return LOAD_ERROR;
         }
-        if (INIT_VERSION == null || PUT_NBX == null || ATOMIC_OP_NBX == null || WORKER_FLUSH_NBX == null
-                || EP_CLOSE_NBX == null || STATUS_STRING == null || WORKER_ARM == null) {
-            return "the libucp found is too old: the UCX transport needs UCX 1.10 or newer (Debian/Ubuntu: apt-get install libucx0)";
+        for (String f : NEWEST) {
+            if (UCP.find(f).isEmpty()) {
+                return "the libucp found is too old: the UCX transport needs UCX 1.10 or newer (Debian/Ubuntu: apt-get install libucx0)";
+            }
         }
         return null;
     }
@@ -353,7 +383,7 @@ final class Ucp {
      */
     private static void disableUcxSignalHandlers() {
         try (Arena a = Arena.ofConfined()) {
-            int rc = (int) SETENV.invokeExact(a.allocateFrom("UCX_ERROR_SIGNALS"), a.allocateFrom(""), 1);
+            int rc = (int) SetEnv.H.invokeExact(a.allocateFrom("UCX_ERROR_SIGNALS").address(), a.allocateFrom("").address(), 1);
             if (rc != 0) {
                 throw new ExceptionInInitializerError("setenv(UCX_ERROR_SIGNALS) failed");
             }
@@ -387,10 +417,10 @@ final class Ucp {
     /** {@code ucs_status_string}, e.g. "Connection reset by remote peer", plus the code. */
     static String statusString(byte status) {
         String text = null;
-        if (STATUS_STRING != null) {
+        if (LOAD_ERROR == null) {
             try {
-                MemorySegment s = (MemorySegment) STATUS_STRING.invokeExact(status);
-                text = s.equals(MemorySegment.NULL) ? null : s.reinterpret(Integer.MAX_VALUE).getString(0, StandardCharsets.UTF_8);
+                long s = (long) StatusString.H.invokeExact(status);
+                text = s == 0 ? null : MemorySegment.ofAddress(s).reinterpret(Integer.MAX_VALUE).getString(0, StandardCharsets.UTF_8);
             } catch (Throwable t) {
                 text = null;
             }
@@ -402,7 +432,7 @@ final class Ucp {
 
     static void setenv(String name, String value) {
         try (Arena a = Arena.ofConfined()) {
-            int rc = (int) SETENV.invokeExact(a.allocateFrom(name), a.allocateFrom(value), 1);
+            int rc = (int) SetEnv.H.invokeExact(a.allocateFrom(name).address(), a.allocateFrom(value).address(), 1);
             if (rc != 0) {
                 throw new ShmemException("setenv(" + name + ") failed");
             }
@@ -416,32 +446,32 @@ final class Ucp {
     /** poll(2) on one pollfd; returns poll's result (-1 on EINTR and errors). */
     static int poll(MemorySegment pollfd, int timeoutMillis) {
         try {
-            return (int) POLL.invokeExact(pollfd, 1L, timeoutMillis);
+            return (int) Poll.H.invokeExact(pollfd.address(), 1L, timeoutMillis);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    /** Runs {@code printer} on a FILE* backed by memory (open_memstream) and returns the text. */
-    static String printToString(java.util.function.Consumer<MemorySegment> printer) {
+    /** Runs {@code printer} on a FILE* (its address) backed by memory (open_memstream) and returns the text. */
+    static String printToString(java.util.function.LongConsumer printer) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment bufp = a.allocate(ADDRESS);
             MemorySegment sizep = a.allocate(JAVA_LONG);
-            MemorySegment file = (MemorySegment) OPEN_MEMSTREAM.invokeExact(bufp, sizep);
-            if (file.equals(MemorySegment.NULL)) {
+            long file = (long) OpenMemstream.H.invokeExact(bufp.address(), sizep.address());
+            if (file == 0) {
                 return "";
             }
             try {
                 printer.accept(file);
             } finally {
-                int ignored = (int) FCLOSE.invokeExact(file);
+                int ignored = (int) FClose.H.invokeExact(file);
             }
             MemorySegment buf = bufp.get(ADDRESS, 0);
             long size = sizep.get(JAVA_LONG, 0);
             try {
                 return new String(buf.reinterpret(size).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
             } finally {
-                FREE.invokeExact(buf);
+                Free.H.invokeExact(buf.address());
             }
         } catch (Error | RuntimeException e) {
             throw e;
@@ -454,7 +484,7 @@ final class Ucp {
 
     static byte configRead(MemorySegment configOut) {
         try {
-            return (byte) CONFIG_READ.invokeExact(MemorySegment.NULL, MemorySegment.NULL, configOut);
+            return (byte) ConfigRead.H.invokeExact(0L, 0L, configOut.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -463,7 +493,7 @@ final class Ucp {
     /** {@code ucp_config_modify(config, name, value)}: {@code name} without the UCX_ prefix, e.g. "NET_DEVICES". */
     static byte configModify(MemorySegment config, String name, String value) {
         try (Arena tmp = Arena.ofConfined()) {
-            return (byte) CONFIG_MODIFY.invokeExact(config, tmp.allocateFrom(name), tmp.allocateFrom(value));
+            return (byte) ConfigModify.H.invokeExact(config.address(), tmp.allocateFrom(name).address(), tmp.allocateFrom(value).address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -471,7 +501,7 @@ final class Ucp {
 
     static void configRelease(MemorySegment config) {
         try {
-            CONFIG_RELEASE.invokeExact(config);
+            ConfigRelease.H.invokeExact(config.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -479,7 +509,7 @@ final class Ucp {
 
     static byte init(MemorySegment params, MemorySegment config, MemorySegment contextOut) {
         try {
-            return (byte) INIT_VERSION.invokeExact(API_MAJOR, API_MINOR, params, config, contextOut);
+            return (byte) InitVersion.H.invokeExact(API_MAJOR, API_MINOR, params.address(), config.address(), contextOut.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -487,7 +517,7 @@ final class Ucp {
 
     static void cleanup(MemorySegment context) {
         try {
-            CLEANUP.invokeExact(context);
+            Cleanup.H.invokeExact(context.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -496,7 +526,7 @@ final class Ucp {
     static String contextInfo(MemorySegment context) {
         return printToString(file -> {
             try {
-                CONTEXT_PRINT_INFO.invokeExact(context, file);
+                ContextPrintInfo.H.invokeExact(context.address(), file);
             } catch (Throwable t) {
                 throw rethrow(t);
             }
@@ -506,7 +536,7 @@ final class Ucp {
     static String epInfo(long ep) {
         return printToString(file -> {
             try {
-                EP_PRINT_INFO.invokeExact(ep, file);
+                EpPrintInfo.H.invokeExact(ep, file);
             } catch (Throwable t) {
                 throw rethrow(t);
             }
@@ -515,8 +545,8 @@ final class Ucp {
 
     static String version() {
         try {
-            MemorySegment s = (MemorySegment) GET_VERSION_STRING.invokeExact();
-            return s.reinterpret(256).getString(0, StandardCharsets.UTF_8);
+            long s = (long) GetVersionString.H.invokeExact();
+            return MemorySegment.ofAddress(s).reinterpret(256).getString(0, StandardCharsets.UTF_8);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -524,7 +554,7 @@ final class Ucp {
 
     static byte workerCreate(MemorySegment context, MemorySegment params, MemorySegment workerOut) {
         try {
-            return (byte) WORKER_CREATE.invokeExact(context, params, workerOut);
+            return (byte) WorkerCreate.H.invokeExact(context.address(), params.address(), workerOut.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -532,7 +562,7 @@ final class Ucp {
 
     static void workerDestroy(MemorySegment worker) {
         try {
-            WORKER_DESTROY.invokeExact(worker);
+            WorkerDestroy.H.invokeExact(worker.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -540,7 +570,7 @@ final class Ucp {
 
     static byte workerGetAddress(MemorySegment worker, MemorySegment addressOut, MemorySegment lengthOut) {
         try {
-            return (byte) WORKER_GET_ADDRESS.invokeExact(worker, addressOut, lengthOut);
+            return (byte) WorkerGetAddress.H.invokeExact(worker.address(), addressOut.address(), lengthOut.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -548,7 +578,7 @@ final class Ucp {
 
     static void workerReleaseAddress(MemorySegment worker, MemorySegment address) {
         try {
-            WORKER_RELEASE_ADDRESS.invokeExact(worker, address);
+            WorkerReleaseAddress.H.invokeExact(worker.address(), address.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -556,7 +586,7 @@ final class Ucp {
 
     static byte workerGetEfd(MemorySegment worker, MemorySegment fdOut) {
         try {
-            return (byte) WORKER_GET_EFD.invokeExact(worker, fdOut);
+            return (byte) WorkerGetEfd.H.invokeExact(worker.address(), fdOut.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -564,7 +594,7 @@ final class Ucp {
 
     static byte workerArm(long worker) {
         try {
-            return (byte) WORKER_ARM.invokeExact(worker);
+            return (byte) WorkerArm.H.invokeExact(worker);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -572,7 +602,7 @@ final class Ucp {
 
     static byte workerSignal(long worker) {
         try {
-            return (byte) WORKER_SIGNAL.invokeExact(worker);
+            return (byte) WorkerSignal.H.invokeExact(worker);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -580,7 +610,7 @@ final class Ucp {
 
     static byte epCreate(MemorySegment worker, MemorySegment params, MemorySegment epOut) {
         try {
-            return (byte) EP_CREATE.invokeExact(worker, params, epOut);
+            return (byte) EpCreate.H.invokeExact(worker.address(), params.address(), epOut.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -588,7 +618,7 @@ final class Ucp {
 
     static long epCloseNbx(long ep, MemorySegment param) {
         try {
-            return (long) EP_CLOSE_NBX.invokeExact(ep, param);
+            return (long) EpCloseNbx.H.invokeExact(ep, param.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -596,7 +626,7 @@ final class Ucp {
 
     static byte memMap(MemorySegment context, MemorySegment params, MemorySegment memhOut) {
         try {
-            return (byte) MEM_MAP.invokeExact(context, params, memhOut);
+            return (byte) MemMap.H.invokeExact(context.address(), params.address(), memhOut.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -604,7 +634,7 @@ final class Ucp {
 
     static byte memUnmap(MemorySegment context, MemorySegment memh) {
         try {
-            return (byte) MEM_UNMAP.invokeExact(context, memh);
+            return (byte) MemUnmap.H.invokeExact(context.address(), memh.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -612,7 +642,7 @@ final class Ucp {
 
     static byte rkeyPack(MemorySegment context, MemorySegment memh, MemorySegment bufferOut, MemorySegment sizeOut) {
         try {
-            return (byte) RKEY_PACK.invokeExact(context, memh, bufferOut, sizeOut);
+            return (byte) RkeyPack.H.invokeExact(context.address(), memh.address(), bufferOut.address(), sizeOut.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -620,7 +650,7 @@ final class Ucp {
 
     static void rkeyBufferRelease(MemorySegment buffer) {
         try {
-            RKEY_BUFFER_RELEASE.invokeExact(buffer);
+            RkeyBufferRelease.H.invokeExact(buffer.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -628,7 +658,7 @@ final class Ucp {
 
     static byte epRkeyUnpack(long ep, MemorySegment buffer, MemorySegment rkeyOut) {
         try {
-            return (byte) EP_RKEY_UNPACK.invokeExact(ep, buffer, rkeyOut);
+            return (byte) EpRkeyUnpack.H.invokeExact(ep, buffer.address(), rkeyOut.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -636,7 +666,7 @@ final class Ucp {
 
     static void rkeyDestroy(long rkey) {
         try {
-            RKEY_DESTROY.invokeExact(rkey);
+            RkeyDestroy.H.invokeExact(rkey);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -646,7 +676,7 @@ final class Ucp {
 
     static int progress(long worker) {
         try {
-            return (int) WORKER_PROGRESS.invokeExact(worker);
+            return (int) WorkerProgress.H.invokeExact(worker);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -654,7 +684,7 @@ final class Ucp {
 
     static byte fence(long worker) {
         try {
-            return (byte) WORKER_FENCE.invokeExact(worker);
+            return (byte) WorkerFence.H.invokeExact(worker);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -662,7 +692,7 @@ final class Ucp {
 
     static long workerFlushNbx(long worker, MemorySegment param) {
         try {
-            return (long) WORKER_FLUSH_NBX.invokeExact(worker, param);
+            return (long) WorkerFlushNbx.H.invokeExact(worker, param.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -670,7 +700,7 @@ final class Ucp {
 
     static long epFlushNbx(long ep, MemorySegment param) {
         try {
-            return (long) EP_FLUSH_NBX.invokeExact(ep, param);
+            return (long) EpFlushNbx.H.invokeExact(ep, param.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -678,7 +708,7 @@ final class Ucp {
 
     static long putNbx(long ep, long buffer, long count, long remoteAddr, long rkey, MemorySegment param) {
         try {
-            return (long) PUT_NBX.invokeExact(ep, buffer, count, remoteAddr, rkey, param);
+            return (long) PutNbx.H.invokeExact(ep, buffer, count, remoteAddr, rkey, param.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -686,7 +716,7 @@ final class Ucp {
 
     static long getNbx(long ep, long buffer, long count, long remoteAddr, long rkey, MemorySegment param) {
         try {
-            return (long) GET_NBX.invokeExact(ep, buffer, count, remoteAddr, rkey, param);
+            return (long) GetNbx.H.invokeExact(ep, buffer, count, remoteAddr, rkey, param.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -694,7 +724,7 @@ final class Ucp {
 
     static long atomicOpNbx(long ep, int opcode, long buffer, long remoteAddr, long rkey, MemorySegment param) {
         try {
-            return (long) ATOMIC_OP_NBX.invokeExact(ep, opcode, buffer, 1L, remoteAddr, rkey, param);
+            return (long) AtomicOpNbx.H.invokeExact(ep, opcode, buffer, 1L, remoteAddr, rkey, param.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -702,7 +732,7 @@ final class Ucp {
 
     static byte requestCheckStatus(long request) {
         try {
-            return (byte) REQUEST_CHECK_STATUS.invokeExact(request);
+            return (byte) RequestCheckStatus.H.invokeExact(request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -710,7 +740,7 @@ final class Ucp {
 
     static void requestFree(long request) {
         try {
-            REQUEST_FREE.invokeExact(request);
+            RequestFree.H.invokeExact(request);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -718,7 +748,7 @@ final class Ucp {
 
     static void requestCancel(long worker, long request) {
         try {
-            REQUEST_CANCEL.invokeExact(worker, request);
+            RequestCancel.H.invokeExact(worker, request);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -150,8 +150,9 @@ final class WireUp {
             step(job, Step.CHECK);
             checkConnections(t);
         }
-        t.name = "ucx (" + selectedTransports(main, job.npes) + ")";
-        t.coherentAtomics = atomicsCoherent(main, job.npes);
+        List<String> infos = endpointInfos(main, job.npes);
+        t.name = "ucx (" + selectedTransports(infos) + ")";
+        t.coherentAtomics = atomicsCoherent(main, infos);
     }
 
     /** {@link #DEFAULT_SPIN_MICROS} if the PEs on this PE's node are no more than its cores, else 0. */
@@ -185,14 +186,23 @@ final class WireUp {
 
     // ------------------------------------------------------------------ which transports, which atomics
 
-    /** Which UCX transports the endpoints use, from {@code ucp_ep_print_info}: e.g. "tcp" or "posix, sysv". */
-    static String selectedTransports(Channel c, int npes) {
-        TreeSet<String> tls = new TreeSet<>();
+    /** {@code ucp_ep_print_info} of each endpoint of {@code c}, printed once for both uses below. */
+    static List<String> endpointInfos(Channel c, int npes) {
+        List<String> infos = new ArrayList<>();
         for (int pe = 0; pe < npes; pe++) {
             String info = c.epInfo(pe);
             if (info != null) {
-                tls.addAll(transportsIn(info));
+                infos.add(info);
             }
+        }
+        return infos;
+    }
+
+    /** Which UCX transports the endpoints use (from their {@link #endpointInfos}): e.g. "tcp" or "posix, sysv". */
+    static String selectedTransports(List<String> infos) {
+        TreeSet<String> tls = new TreeSet<>();
+        for (String info : infos) {
+            tls.addAll(transportsIn(info));
         }
         return tls.isEmpty() ? "no endpoints yet" : String.join(", ", tls);
     }
@@ -233,25 +243,20 @@ final class WireUp {
     static final Set<String> CPU_ATOMIC_TRANSPORTS = Set.of("self", "tcp", "posix", "sysv", "xpmem", "knem", "cma", "mm", "sm");
 
     /**
-     * Whether the atomics this PE's endpoints use are performed by the target's CPU: the lanes
-     * UCX chose for atomics ({@code ucp_ep_print_info}, which reflects UCX_TLS and UCX_ATOMIC_MODE)
-     * all use {@link #CPU_ATOMIC_TRANSPORTS}. Without off-node endpoints (a one-node job) it
+     * Whether the atomics this PE's endpoints use ({@code infos}: their {@link #endpointInfos}) are
+     * performed by the target's CPU: the lanes UCX chose for atomics (which reflect UCX_TLS and
+     * UCX_ATOMIC_MODE) all use {@link #CPU_ATOMIC_TRANSPORTS}. Without off-node endpoints (a one-node job) it
      * connects to itself to ask.
      */
-    static boolean atomicsCoherent(Channel c, int npes) {
-        boolean any = false;
-        for (int pe = 0; pe < npes; pe++) {
-            String info = c.epInfo(pe);
-            if (info != null) {
-                any = true;
-                if (!cpuAtomics(info)) {
-                    return false;
-                }
-            }
-        }
-        if (!any) {
+    static boolean atomicsCoherent(Channel c, List<String> infos) {
+        if (infos.isEmpty()) {
             c.ep(c.job.me);
             return cpuAtomics(c.epInfo(c.job.me));
+        }
+        for (String info : infos) {
+            if (!cpuAtomics(info)) {
+                return false;
+            }
         }
         return true;
     }
