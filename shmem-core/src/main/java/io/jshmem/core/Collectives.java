@@ -29,6 +29,12 @@ import java.lang.foreign.MemorySegment;
 final class Collectives {
     /** Reductions up to this many bytes are done whole by every member (one sync fewer). */
     private static final long SMALL_REDUCE_BYTES = 2048;
+    /**
+     * Broadcasts across nodes to teams larger than this go down a binomial tree (log2 N steps, at
+     * most log2 N sends per PE); smaller ones are sent by the root to every member, which is one
+     * step whose sends are all in flight at once.
+     */
+    static final int TREE_BROADCAST_ABOVE = 8;
 
     private final TeamImpl team;
     private final PeState st;
@@ -36,6 +42,8 @@ final class Collectives {
     private final boolean push;
     /** Whether small collectives push into the members' buffers (members not all on this node). */
     private final boolean pushAcross;
+    /** Whether a broadcast across nodes goes down a binomial tree rather than from the root to every member. */
+    private final boolean treeBroadcast;
     private MemorySegment acc = MemorySegment.NULL;
     private MemorySegment staging = MemorySegment.NULL;
 
@@ -44,6 +52,9 @@ final class Collectives {
         this.st = team.st;
         this.push = team.allLocal && !st.config.collAlgorithm().equals("pull");
         this.pushAcross = !team.allLocal && !st.config.collAlgorithm().equals("pull");
+        String algorithm = st.config.collAlgorithm();
+        this.treeBroadcast = algorithm.equals("tree")
+                || algorithm.equals("auto") && team.members.length > TREE_BROADCAST_ABOVE;
     }
 
     // ---------------------------------------------------------------- broadcast
@@ -75,17 +86,37 @@ final class Collectives {
         }
         if (pushAcross && nbytes <= TeamSlots.BUF_BYTES) {
             long e = team.beginPush();
-            if (team.me == root) {
-                for (int i = 0; i < team.members.length; i++) {
-                    if (i != root) {
-                        team.pushTo(i, e, 0, s.offset, nbytes);
+            int n = team.members.length;
+            if (!treeBroadcast) {
+                if (team.me == root) {
+                    for (int i = 0; i < n; i++) {
+                        if (i != root) {
+                            team.pushTo(i, e, 0, s.offset, nbytes);
+                        }
                     }
+                    MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
+                } else {
+                    team.awaitPushes(e, 1, root, root + 1);
+                    MemorySegment.copy(st.self, team.buffer(e), st.self, d.offset, nbytes);
                 }
-                MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
-            } else {
-                team.awaitPushes(e, 1, root, root + 1);
-                MemorySegment.copy(st.self, team.buffer(e), st.self, d.offset, nbytes);
+                return;
             }
+            // Binomial tree over ranks relative to the root: rank r receives from r - highestOneBit(r)
+            // and forwards to r + 2^k for every 2^k above its own highest bit, biggest subtree first.
+            int rel = (team.me - root + n) % n;
+            long from = s.offset;
+            if (rel != 0) {
+                int parent = (rel - Integer.highestOneBit(rel) + root) % n;
+                team.awaitPushes(e, 1, parent, parent + 1);
+                from = team.buffer(e);
+            }
+            int own = Integer.highestOneBit(rel); // 0 for the root
+            for (int mask = Integer.highestOneBit(n - 1); mask > own; mask >>= 1) {
+                if (rel + mask < n) {
+                    team.pushTo((rel + mask + root) % n, e, 0, from, nbytes);
+                }
+            }
+            MemorySegment.copy(st.self, from, st.self, d.offset, nbytes);
             return;
         }
         team.syncInternal();

@@ -19,7 +19,9 @@ import java.util.Map;
  * @param waitYieldNanos how long a wait yields before sleeping (JSHMEM_WAIT_YIELD_US, default 1000 us)
  * @param barrierAlgorithm JSHMEM_BARRIER_ALGORITHM: {@code auto}, {@code linear} or {@code dissemination}
  * @param collAlgorithm  JSHMEM_COLL_ALGORITHM: {@code auto} (push through per-team buffers for small
- *                       messages between PEs of one node, pull otherwise), {@code push} or {@code pull}
+ *                       messages, pull otherwise; across nodes, broadcasts to more than
+ *                       {@value Collectives#TREE_BROADCAST_ABOVE} PEs go down a binomial tree),
+ *                       {@code push} (never a tree), {@code tree} (always a tree) or {@code pull}
  * @param atomics        SHMEM_ATOMICS: how atomics on PEs of this node are performed: {@code auto} (CPU
  *                       atomics, unless the network transport's atomics are not atomic with them, e.g.
  *                       network-card atomics on InfiniBand/RoCE), {@code cpu} or {@code transport}
@@ -136,7 +138,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 micros(env, "JSHMEM_WAIT_SPIN_US", -1),
                 micros(env, "JSHMEM_WAIT_YIELD_US", DEFAULT_YIELD_NANOS),
                 choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination"),
-                choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "pull"),
+                choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "tree", "pull"),
                 choice(env, "SHMEM_ATOMICS", "auto", "cpu", "transport"),
                 Network.fromEnvironment(env),
                 flag(env.get("JSHMEM_SHM_PREALLOCATE")));

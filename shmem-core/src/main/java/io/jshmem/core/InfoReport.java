@@ -45,9 +45,10 @@ public final class InfoReport {
                 + " us (JSHMEM_WAIT_YIELD_US), then sleep on a " + (Futex.available() ? "futex" : "timer (no futex here)"));
         lines.add("  JSHMEM_BARRIER_ALGORITHM: " + c.barrierAlgorithm() + " (auto: linear on arrival words up to "
                 + TeamImpl.LINEAR_SYNC_MAX + " PEs of one node, else dissemination)");
-        lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push: through per-team buffers up to "
+        lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push, tree: through per-team buffers up to "
                 + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
-                + " nodes; else pull)");
+                + " nodes, broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
+                + " PEs (auto), never (push) or always (tree); else pull)");
         lines.add("  SHMEM_ATOMICS:        " + c.atomics() + " (auto: CPU atomics on this node's PEs unless the network"
                 + " transport's atomics are not atomic with them, as with InfiniBand/RoCE device atomics; transport:"
                 + " every atomic through the network transport)");

@@ -193,6 +193,49 @@ class CommInProcessTest {
     }
 
     /**
+     * Broadcast across nodes down the binomial tree (auto above 8 PEs, or forced) and flat (forced),
+     * from every root, with a network that delivers late and reordered, back to back (buffer reuse)
+     * and with a mismatched root among the calls caught.
+     */
+    @ParameterizedTest(name = "nodes {0}, JSHMEM_COLL_ALGORITHM={1}")
+    @MethodSource("broadcastShapes")
+    void broadcastAcrossNodesFromEveryRoot(int[] nodes, String algorithm) throws Exception {
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true, algorithm)) {
+            int n = job.size();
+            job.all(me -> {
+                Shmem s = job.shmem(me);
+                SymLongArray src = s.malloc(SymType.LONG, 1000);
+                SymLongArray dst = s.malloc(SymType.LONG, 1000);
+                for (int len : new int[] {1, 1000}) {
+                    for (int i = 0; i < len; i++) {
+                        src.set(i, 1_000_000L * me + i);
+                    }
+                    s.barrierAll();
+                    for (int rep = 0; rep < 3; rep++) {
+                        for (int root = 0; root < n; root++) {
+                            dst.set(len - 1, -1);
+                            s.teamWorld().broadcast(dst, src, len, root);
+                            assertEquals(1_000_000L * root, dst.get(0), "broadcast from " + root + " [0] on PE " + me);
+                            assertEquals(1_000_000L * root + len - 1, dst.get(len - 1),
+                                    "broadcast from " + root + " [" + (len - 1) + "] on PE " + me);
+                        }
+                    }
+                }
+                return null;
+            });
+            assertEquals(List.of(), job.aborts());
+        }
+    }
+
+    static Stream<Arguments> broadcastShapes() {
+        return Stream.of(
+                Arguments.of(new int[] {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3}, "auto"), // 11 PEs on 4 nodes: tree
+                Arguments.of(new int[] {0, 0, 1, 1, 2}, "tree"),
+                Arguments.of(new int[] {0, 1, 2, 3, 4, 5, 6}, "tree"),
+                Arguments.of(new int[] {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3}, "push"));
+    }
+
+    /**
      * Collective matching where syncs are dissemination rounds through the transport (a team
      * spanning nodes) and through flags on this node (more members than the linear sync takes):
      * PE 3 calls barrierAll while the others reduce; the job is aborted naming both sides.

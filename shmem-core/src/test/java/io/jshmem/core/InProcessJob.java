@@ -39,6 +39,11 @@ final class InProcessJob implements AutoCloseable {
      * @param posted    whether the loopback delivers puts and non-fetching atomics later, reordered between fences
      */
     InProcessJob(int[] nodes, boolean coherent, String atomics, boolean posted) throws Exception {
+        this(nodes, coherent, atomics, posted, "auto");
+    }
+
+    /** As above, with JSHMEM_COLL_ALGORITHM {@code collAlgorithm}. */
+    InProcessJob(int[] nodes, boolean coherent, String atomics, boolean posted, String collAlgorithm) throws Exception {
         int n = nodes.length;
         String jobId = "coretest" + ProcessHandle.current().pid() + "x" + System.nanoTime();
         Map<String, byte[]> kv = new ConcurrentHashMap<>();
@@ -48,7 +53,7 @@ final class InProcessJob implements AutoCloseable {
         transports = new LoopbackTransport[n];
         pool = Executors.newFixedThreadPool(n);
         Config config = new Config(8L << 20, false, false, false, "/dev/shm", "auto", -1, Config.DEFAULT_YIELD_NANOS,
-                "auto", "auto", atomics);
+                "auto", collAlgorithm, atomics);
         MemorySegment[] heaps = new MemorySegment[n];
         for (int i = 0; i < n; i++) {
             pes[i] = new Pe(i, n, "node" + nodes[i], jobId, kv, barrier, pes);

@@ -428,7 +428,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           when PEs outnumber cores)
                   JSHMEM_WAIT_YIELD_US    how long waits yield before sleeping (default 1000)
                   JSHMEM_BARRIER_ALGORITHM  auto, linear or dissemination
-                  JSHMEM_COLL_ALGORITHM   auto, push or pull
+                  JSHMEM_COLL_ALGORITHM   auto, push, tree or pull
                   JSHMEM_JFR, JSHMEM_JFR_DIR  what --jfr and --jfr-dir set (for srun/mpirun)
                   SHMEM_ATOMICS           auto, cpu or transport (atomics on this node's PEs)
                   JSHMEM_UCX_TIMEOUT      seconds a UCX operation may wait before it fails (default 60)
