@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * JSHMEM_SHM_DIR (Docker's /dev/shm is 64 MB), heaps that do not fit fail init on every PE with a
  * message naming the directory, the bytes needed and available, and the fixes; heaps that fit run;
  * with JSHMEM_SHM_PREALLOCATE their pages are taken at init, so a directory filled afterwards
- * cannot fault them, and without it the fault is reported as such, not as a bare InternalError.
+ * cannot fault them, and without it the faulting access throws a ShmemException naming the PE and the
+ * cure, not a bare InternalError.
  * Skips, saying why, where a tmpfs cannot be mounted (not root).
  */
 class ShmCapacityTest {
@@ -82,10 +83,18 @@ class ShmCapacityTest {
         assertEquals(0, r.exitCode(), r.tail());
         assertTrue(r.stdout().contains("FILLED 0"), r.tail());
         assertEmpty();
-        // Without preallocation the same writes fault: reported as a fault on the heap, naming the cure.
+        // Without preallocation the same writes fault: a ShmemException at the access (a put, a local
+        // set) naming the PE, the routine, the directory and the cure; the job ends naming the PE.
         r = job("fill-after-init", "-x", "SHMEM_SYMMETRIC_SIZE=2m");
         assertNotEquals(0, r.exitCode(), r.tail());
         assertFalse(r.stdout().contains("FILLED"), r.tail());
+        for (String routine : List.of("put", "set")) {
+            String prefix = "FAULT " + routine + " io.jshmem.ShmemException: PE 0: " + (routine.equals("put") ? "put: " : "set on SymByteArray[");
+            assertTrue(r.stdout().lines().anyMatch(l -> l.startsWith(prefix) && l.contains("a memory fault on the symmetric heap")
+                    && l.contains("the shared-memory directory " + dir + " ran out of space") && l.contains("JSHMEM_SHM_PREALLOCATE=1")),
+                    "no ShmemException from the faulting " + routine + " (" + prefix + "...)" + r.tail());
+        }
+        assertFalse(r.stderr().lines().anyMatch(l -> l.startsWith("Exception in thread") && l.contains("InternalError")), r.tail());
         assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith("oshrun: PE 0 aborted the job")
                 && l.contains("a memory fault on the symmetric heap") && l.contains("JSHMEM_SHM_PREALLOCATE=1")), r.tail());
         assertEmpty();

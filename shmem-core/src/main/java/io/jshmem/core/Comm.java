@@ -2,12 +2,12 @@ package io.jshmem.core;
 
 import io.jshmem.ShmemException;
 import io.jshmem.SignalOp;
+import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.AmoOp;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.util.function.IntFunction;
 
 /**
  * How an operation reaches a PE, decided in one place (the role of Sandia OpenSHMEM's
@@ -22,6 +22,13 @@ import java.util.function.IntFunction;
  * every atomic goes through the transport, to PEs on this node and to this PE too; plain loads and
  * stores stay direct. The on-node fast path is one array load, a null check and the VarHandle
  * access: no allocation, lock or system call.
+ *
+ * <p><b>Faults.</b> The JVM reports a SIGBUS on a mapped heap (its directory had no page left to
+ * back it) as an InternalError; the direct puts, gets and signals catch it and throw a
+ * ShmemException naming the PE, the routine and the cure instead. A catch block costs nothing on
+ * the path that does not throw, but it makes C2's code for the method larger: amo64/amo32, already
+ * near C2's inlining limits (with it, C2 inlined them in fewer call sites of AmoBench), go without;
+ * a fault there is reported by the failure handler.
  *
  * <p>One instance per PE, plus one per created context that has a transport of its own
  * ({@link #withTransport}).
@@ -38,15 +45,16 @@ final class Comm {
     /** Like {@link #direct} for atomics: all null when atomics go through the transport. */
     private final MemorySegment[] cpuAtomics;
     private final RemoteTransport transport;
-    private final IntFunction<String> nodeOf;
+    /** For error messages: the nodes of the PEs, and what a fault on a mapped heap means. */
+    private final SymmetricHeap heap;
 
     /**
      * @param direct         mapped heaps by world PE (null for PEs reached through the transport)
      * @param transport      the network transport, or null when every PE is mapped
      * @param atomicsOnCpu   whether atomics on mapped heaps use CPU atomics (see the atomics policy)
-     * @param nodeOf         the node of a world PE, for error messages
+     * @param heap           this PE's heap, for error messages (nodes of the PEs, faults)
      */
-    Comm(int me, MemorySegment[] direct, RemoteTransport transport, boolean atomicsOnCpu, IntFunction<String> nodeOf) {
+    Comm(int me, MemorySegment[] direct, RemoteTransport transport, boolean atomicsOnCpu, SymmetricHeap heap) {
         if (!atomicsOnCpu && transport == null) {
             throw new ShmemException("PE " + me + ": atomics through the network transport (SHMEM_ATOMICS=transport)"
                     + " need one, and this job has none");
@@ -55,12 +63,12 @@ final class Comm {
         this.direct = direct;
         this.cpuAtomics = atomicsOnCpu ? direct : new MemorySegment[direct.length];
         this.transport = transport;
-        this.nodeOf = nodeOf;
+        this.heap = heap;
     }
 
     /** The same PEs through another transport (a created context's own); the same atomics policy. */
     Comm withTransport(RemoteTransport t) {
-        return t == transport ? this : new Comm(me, direct, t, atomicsOnCpu(), nodeOf);
+        return t == transport ? this : new Comm(me, direct, t, atomicsOnCpu(), heap);
     }
 
     /** Whether atomics on mapped heaps are CPU atomics (false: they go through the transport). */
@@ -84,7 +92,7 @@ final class Comm {
     /** The transport, for world PE {@code pe} which is not mapped here. */
     private RemoteTransport remote(int pe) {
         if (transport == null) {
-            throw new ShmemException("PE " + me + ": PE " + pe + " is on node " + nodeOf.apply(pe)
+            throw new ShmemException("PE " + me + ": PE " + pe + " is on node " + heap.nodeOf(pe)
                     + ", not on this one, and no network transport is available");
         }
         return transport;
@@ -97,8 +105,12 @@ final class Comm {
         Flight.Transfer ev = transfer("put", pe, source.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
-            MemorySegment.copy(source, 0, s, off, source.byteSize());
-            Waiter.poke(s);
+            try {
+                MemorySegment.copy(source, 0, s, off, source.byteSize());
+                Waiter.poke(s);
+            } catch (InternalError e) {
+                throw heap.fault(e, "put", pe);
+            }
         } else {
             remote(pe).put(pe, off, source);
         }
@@ -109,8 +121,12 @@ final class Comm {
     void put(int pe, long off, MemorySegment source, long sourceOff, long n) {
         MemorySegment s = direct[pe];
         if (s != null) {
-            MemorySegment.copy(source, sourceOff, s, off, n);
-            Waiter.poke(s);
+            try {
+                MemorySegment.copy(source, sourceOff, s, off, n);
+                Waiter.poke(s);
+            } catch (InternalError e) {
+                throw heap.fault(e, "put", pe);
+            }
         } else if (n > 0) {
             remote(pe).put(pe, off, source.asSlice(sourceOff, n));
         }
@@ -121,8 +137,12 @@ final class Comm {
         Flight.Transfer ev = transfer("put_nbi", pe, source.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
-            MemorySegment.copy(source, 0, s, off, source.byteSize());
-            Waiter.poke(s);
+            try {
+                MemorySegment.copy(source, 0, s, off, source.byteSize());
+                Waiter.poke(s);
+            } catch (InternalError e) {
+                throw heap.fault(e, "put_nbi", pe);
+            }
         } else {
             remote(pe).putNbi(pe, off, source);
         }
@@ -134,8 +154,12 @@ final class Comm {
         Flight.Transfer ev = transfer("put", pe, count * layout.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
-            MemorySegment.copy(array, index, s, layout, off, count);
-            Waiter.poke(s);
+            try {
+                MemorySegment.copy(array, index, s, layout, off, count);
+                Waiter.poke(s);
+            } catch (InternalError e) {
+                throw heap.fault(e, "put", pe);
+            }
         } else {
             remote(pe).put(pe, off, Arrays2.slice(array, index, count));
         }
@@ -147,7 +171,11 @@ final class Comm {
         Flight.Transfer ev = transfer("get", pe, dest.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
-            MemorySegment.copy(s, off, dest, 0, dest.byteSize());
+            try {
+                MemorySegment.copy(s, off, dest, 0, dest.byteSize());
+            } catch (InternalError e) {
+                throw heap.fault(e, "get", pe);
+            }
         } else {
             remote(pe).get(pe, off, dest);
         }
@@ -159,7 +187,11 @@ final class Comm {
         Flight.Transfer ev = transfer("get_nbi", pe, dest.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
-            MemorySegment.copy(s, off, dest, 0, dest.byteSize());
+            try {
+                MemorySegment.copy(s, off, dest, 0, dest.byteSize());
+            } catch (InternalError e) {
+                throw heap.fault(e, "get_nbi", pe);
+            }
         } else {
             remote(pe).getNbi(pe, off, dest);
         }
@@ -171,7 +203,11 @@ final class Comm {
         Flight.Transfer ev = transfer("get", pe, count * layout.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
-            MemorySegment.copy(s, layout, off, array, index, count);
+            try {
+                MemorySegment.copy(s, layout, off, array, index, count);
+            } catch (InternalError e) {
+                throw heap.fault(e, "get", pe);
+            }
         } else {
             remote(pe).get(pe, off, Arrays2.slice(array, index, count));
         }
@@ -202,13 +238,17 @@ final class Comm {
     void putValue(int pe, long off, long bits, int bytes) {
         MemorySegment s = direct[pe];
         if (s != null) {
-            switch (bytes) {
-                case 8 -> LONG.setRelease(s, off, bits);
-                case 4 -> INT.setRelease(s, off, (int) bits);
-                case 2 -> SHORT.setRelease(s, off, (short) bits);
-                default -> BYTE.setRelease(s, off, (byte) bits);
+            try {
+                switch (bytes) {
+                    case 8 -> LONG.setRelease(s, off, bits);
+                    case 4 -> INT.setRelease(s, off, (int) bits);
+                    case 2 -> SHORT.setRelease(s, off, (short) bits);
+                    default -> BYTE.setRelease(s, off, (byte) bits);
+                }
+                Waiter.poke(s);
+            } catch (InternalError e) {
+                throw heap.fault(e, "put", pe);
             }
-            Waiter.poke(s);
         } else {
             remote(pe).putValue(pe, off, bits, bytes);
         }
@@ -218,12 +258,16 @@ final class Comm {
     long getValue(int pe, long off, int bytes) {
         MemorySegment s = direct[pe];
         if (s != null) {
-            return switch (bytes) {
-                case 8 -> (long) LONG.getAcquire(s, off);
-                case 4 -> (int) INT.getAcquire(s, off);
-                case 2 -> (short) SHORT.getAcquire(s, off);
-                default -> (byte) BYTE.getAcquire(s, off);
-            };
+            try {
+                return switch (bytes) {
+                    case 8 -> (long) LONG.getAcquire(s, off);
+                    case 4 -> (int) INT.getAcquire(s, off);
+                    case 2 -> (short) SHORT.getAcquire(s, off);
+                    default -> (byte) BYTE.getAcquire(s, off);
+                };
+            } catch (InternalError e) {
+                throw heap.fault(e, "get", pe);
+            }
         }
         return remote(pe).getValue(pe, off, bytes);
     }
@@ -291,12 +335,16 @@ final class Comm {
     void signal(int pe, long off, long value, SignalOp op) {
         MemorySegment s = cpuAtomics[pe];
         if (s != null) {
-            if (op == SignalOp.ADD) {
-                LONG.getAndAdd(s, off, value);
-                Waiter.poke(s); // the atomic is a full fence: no wake-up can be lost
-            } else {
-                LONG.setRelease(s, off, value);
-                Waiter.signal(s);
+            try {
+                if (op == SignalOp.ADD) {
+                    LONG.getAndAdd(s, off, value);
+                    Waiter.poke(s); // the atomic is a full fence: no wake-up can be lost
+                } else {
+                    LONG.setRelease(s, off, value);
+                    Waiter.signal(s);
+                }
+            } catch (InternalError e) {
+                throw heap.fault(e, "signal", pe);
             }
             return;
         }

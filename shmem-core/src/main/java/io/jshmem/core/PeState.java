@@ -54,7 +54,7 @@ final class PeState {
             case "transport" -> false;
             default -> transport == null || transport.atomicsCoherentWithCpu();
         };
-        this.comm = new Comm(me, worldPeers, transport, atomicsOnCpu, heap::nodeOf);
+        this.comm = new Comm(me, worldPeers, transport, atomicsOnCpu, heap);
         // A PE bound to a core of its own by the launcher has it whatever the affinity mask says.
         boolean oversubscribed = !"core".equals(System.getenv(LaunchEnv.BIND)) && local > Runtime.getRuntime().availableProcessors();
         long spin = config.waitSpinNanos() >= 0 ? config.waitSpinNanos() : oversubscribed ? 0 : 20_000;

@@ -609,17 +609,9 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         });
     }
 
-    /**
-     * The JVM reports a SIGBUS on a mapped file as this InternalError: on the heap, the shared-memory
-     * directory ran out of pages after init (something else took them; see JSHMEM_SHM_PREALLOCATE).
-     */
+    /** A fault on the heap that escaped the accesses that catch it (e.g. through a SymArray's local segment), explained. */
     private Object heapFault(Throwable error) {
-        if (!(error instanceof InternalError) || !String.valueOf(error.getMessage()).contains("unsafe memory access")) {
-            return error;
-        }
-        return "a memory fault on the symmetric heap (" + error.getMessage() + "): the shared-memory directory "
-                + st.config.shmDir() + " ran out of space after init, which something else on the machine took"
-                + " (set JSHMEM_SHM_PREALLOCATE=1 to allocate the heap's pages at init, or give the directory more room)";
+        return SymmetricHeap.isFault(error) ? st.heap.faultExplanation(error) : error;
     }
 
     @Override

@@ -74,6 +74,11 @@ public abstract class SymArrayImpl<A> implements SymArray<A> {
         return local;
     }
 
+    /** What a local element access throws instead of a fault on the heap's pages (see SymmetricHeap.fault). */
+    final ShmemException fault(InternalError e, String routine) {
+        return heap.fault(e, routine + " on " + this, heap.myPe());
+    }
+
     /** Checks a local element access. */
     final long localOffset(long index) {
         if (freed) {

@@ -12,11 +12,19 @@ final class SymByteArrayImpl extends SymArrayImpl<byte[]> implements SymByteArra
 
     @Override
     public byte get(long index) {
-        return local.get(ValueLayout.JAVA_BYTE, localOffset(index));
+        try {
+            return local.get(ValueLayout.JAVA_BYTE, localOffset(index));
+        } catch (InternalError e) {
+            throw fault(e, "get");
+        }
     }
 
     @Override
     public void set(long index, byte value) {
-        local.set(ValueLayout.JAVA_BYTE, localOffset(index), value);
+        try {
+            local.set(ValueLayout.JAVA_BYTE, localOffset(index), value);
+        } catch (InternalError e) {
+            throw fault(e, "set");
+        }
     }
 }

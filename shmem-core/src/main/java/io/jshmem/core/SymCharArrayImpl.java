@@ -12,11 +12,19 @@ final class SymCharArrayImpl extends SymArrayImpl<char[]> implements SymCharArra
 
     @Override
     public char get(long index) {
-        return local.get(ValueLayout.JAVA_CHAR, localOffset(index));
+        try {
+            return local.get(ValueLayout.JAVA_CHAR, localOffset(index));
+        } catch (InternalError e) {
+            throw fault(e, "get");
+        }
     }
 
     @Override
     public void set(long index, char value) {
-        local.set(ValueLayout.JAVA_CHAR, localOffset(index), value);
+        try {
+            local.set(ValueLayout.JAVA_CHAR, localOffset(index), value);
+        } catch (InternalError e) {
+            throw fault(e, "set");
+        }
     }
 }

@@ -12,11 +12,19 @@ final class SymDoubleArrayImpl extends SymArrayImpl<double[]> implements SymDoub
 
     @Override
     public double get(long index) {
-        return local.get(ValueLayout.JAVA_DOUBLE, localOffset(index));
+        try {
+            return local.get(ValueLayout.JAVA_DOUBLE, localOffset(index));
+        } catch (InternalError e) {
+            throw fault(e, "get");
+        }
     }
 
     @Override
     public void set(long index, double value) {
-        local.set(ValueLayout.JAVA_DOUBLE, localOffset(index), value);
+        try {
+            local.set(ValueLayout.JAVA_DOUBLE, localOffset(index), value);
+        } catch (InternalError e) {
+            throw fault(e, "set");
+        }
     }
 }

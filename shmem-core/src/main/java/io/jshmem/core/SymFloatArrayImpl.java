@@ -12,11 +12,19 @@ final class SymFloatArrayImpl extends SymArrayImpl<float[]> implements SymFloatA
 
     @Override
     public float get(long index) {
-        return local.get(ValueLayout.JAVA_FLOAT, localOffset(index));
+        try {
+            return local.get(ValueLayout.JAVA_FLOAT, localOffset(index));
+        } catch (InternalError e) {
+            throw fault(e, "get");
+        }
     }
 
     @Override
     public void set(long index, float value) {
-        local.set(ValueLayout.JAVA_FLOAT, localOffset(index), value);
+        try {
+            local.set(ValueLayout.JAVA_FLOAT, localOffset(index), value);
+        } catch (InternalError e) {
+            throw fault(e, "set");
+        }
     }
 }

@@ -12,11 +12,19 @@ final class SymIntArrayImpl extends SymArrayImpl<int[]> implements SymIntArray {
 
     @Override
     public int get(long index) {
-        return local.get(ValueLayout.JAVA_INT, localOffset(index));
+        try {
+            return local.get(ValueLayout.JAVA_INT, localOffset(index));
+        } catch (InternalError e) {
+            throw fault(e, "get");
+        }
     }
 
     @Override
     public void set(long index, int value) {
-        local.set(ValueLayout.JAVA_INT, localOffset(index), value);
+        try {
+            local.set(ValueLayout.JAVA_INT, localOffset(index), value);
+        } catch (InternalError e) {
+            throw fault(e, "set");
+        }
     }
 }

@@ -12,11 +12,19 @@ final class SymLongArrayImpl extends SymArrayImpl<long[]> implements SymLongArra
 
     @Override
     public long get(long index) {
-        return local.get(ValueLayout.JAVA_LONG, localOffset(index));
+        try {
+            return local.get(ValueLayout.JAVA_LONG, localOffset(index));
+        } catch (InternalError e) {
+            throw fault(e, "get");
+        }
     }
 
     @Override
     public void set(long index, long value) {
-        local.set(ValueLayout.JAVA_LONG, localOffset(index), value);
+        try {
+            local.set(ValueLayout.JAVA_LONG, localOffset(index), value);
+        } catch (InternalError e) {
+            throw fault(e, "set");
+        }
     }
 }

@@ -12,11 +12,19 @@ final class SymShortArrayImpl extends SymArrayImpl<short[]> implements SymShortA
 
     @Override
     public short get(long index) {
-        return local.get(ValueLayout.JAVA_SHORT, localOffset(index));
+        try {
+            return local.get(ValueLayout.JAVA_SHORT, localOffset(index));
+        } catch (InternalError e) {
+            throw fault(e, "get");
+        }
     }
 
     @Override
     public void set(long index, short value) {
-        local.set(ValueLayout.JAVA_SHORT, localOffset(index), value);
+        try {
+            local.set(ValueLayout.JAVA_SHORT, localOffset(index), value);
+        } catch (InternalError e) {
+            throw fault(e, "set");
+        }
     }
 }

@@ -32,11 +32,15 @@ public final class SymmetricHeap {
     private final String[] nodeOf;
     private final HeapAllocator allocator;
     private final long userSize;
+    /** The shared-memory directory, for fault messages. */
+    private final Path dir;
     private long internalNext = WAIT_CONTROL_BYTES;
     private volatile boolean closed;
 
-    private SymmetricHeap(int myPe, Arena arena, MemorySegment self, MemorySegment[] peers, String[] nodeOf, long userSize) {
+    private SymmetricHeap(int myPe, Arena arena, MemorySegment self, MemorySegment[] peers, String[] nodeOf, long userSize,
+            Path dir) {
         this.myPe = myPe;
+        this.dir = dir;
         this.arena = arena;
         this.self = self;
         this.peers = peers;
@@ -104,7 +108,7 @@ public final class SymmetricHeap {
                 // After the fence: every PE of the node has checked the space before any took it.
                 ShmCapacity.preallocate(me, path, localPes, total, userSize);
             }
-            return new SymmetricHeap(me, arena, self, peers, nodeOf, userSize);
+            return new SymmetricHeap(me, arena, self, peers, nodeOf, userSize, path.getParent());
         } catch (RuntimeException e) {
             arena.close();
             throw e;
@@ -160,6 +164,34 @@ public final class SymmetricHeap {
     public ShmemException deadObject(Object object) {
         return new ShmemException("PE " + myPe + ": " + object + (closed
                 ? " used after shmem finalize (close)" : " was freed"));
+    }
+
+    /**
+     * Whether {@code error} is how the JVM reports a SIGBUS on a mapped file: on a heap segment, its
+     * directory had no page left to back the address (JSHMEM_SHM_PREALLOCATE takes them at init).
+     */
+    public static boolean isFault(Throwable error) {
+        return error instanceof InternalError && String.valueOf(error.getMessage()).contains("unsafe memory access");
+    }
+
+    /** What a {@linkplain #isFault fault} on the heap means and the cure. */
+    public String faultExplanation(Throwable fault) {
+        return "a memory fault on the symmetric heap (" + fault.getMessage() + "): the shared-memory directory " + dir
+                + " ran out of space after init, which something else on the machine took (set JSHMEM_SHM_PREALLOCATE=1 to"
+                + " allocate the heap's pages at init, or give the directory more room, e.g. docker run --shm-size=...)";
+    }
+
+    /**
+     * For the catch block around a direct access to PE {@code pe}'s mapped heap in {@code routine}:
+     * the exception to throw there instead of a fault's InternalError; other errors are rethrown.
+     * (A catch block costs nothing until something is thrown.)
+     */
+    public ShmemException fault(InternalError error, String routine, int pe) {
+        if (!isFault(error)) {
+            throw error;
+        }
+        return new ShmemException("PE " + myPe + ": " + routine + (pe == myPe ? "" : " (on PE " + pe + "'s heap)") + ": "
+                + faultExplanation(error), error);
     }
 
     /** Unmaps every segment. Objects become unusable. */
