@@ -35,6 +35,8 @@ final class Collectives {
      * step whose sends are all in flight at once.
      */
     static final int TREE_BROADCAST_ABOVE = 8;
+    /** Pull reductions fetch this many members' inputs at once (staging memory: that many inputs). */
+    private static final int FETCH_BATCH = 8;
 
     private final TeamImpl team;
     private final PeState st;
@@ -44,6 +46,8 @@ final class Collectives {
     private final boolean pushAcross;
     /** Whether a broadcast across nodes goes down a binomial tree rather than from the root to every member. */
     private final boolean treeBroadcast;
+    /** Whether a {@link #fetch} went through the transport since the last {@link #fetched}. */
+    private boolean fetching;
     private MemorySegment acc = MemorySegment.NULL;
     private MemorySegment staging = MemorySegment.NULL;
 
@@ -158,9 +162,10 @@ final class Collectives {
             long at = 0;
             for (int i = 0; i < n; i++) {
                 long size = (long) CtxBase.LONG.getAcquire(team.peers[i], team.buffer(team.epoch() - 1));
-                copyFrom(team.members[i], s.offset, st.self, d.offset + at, size);
+                fetch(team.members[i], s.offset, st.self, d.offset + at, size);
                 at += size;
             }
+            fetched();
             team.syncInternal();
             return;
         }
@@ -181,9 +186,10 @@ final class Collectives {
         long at = 0;
         for (int i = 0; i < n; i++) {
             long size = fixed ? nbytes : sizes[i];
-            copyFrom(team.members[i], s.offset, st.self, d.offset + at, size);
+            fetch(team.members[i], s.offset, st.self, d.offset + at, size);
             at += size;
         }
+        fetched();
         team.syncInternal();
     }
 
@@ -281,13 +287,14 @@ final class Collectives {
         for (int i = 0; i < n; i++) {
             int from = team.members[i];
             if (dst == 1 && sst == 1) {
-                copyFrom(from, s.offset + team.me * nbytes, st.self, d.offset + i * nbytes, nbytes);
+                fetch(from, s.offset + team.me * nbytes, st.self, d.offset + i * nbytes, nbytes);
             } else {
                 for (long k = 0; k < per; k++) {
-                    copyFrom(from, s.offset + sst * (team.me * per + k) * unit, st.self, d.offset + dst * (i * per + k) * unit, unit);
+                    fetch(from, s.offset + sst * (team.me * per + k) * unit, st.self, d.offset + dst * (i * per + k) * unit, unit);
                 }
             }
         }
+        fetched();
         team.syncInternal();
     }
 
@@ -379,9 +386,10 @@ final class Collectives {
             if (i != team.me) {
                 long ilo = count * i / n;
                 long ihi = count * (i + 1) / n;
-                copyFrom(team.members[i], d.offset + (ilo << shift), st.self, d.offset + (ilo << shift), (ihi - ilo) << shift);
+                fetch(team.members[i], d.offset + (ilo << shift), st.self, d.offset + (ilo << shift), (ihi - ilo) << shift);
             }
         }
+        fetched();
         team.syncInternal();
     }
 
@@ -427,29 +435,38 @@ final class Collectives {
         MemorySegment a = accumulator(nbytes);
         a.asSlice(0, nbytes).fill((byte) 0);
         int upto = inclusive ? team.me + 1 : team.me;
-        for (int i = 0; i < upto; i++) {
-            combineFrom(ReduceOp.SUM, d.type.name(), a, 0, team.members[i], s.offset, count, d.shift);
+        if (upto > 0) {
+            reduceInto(ReduceOp.SUM, d.type.name(), a, s.offset, 0, count, d.shift, upto);
         }
         team.syncInternal();
         MemorySegment.copy(a, 0, st.self, d.offset, nbytes);
     }
 
-    /** acc[0..count) = OP over all members of source[from..from+count). */
+    /**
+     * acc[0..count) = OP over all members of source[from..from+count), combined in team order.
+     * Off-node members' inputs are fetched {@link #FETCH_BATCH} at a time, all in flight at once.
+     */
     private void reduceInto(ReduceOp op, String type, MemorySegment a, long from, long accOff, long count, int shift, int n) {
-        copyFrom(team.members[0], from, a, accOff, count << shift);
-        for (int i = 1; i < n; i++) {
-            combineFrom(op, type, a, accOff, team.members[i], from, count, shift);
-        }
-    }
-
-    private void combineFrom(ReduceOp op, String type, MemorySegment a, long accOff, int worldPe, long from, long count, int shift) {
-        MemorySegment peer = st.comm.direct(worldPe);
-        if (peer != null) {
-            Reductions.combine(op, type, a, accOff, peer, from, count);
-        } else {
-            MemorySegment tmp = staging(count << shift);
-            st.comm.get(worldPe, from, tmp.asSlice(0, count << shift));
-            Reductions.combine(op, type, a, accOff, tmp, 0, count);
+        long bytes = count << shift;
+        for (int lo = 0; lo < n; lo += FETCH_BATCH) {
+            int hi = Math.min(n, lo + FETCH_BATCH);
+            MemorySegment tmp = staging(bytes * (hi - lo));
+            for (int i = lo; i < hi; i++) {
+                if (st.comm.direct(team.members[i]) == null) {
+                    fetch(team.members[i], from, tmp, (i - lo) * bytes, bytes);
+                }
+            }
+            fetched();
+            for (int i = lo; i < hi; i++) {
+                MemorySegment peer = st.comm.direct(team.members[i]);
+                MemorySegment src = peer != null ? peer : tmp;
+                long off = peer != null ? from : (i - lo) * bytes;
+                if (i == 0) {
+                    MemorySegment.copy(src, off, a, accOff, bytes);
+                } else {
+                    Reductions.combine(op, type, a, accOff, src, off, count);
+                }
+            }
         }
     }
 
@@ -473,6 +490,30 @@ final class Collectives {
         team.awaitPushes(e, n - 1, 0, n);
         team.receivedFromAll(e);
         return buf;
+    }
+
+    /**
+     * Starts copying {@code n} bytes at heap offset {@code from} of a world PE into {@code dst}:
+     * at once on this node, through the transport's non-blocking get elsewhere, complete after
+     * {@link #fetched}. Pull collectives fetch from every member this way, so that the round trips
+     * to off-node members overlap instead of following one another.
+     */
+    private void fetch(int worldPe, long from, MemorySegment dst, long dstOff, long n) {
+        if (n == 0) {
+            return;
+        }
+        if (st.comm.direct(worldPe) == null) {
+            fetching = true;
+        }
+        st.comm.getNbi(worldPe, from, dst.asSlice(dstOff, n));
+    }
+
+    /** Completes the {@link #fetch}es started since the last call. */
+    private void fetched() {
+        if (fetching) {
+            fetching = false;
+            st.comm.quiet();
+        }
     }
 
     /** Copies {@code n} bytes at heap offset {@code from} of a world PE into {@code dst}. */
