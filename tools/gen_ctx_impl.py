@@ -239,13 +239,15 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchNbi({t}[] fetch, int fetchIndex, {A}, int pe) {{
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetch(dest, index, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH, 0, 0, fetch, fetchIndex);
     }}
 
     @Override
     public final void atomicSwapNbi({t}[] fetch, int fetchIndex, {A}, {t} value, int pe) {{
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.SWAP, {to_bits(t, "value")}, 0, fetch, fetchIndex);
     }}
 ''')
     for t, T in STD_AMO:
@@ -272,13 +274,15 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicCompareSwapNbi({t}[] fetch, int fetchIndex, {A}, {t} cond, {t} value, int pe) {{
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicCompareSwap(dest, index, cond, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.COMPARE_SWAP, value, cond, fetch, fetchIndex);
     }}
 
     @Override
     public final void atomicFetchIncNbi({t}[] fetch, int fetchIndex, {A}, int pe) {{
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchAdd(dest, index, {one}, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_ADD, {one}, 0, fetch, fetchIndex);
     }}
 ''')
         for name, op in [("Add", "ADD"), ("And", "AND"), ("Or", "OR"), ("Xor", "XOR")]:
@@ -298,7 +302,8 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetch{name}Nbi({t}[] fetch, int fetchIndex, {A}, {t} value, int pe) {{
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetch{name}(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_{op}, value, 0, fetch, fetchIndex);
     }}
 ''')
     w("\n    // ---------------------------------------------------------------- point-to-point synchronization\n")

@@ -276,13 +276,15 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetch(dest, index, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH, 0, 0, fetch, fetchIndex);
     }
 
     @Override
     public final void atomicSwapNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.SWAP, value, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -306,13 +308,15 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetch(dest, index, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH, 0, 0, fetch, fetchIndex);
     }
 
     @Override
     public final void atomicSwapNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.SWAP, value, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -336,13 +340,15 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchNbi(float[] fetch, int fetchIndex, SymFloatArray dest, long index, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetch(dest, index, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH, 0, 0, fetch, fetchIndex);
     }
 
     @Override
     public final void atomicSwapNbi(float[] fetch, int fetchIndex, SymFloatArray dest, long index, float value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.SWAP, Float.floatToRawIntBits(value), 0, fetch, fetchIndex);
     }
 
     @Override
@@ -366,13 +372,15 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchNbi(double[] fetch, int fetchIndex, SymDoubleArray dest, long index, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetch(dest, index, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH, 0, 0, fetch, fetchIndex);
     }
 
     @Override
     public final void atomicSwapNbi(double[] fetch, int fetchIndex, SymDoubleArray dest, long index, double value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicSwap(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.SWAP, Double.doubleToRawLongBits(value), 0, fetch, fetchIndex);
     }
 
     @Override
@@ -394,13 +402,15 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicCompareSwapNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long cond, long value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicCompareSwap(dest, index, cond, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.COMPARE_SWAP, value, cond, fetch, fetchIndex);
     }
 
     @Override
     public final void atomicFetchIncNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchAdd(dest, index, 1L, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_ADD, 1L, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -418,7 +428,8 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchAddNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchAdd(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_ADD, value, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -436,7 +447,8 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchAndNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchAnd(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_AND, value, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -454,7 +466,8 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchOrNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchOr(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_OR, value, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -472,7 +485,8 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchXorNbi(long[] fetch, int fetchIndex, SymLongArray dest, long index, long value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchXor(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_XOR, value, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -494,13 +508,15 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicCompareSwapNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int cond, int value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicCompareSwap(dest, index, cond, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.COMPARE_SWAP, value, cond, fetch, fetchIndex);
     }
 
     @Override
     public final void atomicFetchIncNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchAdd(dest, index, 1, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_ADD, 1, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -518,7 +534,8 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchAddNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchAdd(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_ADD, value, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -536,7 +553,8 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchAndNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchAnd(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_AND, value, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -554,7 +572,8 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchOrNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchOr(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_OR, value, 0, fetch, fetchIndex);
     }
 
     @Override
@@ -572,7 +591,8 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final void atomicFetchXorNbi(int[] fetch, int fetchIndex, SymIntArray dest, long index, int value, int pe) {
         Objects.checkIndex(fetchIndex, fetch.length);
-        fetch[fetchIndex] = atomicFetchXor(dest, index, value, pe);
+        long off = offset(dest, index, 1);
+        comm.amoNbi(pe(pe), off, AmoOp.FETCH_XOR, value, 0, fetch, fetchIndex);
     }
 
     // ---------------------------------------------------------------- point-to-point synchronization

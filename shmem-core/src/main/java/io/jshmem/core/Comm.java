@@ -328,6 +328,44 @@ final class Comm {
         return old;
     }
 
+    /*
+     * Non-blocking fetching atomics: on this node (CPU atomics) the old value is stored at once;
+     * through the transport it lands in fetch[index] by the next quiet, the call returning as
+     * soon as the operation is posted.
+     */
+
+    void amoNbi(int pe, long off, AmoOp op, long operand, long compare, long[] fetch, int index) {
+        if (cpuAtomics[pe] != null) {
+            fetch[index] = amo64(pe, off, op, operand, compare);
+        } else {
+            remote(pe).atomicNbi(pe, off, op, operand, compare, 8, fetch, index);
+        }
+    }
+
+    void amoNbi(int pe, long off, AmoOp op, long operand, long compare, double[] fetch, int index) {
+        if (cpuAtomics[pe] != null) {
+            fetch[index] = Double.longBitsToDouble(amo64(pe, off, op, operand, compare));
+        } else {
+            remote(pe).atomicNbi(pe, off, op, operand, compare, 8, fetch, index);
+        }
+    }
+
+    void amoNbi(int pe, long off, AmoOp op, int operand, int compare, int[] fetch, int index) {
+        if (cpuAtomics[pe] != null) {
+            fetch[index] = amo32(pe, off, op, operand, compare);
+        } else {
+            remote(pe).atomicNbi(pe, off, op, operand, compare, 4, fetch, index);
+        }
+    }
+
+    void amoNbi(int pe, long off, AmoOp op, int operand, int compare, float[] fetch, int index) {
+        if (cpuAtomics[pe] != null) {
+            fetch[index] = Float.intBitsToFloat(amo32(pe, off, op, operand, compare));
+        } else {
+            remote(pe).atomicNbi(pe, off, op, operand, compare, 4, fetch, index);
+        }
+    }
+
     /**
      * Updates a signal word at {@code pe} after data put to the same PE: the data is visible to a
      * PE that sees the signal. A set on a mapped heap is a release store; an add is an atomic.

@@ -73,10 +73,13 @@ final class Channel {
     private long[] pendingRequests = new long[64];
     private int[] pendingPes = new int[64];
     private int pendingCount;
+    /** Non-blocking fetching atomics in flight, completed at quiet. */
+    final NbiFetches fetches;
 
     Channel(UcxJob job, boolean locked) {
         this.job = job;
         this.lock = locked ? new ReentrantLock() : null;
+        this.fetches = new NbiFetches(this, locked);
         this.eps = new long[job.npes];
         this.rkeys = new long[job.npes];
         this.peerErrors = job.settings.ucxPeerErrors();
@@ -383,7 +386,11 @@ final class Channel {
             unlock();
         }
         await(r, -1, "quiet (worker flush)");
-        completePending(-1);
+        try {
+            completePending(-1);
+        } finally {
+            fetches.completeAll();
+        }
     }
 
     /** Completes this channel's operations to {@code pe}: an endpoint flush, then its kept requests. */
@@ -401,7 +408,11 @@ final class Channel {
             unlock();
         }
         await(r, pe, "quiet (endpoint flush)");
-        completePending(pe);
+        try {
+            completePending(pe);
+        } finally {
+            fetches.completeAll(); // all of them: they are few, and kept in posting order
+        }
     }
 
     void fence() {
@@ -518,6 +529,7 @@ final class Channel {
                 Ucp.requestFree(pendingRequests[i]); // released by UCX when it completes (or fails)
             }
             pendingCount = 0;
+            fetches.freeRequests();
             for (int pe = 0; pe < eps.length; pe++) {
                 if (rkeys[pe] != 0) {
                     Ucp.rkeyDestroy(rkeys[pe]);
@@ -559,6 +571,7 @@ final class Channel {
                 workerHandle = 0;
                 Ucp.workerDestroy(worker);
                 worker = MemorySegment.NULL;
+                fetches.releaseMemory();
             }
         } finally {
             unlock();

@@ -32,6 +32,8 @@ import java.util.Map;
  * {@code ucp_request_param_t}s of atomics, so the hot path allocates nothing. Consequently a
  * non-blocking put from a heap array waits for local completion, and a non-blocking get into a
  * heap array is a blocking get; with native buffers both are truly non-blocking, completed at quiet.
+ * Non-blocking fetching atomics into Java arrays are truly non-blocking too: their replies go to
+ * native slots of the channel's {@link NbiFetches}, copied into the arrays at quiet.
  */
 public final class UcxTransport implements RemoteTransport {
     final UcxJob job;
@@ -274,6 +276,27 @@ public final class UcxTransport implements RemoteTransport {
             }
             main.await(main.postAtomic(pe, opcode(op), s.operandAddress, offset, fetch ? s.param32Fetch : s.param32), pe, "atomic");
             return op == AmoOp.SET || !fetch ? 0 : b.get(JAVA_INT, Scratch.REPLY);
+        } finally {
+            main.waiters.decrementAndGet();
+        }
+    }
+
+    /**
+     * Posted with its operand and reply in a native slot of the channel's {@link NbiFetches}
+     * ring: returns without waiting for the reply, which quiet copies into {@code fetch[index]}.
+     */
+    @Override
+    public void atomicNbi(int pe, long offset, AmoOp op, long operand, long compare, int bytes, Object fetch, int index) {
+        if (op == AmoOp.SET || !fetches(op)) {
+            RemoteTransport.super.atomicNbi(pe, offset, op, operand, compare, bytes, fetch, index);
+            return;
+        }
+        main.waiters.incrementAndGet();
+        try {
+            boolean cswap = op == AmoOp.COMPARE_SWAP;
+            // CSWAP: the operand word holds the value compared, the reply word the value stored.
+            main.fetches.post(pe, opcode(op), offset, cswap ? compare : op == AmoOp.FETCH ? 0L : operand, cswap ? operand : 0L,
+                    bytes, fetch, index);
         } finally {
             main.waiters.decrementAndGet();
         }

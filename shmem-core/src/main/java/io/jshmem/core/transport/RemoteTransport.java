@@ -33,6 +33,17 @@ public interface RemoteTransport extends AutoCloseable {
     /** A 32-bit atomic; returns the old value for fetching operations, else 0. */
     int atomic32(int pe, long offset, AmoOp op, int operand, int compare);
 
+    /**
+     * A fetching atomic ({@code bytes} 8: as {@link #atomic64}, 4: as {@link #atomic32}) whose old
+     * value is stored into {@code fetch[index]} ({@code long[]} or {@code double[]} for 8 bytes,
+     * {@code int[]} or {@code float[]} for 4; see {@link Fetched}) by the next {@link #quiet} (or
+     * {@link #quiet(int)}) at the latest. The default blocks until the value is there.
+     */
+    default void atomicNbi(int pe, long offset, AmoOp op, long operand, long compare, int bytes, Object fetch, int index) {
+        long old = bytes == 8 ? atomic64(pe, offset, op, operand, compare) : atomic32(pe, offset, op, (int) operand, (int) compare);
+        Fetched.store(fetch, index, old);
+    }
+
     /** Orders operations to each PE. */
     void fence();
 
