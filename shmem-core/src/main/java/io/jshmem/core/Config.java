@@ -17,7 +17,11 @@ import java.util.Map;
  * @param waitSpinNanos  how long a wait spins before yielding (JSHMEM_WAIT_SPIN_US); -1: automatic
  *                       (20 us, or 0 when PEs outnumber cores)
  * @param waitYieldNanos how long a wait yields before sleeping (JSHMEM_WAIT_YIELD_US, default 1000 us)
- * @param barrierAlgorithm JSHMEM_BARRIER_ALGORITHM: {@code auto}, {@code linear} or {@code dissemination}
+ * @param barrierAlgorithm JSHMEM_BARRIER_ALGORITHM: {@code auto} ({@code linear} for up to
+ *                       {@value TeamImpl#LINEAR_SYNC_MAX} members on this node, {@code hierarchical}
+ *                       for teams across nodes with several members on some node, else
+ *                       {@code dissemination}), {@code linear}, {@code dissemination} (never
+ *                       hierarchical) or {@code hierarchical}
  * @param collAlgorithm  JSHMEM_COLL_ALGORITHM: {@code auto} (push through per-team buffers for small
  *                       messages, pull otherwise; across nodes, broadcasts to more than
  *                       {@value Collectives#TREE_BROADCAST_ABOVE} PEs go down a binomial tree),
@@ -137,7 +141,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 transport(env.get("SHMEM_TRANSPORT")),
                 micros(env, "JSHMEM_WAIT_SPIN_US", -1),
                 micros(env, "JSHMEM_WAIT_YIELD_US", DEFAULT_YIELD_NANOS),
-                choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination"),
+                choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination", "hierarchical"),
                 choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "tree", "pull"),
                 choice(env, "SHMEM_ATOMICS", "auto", "cpu", "transport"),
                 Network.fromEnvironment(env),

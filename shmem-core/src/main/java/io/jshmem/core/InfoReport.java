@@ -44,7 +44,8 @@ public final class InfoReport {
                 : c.waitSpinNanos() / 1000 + " us") + " (JSHMEM_WAIT_SPIN_US), yield " + c.waitYieldNanos() / 1000
                 + " us (JSHMEM_WAIT_YIELD_US), then sleep on a " + (Futex.available() ? "futex" : "timer (no futex here)"));
         lines.add("  JSHMEM_BARRIER_ALGORITHM: " + c.barrierAlgorithm() + " (auto: linear on arrival words up to "
-                + TeamImpl.LINEAR_SYNC_MAX + " PEs of one node, else dissemination)");
+                + TeamImpl.LINEAR_SYNC_MAX + " PEs of one node; hierarchical for teams across nodes with several PEs"
+                + " on a node: node leaders gather, disseminate among themselves, release; else dissemination)");
         lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push, tree: through per-team buffers up to "
                 + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
                 + " nodes, broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * A team: its members (world PE numbers in team order), its synchronization, its splits. Each
@@ -44,6 +45,20 @@ final class TeamImpl implements ShmemTeam {
     private final MemorySegment[] roundTarget;
     /** Per round: whether the flag this PE waits for is raised by a PE on this node (else through the transport). */
     private final boolean[] roundFromLocal;
+    /** Per round: the team PE that raises the flag this PE waits for. */
+    private final int[] roundFrom;
+    /**
+     * Hierarchical sync (members on several nodes, some node with several): the members of each
+     * node arrive on their node's leader (its lowest team PE), the leaders run the dissemination
+     * rounds among themselves, and each leader releases its node through {@link #releaseOff}. So
+     * a sync costs ceil(log2 nodes) network rounds instead of ceil(log2 members).
+     */
+    private final boolean hierarchical;
+    /** This PE's node leader (team PE); for a leader, the other members of its node. */
+    private final int leader;
+    private final int[] followers;
+    /** Heap offset of the word in which a leader publishes epoch|ident when its node may go on. */
+    private final long releaseOff;
     /** Dissemination syncs so far. */
     private long disseminations;
     /**
@@ -129,18 +144,6 @@ final class TeamImpl implements ShmemTeam {
         this.scratch0 = rt.slots().scratch(slot, 0);
         this.pushCounterOff[0] = rt.slots().scratch(slot, 1);
         this.pushCounterOff[1] = rt.slots().scratch(slot, 2);
-        int rounds = 32 - Integer.numberOfLeadingZeros(Math.max(0, members.length - 1));
-        this.roundOffset = new long[rounds];
-        this.roundPe = new int[rounds];
-        this.roundTarget = new MemorySegment[rounds];
-        this.roundFromLocal = new boolean[rounds];
-        for (int r = 0; r < rounds; r++) {
-            int n = members.length;
-            roundOffset[r] = flags0 + (long) r * TeamSlots.LINE;
-            roundPe[r] = members[(my + (1 << r)) % n];
-            roundTarget[r] = st.comm.direct(roundPe[r]);
-            roundFromLocal[r] = st.comm.direct(members[((my - (1 << r)) % n + n) % n]) != null;
-        }
         boolean local = true;
         for (MemorySegment p : peers) {
             local &= p != null;
@@ -148,6 +151,41 @@ final class TeamImpl implements ShmemTeam {
         this.allLocal = local;
         String barrier = st.config.barrierAlgorithm();
         this.linearSync = local && (barrier.equals("linear") || barrier.equals("auto") && members.length <= LINEAR_SYNC_MAX);
+        int n = members.length;
+        // Node groups: members that map each other's heaps (the same node, when on-node PEs are
+        // mapped at all); every member computes the same groups from the same data.
+        int[] leaderOf = new int[n];
+        Map<String, Integer> firstOnNode = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            String node = st.config.directOnNode() ? st.heap.nodeOf(members[i]) : "PE " + members[i];
+            int index = i;
+            leaderOf[i] = firstOnNode.computeIfAbsent(node, x -> index);
+        }
+        this.hierarchical = !local && firstOnNode.size() < n && !barrier.equals("dissemination");
+        this.leader = hierarchical ? leaderOf[my] : my;
+        this.followers = hierarchical && leader == my
+                ? IntStream.range(0, n).filter(i -> i != leader && leaderOf[i] == leader).toArray()
+                : new int[0];
+        this.releaseOff = rt.slots().scratch(slot, 3);
+        // The dissemination rounds: among all members, or among the node leaders (none for a follower).
+        int[] among = hierarchical
+                ? IntStream.range(0, n).filter(i -> leaderOf[i] == i).toArray()
+                : IntStream.range(0, n).toArray();
+        int rank = Arrays.binarySearch(among, my);
+        int k = among.length;
+        int rounds = rank < 0 ? 0 : 32 - Integer.numberOfLeadingZeros(Math.max(0, k - 1));
+        this.roundOffset = new long[rounds];
+        this.roundPe = new int[rounds];
+        this.roundTarget = new MemorySegment[rounds];
+        this.roundFromLocal = new boolean[rounds];
+        this.roundFrom = new int[rounds];
+        for (int r = 0; r < rounds; r++) {
+            roundOffset[r] = flags0 + (long) r * TeamSlots.LINE;
+            roundPe[r] = members[among[(rank + (1 << r)) % k]];
+            roundTarget[r] = st.comm.direct(roundPe[r]);
+            roundFrom[r] = among[((rank - (1 << r)) % k + k) % k];
+            roundFromLocal[r] = st.comm.direct(members[roundFrom[r]]) != null;
+        }
         this.arriveOff = rt.slots().arrive(slot);
         this.bufferOff = rt.slots().buffer(slot);
         this.collectives = new Collectives(this);
@@ -266,6 +304,8 @@ final class TeamImpl implements ShmemTeam {
      * never need resetting while the team lives. A flag raised through the network transport is a
      * posted atomic increment instead (a count of dissemination syncs): it needs no completion
      * round trip, and increments cannot be overtaken by an older value the way unordered puts can.
+     * Across nodes with several members on some node the sync is {@linkplain #hierarchical
+     * hierarchical}: arrival words to the node leader, dissemination among leaders, release.
      */
     void syncInternal() {
         long e = ++epoch;
@@ -275,7 +315,17 @@ final class TeamImpl implements ShmemTeam {
             allFinishedBefore = e;
             return;
         }
-        if (allLocal) {
+        if (hierarchical) {
+            arrive(e);
+            if (leader != me) {
+                awaitRelease(e);
+                allFinishedBefore = e;
+                return;
+            }
+            for (int i : followers) {
+                awaitArrival(i, e);
+            }
+        } else if (allLocal) {
             // Published first: a member in a push collective at this epoch (calls that do not
             // match) sees a sync here and says so, instead of both waiting for each other.
             arrive(e);
@@ -288,7 +338,6 @@ final class TeamImpl implements ShmemTeam {
         long increment = 1 + ((long) ident << 32);
         long before = remoteFlagSum[p];
         long sum = remoteFlagSum[p] += increment;
-        int n = members.length;
         for (int r = 0; r < roundOffset.length; r++) {
             long off = roundOffset[r];
             MemorySegment to = roundTarget[r];
@@ -298,7 +347,7 @@ final class TeamImpl implements ShmemTeam {
             } else {
                 st.comm.amo64(roundPe[r], off + p * 8L, AmoOp.ADD, increment, 0);
             }
-            int from = ((me - (1 << r)) % n + n) % n;
+            int from = roundFrom[r];
             long v;
             startWait();
             if (roundFromLocal[r]) {
@@ -322,7 +371,31 @@ final class TeamImpl implements ShmemTeam {
                 }
             }
         }
+        if (hierarchical) {
+            CtxBase.LONG.setRelease(self, releaseOff, e << IDENT_BITS | ident);
+            Waiter.signal(self);
+        }
         allFinishedBefore = e;
+    }
+
+    /**
+     * A follower in a hierarchical sync: waits until its leader releases epoch {@code e}. A
+     * leader that is in another operation at this epoch (calls that do not match) never will: its
+     * arrival word says so, and the job is aborted.
+     */
+    private void awaitRelease(long e) {
+        MemorySegment seg = peers[leader];
+        long v;
+        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(seg, releaseOff)) >>> IDENT_BITS < e; ) {
+            w = st.waiter.idle(w, seg, releaseOff, 8, v);
+            long a = (long) CtxBase.LONG.getAcquire(seg, arriveOff);
+            if (a >>> IDENT_BITS == e && (int) (a & IDENT_MASK) != ident) {
+                mismatch(leader, e, (int) (a & IDENT_MASK));
+            }
+        }
+        if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
+            mismatch(leader, e, (int) (v & IDENT_MASK));
+        }
     }
 
     // ---------------------------------------------------------------- push buffers across nodes
