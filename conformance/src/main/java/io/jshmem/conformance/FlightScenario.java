@@ -30,15 +30,20 @@ public final class FlightScenario {
             shmem.teamWorld().sync();
             shmem.teamWorld().broadcast(dst, src, 8, 0);
             shmem.teamWorld().sumReduce(dst, src, 4);
-            if (me == 0) {
+            // PE 1 tells PE 0 it is about to wait; PE 0 answers 200 ms later, so PE 1's wait lasts
+            // about that long whatever delayed either PE before (only the few instructions between
+            // PE 1's p and its wait could shorten it).
+            if (me == 0 && n > 1) {
+                shmem.waitUntil(flag, 0, Cmp.EQ, 2L);
                 try {
-                    Thread.sleep(200); // PE 1 is waiting by then (the reduction just synchronized)
+                    Thread.sleep(200);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                shmem.p(flag, 0, 1L, 1 % n);
+                shmem.p(flag, 0, 1L, 1);
             }
-            if (me == 1 % n) {
+            if (me == 1) {
+                shmem.p(flag, 0, 2L, 0);
                 shmem.waitUntil(flag, 0, Cmp.EQ, 1L);
             }
             shmem.setLock(lock, 0);
