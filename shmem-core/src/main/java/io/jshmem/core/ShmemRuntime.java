@@ -19,6 +19,7 @@ import io.jshmem.core.forksafety.ForkSafety;
 import io.jshmem.core.heap.HeapAllocator;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.RemoteTransport;
+import java.lang.System.Logger.Level;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -105,13 +106,15 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         }
         rt.recording = recording;
         PeState st = rt.st;
-        if (st.me == 0 && (config.version() || config.info())) {
-            System.err.println("jshmem " + ShmemVersion.JSHMEM_VERSION + " (OpenSHMEM " + ShmemVersion.SPEC_MAJOR + "."
+        if (st.me == 0 && (config.version() || config.info()) && Log.CORE.isLoggable(Level.INFO)) {
+            List<String> lines = new ArrayList<>();
+            lines.add("jshmem " + ShmemVersion.JSHMEM_VERSION + " (OpenSHMEM " + ShmemVersion.SPEC_MAJOR + "."
                     + ShmemVersion.SPEC_MINOR + ")");
-        }
-        if (st.me == 0 && config.info()) {
-            InfoReport.forJob(config, st.npes, st.localPes, bootstrap.describe(), rt.transportName()).forEach(System.err::println);
-            InfoReport.forkSafety(rt.forkSafetyReport()).forEach(System.err::println);
+            if (config.info()) {
+                lines.addAll(InfoReport.forJob(config, st.npes, st.localPes, bootstrap.describe(), rt.transportName()));
+                lines.addAll(InfoReport.forkSafety(rt.forkSafetyReport()));
+            }
+            Log.CORE.info(String.join(System.lineSeparator(), lines)); // one record: the report's lines stay together
         }
         return rt;
     }
@@ -567,7 +570,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         try {
             finalizeNow();
         } catch (RuntimeException e) {
-            System.err.println("jshmem: PE " + st.me + ": implicit finalize at exit failed: " + e.getMessage());
+            Log.CORE.warning("jshmem: PE " + st.me + ": implicit finalize at exit failed: " + e.getMessage());
         }
     }
 

@@ -565,7 +565,7 @@ final class TeamImpl implements ShmemTeam {
     /** Calls that do not match: nothing that follows can be trusted, so the whole job ends with {@code message}. */
     private ShmemException abortJob(String message) {
         st.failed = true;
-        System.err.println("jshmem: PE " + st.me + ": " + message);
+        Log.CORE.error("jshmem: PE " + st.me + ": " + message);
         st.bootstrap.abort(1, message); // ends the job (and this process)
         return st.error(message);
     }

@@ -3,6 +3,7 @@ package io.jshmem.ucx;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
+import io.jshmem.core.Log;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.LockSupport;
@@ -25,6 +26,7 @@ import jdk.jfr.FlightRecorder;
  * would only compete for the lock and be woken by every reply the application thread waits for.
  */
 final class ProgressEngine implements Runnable {
+    private static final Log LOG = Log.of("io.jshmem.ucx");
     /** Longest sleep: bounds how late a stop or an unsignalled local event is noticed. */
     static final int POLL_MILLIS = 5;
     /** Upper bound of progress calls per locked round, so waiting threads get the lock. */
@@ -135,7 +137,7 @@ final class ProgressEngine implements Runnable {
             }
         } catch (Throwable t) {
             if (!stopping) {
-                System.err.println("jshmem: UCX progress thread failed (peers may stall): " + t);
+                LOG.error("jshmem: UCX progress thread failed (peers may stall): " + t);
             }
         }
     }

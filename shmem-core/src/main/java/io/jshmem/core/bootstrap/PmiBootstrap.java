@@ -1,5 +1,7 @@
 package io.jshmem.core.bootstrap;
 
+import io.jshmem.core.Log;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,7 +70,7 @@ abstract class PmiBootstrap implements Bootstrap {
             if (reason != null && thread == creator && String.valueOf(error.getMessage()).contains(reason)) {
                 // A consequence of the launcher ending the job, not a failure of this PE: one line, no trace.
                 String m = error.getMessage();
-                System.err.println("jshmem: " + (m.startsWith("PE ") ? m : "PE " + id.rank() + ": " + m));
+                Log.BOOTSTRAP.error("jshmem: " + (m.startsWith("PE ") ? m : "PE " + id.rank() + ": " + m));
                 return;
             }
             if (previous != null) {
@@ -234,9 +236,8 @@ abstract class PmiBootstrap implements Bootstrap {
     /** Prints why, asks the launcher to end the job, and halts with {@code status} if it did not. */
     @Override
     public final void abort(int status, String message) {
-        System.err.println("jshmem: " + message + "; ending the job through " + interfaceName() + " abort ("
+        Log.BOOTSTRAP.error("jshmem: " + message + "; ending the job through " + interfaceName() + " abort ("
                 + launcher + ")");
-        System.err.flush();
         long deadline = System.nanoTime() + ABORT_WAIT_MILLIS * 1_000_000;
         Thread t = Thread.ofPlatform().daemon().name("jshmem-pmi-abort").start(() -> nativeAbort(status, message));
         try {
@@ -286,7 +287,7 @@ abstract class PmiBootstrap implements Bootstrap {
         try {
             handler.accept(reason);
         } catch (RuntimeException e) {
-            e.printStackTrace();
+            Log.BOOTSTRAP.log(Level.ERROR, null, e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jshmem.core.bootstrap;
 
+import io.jshmem.core.Log;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -48,7 +49,7 @@ public final class SingletonBootstrap implements Bootstrap {
 
     @Override
     public void abort(int status, String message) {
-        System.err.println("jshmem: " + message);
+        Log.BOOTSTRAP.error("jshmem: " + message);
         System.exit(status);
     }
 

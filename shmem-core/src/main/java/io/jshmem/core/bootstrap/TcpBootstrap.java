@@ -2,11 +2,13 @@ package io.jshmem.core.bootstrap;
 
 import static io.jshmem.core.bootstrap.BootstrapProtocol.*;
 
+import io.jshmem.core.Log;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
@@ -146,7 +148,7 @@ public final class TcpBootstrap implements Bootstrap {
             try {
                 return Math.max(0, Long.parseLong(value.strip()));
             } catch (NumberFormatException e) {
-                System.err.println("jshmem: ignoring -D" + ORPHAN_GRACE_PROPERTY + "=" + value + " (not a number)");
+                Log.BOOTSTRAP.warning("jshmem: ignoring -D" + ORPHAN_GRACE_PROPERTY + "=" + value + " (not a number)");
             }
         }
         return DEFAULT_ORPHAN_GRACE_MILLIS;
@@ -353,9 +355,8 @@ public final class TcpBootstrap implements Bootstrap {
                 return;
             }
             if (!closed && !finalized) {
-                System.err.println("jshmem: PE " + identity.rank() + ": lost the connection to the launcher at "
+                Log.BOOTSTRAP.error("jshmem: PE " + identity.rank() + ": lost the connection to the launcher at "
                         + hostPort(server) + " " + grace + " ms ago, before finalize: the job is over; halting");
-                System.err.flush();
                 Runtime.getRuntime().halt(ORPHAN_STATUS);
             }
         });
@@ -380,7 +381,7 @@ public final class TcpBootstrap implements Bootstrap {
             handler.accept(reason);
         } catch (RuntimeException e) {
             // A faulty handler must not stop the others from running.
-            e.printStackTrace();
+            Log.BOOTSTRAP.log(Level.ERROR, null, e);
         }
     }
 

@@ -3,10 +3,11 @@ package io.jshmem.core.forksafety;
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.ShmemException;
 import io.jshmem.SubprocessRefusedException;
+import io.jshmem.core.Log;
 import io.jshmem.core.bootstrap.LaunchEnv;
-import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -56,16 +57,17 @@ public enum ForkPolicy {
             return; // the usual case: one property read, nothing else loaded
         }
         check(env, mech, () -> ForkSafety.evaluate(ForkSafety.probe(ForkSafety.Sources.system(), env,
-                ForkSafety.forecast(env), false)), System.err);
+                ForkSafety.forecast(env), false)), Log.FORK_SAFETY::warning);
     }
 
     /**
      * The check with its inputs given.
      *
-     * @return whether a warning was printed
+     * @param warn     where the warning goes (the io.jshmem.forksafety logger at init)
+     * @return whether a warning was given
      * @throws SubprocessRefusedException under {@code refuse}
      */
-    public static boolean check(Map<String, String> env, String mechanism, Supplier<ForkSafetyReport> report, PrintStream err) {
+    public static boolean check(Map<String, String> env, String mechanism, Supplier<ForkSafetyReport> report, Consumer<String> warn) {
         ForkPolicy policy = parse(env.get(VARIABLE));
         if (policy == ALLOW || !ForkSafety.forks(mechanism)) {
             return false;
@@ -84,7 +86,7 @@ public enum ForkPolicy {
         }
         if (!warned) {
             warned = true;
-            err.println("jshmem: " + who + ": warning: " + what + " (" + VARIABLE + "=refuse makes this an error, =allow silences it)");
+            warn.accept("jshmem: " + who + ": warning: " + what + " (" + VARIABLE + "=refuse makes this an error, =allow silences it)");
         }
         return true;
     }

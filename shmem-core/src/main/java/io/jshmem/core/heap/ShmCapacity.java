@@ -2,6 +2,7 @@ package io.jshmem.core.heap;
 
 import io.jshmem.ShmemException;
 import io.jshmem.core.Config;
+import io.jshmem.core.Log;
 import io.jshmem.core.bootstrap.Bootstrap;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -63,8 +64,7 @@ final class ShmCapacity {
         }
         String message = mine != null ? mine : "PE " + bootstrap.rank() + ": initialization failed, since another"
                 + " node lacks shared memory: " + first;
-        System.err.println("jshmem: " + message);
-        System.err.flush();
+        Log.HEAP.error("jshmem: " + message);
         bootstrap.fence();
         throw new ShmemException(message);
     }

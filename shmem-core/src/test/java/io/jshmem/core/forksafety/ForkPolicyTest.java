@@ -45,27 +45,27 @@ class ForkPolicyTest {
     @Test
     void posixSpawnNeverComputesTheReport() {
         for (String policy : new String[] {"warn", "refuse", "allow"}) {
-            assertFalse(ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, policy), "POSIX_SPAWN", MUST_NOT_ASK, errStream));
+            assertFalse(ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, policy), "POSIX_SPAWN", MUST_NOT_ASK, errStream::println));
         }
         assertEquals("", err());
     }
 
     @Test
     void allowNeverComputesTheReport() {
-        assertFalse(ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, "allow"), "FORK", MUST_NOT_ASK, errStream));
+        assertFalse(ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, "allow"), "FORK", MUST_NOT_ASK, errStream::println));
         assertEquals("", err());
     }
 
     @Test
     void safeForkIsFine() {
-        assertFalse(ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, "refuse"), "FORK", () -> SAFE, errStream));
-        assertFalse(ForkPolicy.check(Map.of(), "VFORK", () -> SAFE, errStream));
+        assertFalse(ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, "refuse"), "FORK", () -> SAFE, errStream::println));
+        assertFalse(ForkPolicy.check(Map.of(), "VFORK", () -> SAFE, errStream::println));
         assertEquals("", err());
     }
 
     @Test
     void warnIsTheDefaultAndWarnsOnce() {
-        assertTrue(ForkPolicy.check(Map.of("JSHMEM_PE", "3"), "FORK", () -> UNSAFE, errStream));
+        assertTrue(ForkPolicy.check(Map.of("JSHMEM_PE", "3"), "FORK", () -> UNSAFE, errStream::println));
         String first = err();
         assertTrue(first.startsWith("jshmem: PE 3: warning: jdk.lang.Process.launchMechanism=FORK"), first);
         assertTrue(first.contains("clause 3"), first);
@@ -73,14 +73,14 @@ class ForkPolicyTest {
         assertTrue(first.contains("io.jshmem.spawn.Spawn"), first);
         assertTrue(first.contains("JSHMEM_FORK_POLICY=refuse makes this an error"), first);
         assertEquals(1, first.lines().count());
-        assertTrue(ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, "WARN"), "VFORK", () -> UNSAFE, errStream));
+        assertTrue(ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, "WARN"), "VFORK", () -> UNSAFE, errStream::println));
         assertEquals(first, err(), "warned once per process");
     }
 
     @Test
     void refuseThrowsClause3() {
         SubprocessRefusedException e = assertThrows(SubprocessRefusedException.class,
-                () -> ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, " Refuse ", "JSHMEM_PE", "1"), "VFORK", () -> UNSAFE, errStream));
+                () -> ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, " Refuse ", "JSHMEM_PE", "1"), "VFORK", () -> UNSAFE, errStream::println));
         assertEquals(3, e.clause());
         assertEquals(-1, e.ownerPid());
         assertTrue(e.getMessage().startsWith("jshmem: PE 1: refusing to initialize (JSHMEM_FORK_POLICY=refuse)"), e.getMessage());
@@ -92,7 +92,7 @@ class ForkPolicyTest {
     @Test
     void invalidPolicyIsAnError() {
         ShmemException e = assertThrows(ShmemException.class,
-                () -> ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, "sometimes"), "POSIX_SPAWN", MUST_NOT_ASK, errStream));
+                () -> ForkPolicy.check(Map.of(ForkPolicy.VARIABLE, "sometimes"), "POSIX_SPAWN", MUST_NOT_ASK, errStream::println));
         assertEquals("JSHMEM_FORK_POLICY=sometimes is not valid: use warn, refuse or allow", e.getMessage());
         assertEquals(ForkPolicy.WARN, ForkPolicy.parse(null));
         assertEquals(ForkPolicy.WARN, ForkPolicy.parse(" "));
