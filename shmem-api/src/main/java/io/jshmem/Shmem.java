@@ -19,14 +19,17 @@ import java.util.Optional;
  * <p>The communication routines (RMA, AMO, point-to-point synchronization, ordering) are those of
  * {@link ShmemCtx}, here on the default context. One process is one PE; {@code init} more than
  * once returns the same handle while it is open, and (OpenSHMEM 1.6) each call must be matched by
- * a {@link #close()}: only the close matching the last unmatched init finalizes.
+ * a {@link #close()}: only the close matching the last unmatched init finalizes. After that, init
+ * may be called again (collectively): it starts the library anew, with a new handle, a new symmetric
+ * heap, new teams and contexts; those of the earlier initialization stay unusable.
  */
 public interface Shmem extends ShmemCtx, AutoCloseable {
 
     /**
      * shmem_init: initializes the library with {@link ThreadLevel#SINGLE}. Collective.
      *
-     * @return this process's handle to the library (the same one on every call)
+     * @return this process's handle to the library (the same one on every call until it is
+     *         finalized; a new one after finalize, when init starts the library again)
      */
     static Shmem init() {
         return initThread(ThreadLevel.SINGLE);
@@ -39,7 +42,7 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
      * @param requested the thread level the program asks for
      * @return this process's handle to the library
      * @throws ShmemException if initialization fails (no runtime on the class path, the job's
-     *         launcher unreachable, the symmetric heap cannot be created, already finalized)
+     *         launcher unreachable, the symmetric heap cannot be created)
      */
     static Shmem initThread(ThreadLevel requested) {
         return RuntimeLocator.get().init(requested);
@@ -151,7 +154,7 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     /**
      * shmem_finalize: collective; releases the symmetric heap. With several init calls, only the
      * close matching the last unmatched one finalizes (the others return at once). Calling it after
-     * finalize has no effect.
+     * finalize has no effect. After it, {@link #init()} may start the library again (OpenSHMEM 1.6).
      */
     @Override
     void close();

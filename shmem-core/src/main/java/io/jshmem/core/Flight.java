@@ -120,7 +120,7 @@ final class Flight {
      * {@code JSHMEM_JFR}, written at finalize or exit to {@code JSHMEM_JFR_DIR/<job>-pe<N>.jfr}.
      * Returns null when none was asked for.
      */
-    static Recording startRecording(Map<String, String> env, String jobId, int pe) {
+    static Recording startRecording(Map<String, String> env, String jobId, int generation, int pe) {
         String settings = env.get(ENV_SETTINGS);
         if (settings == null || settings.isBlank() || !Config.flag(settings)) {
             return null;
@@ -138,7 +138,8 @@ final class Flight {
                     Wait.class, Lock.class, Allocation.class, Transfer.class)) {
                 r.enable(e).withoutThreshold();
             }
-            r.setDestination(dir.resolve(jobId + "-pe" + pe + ".jfr"));
+            // One file per initialization of jshmem in the process: a re-initialization's gets -g<n>.
+            r.setDestination(dir.resolve(jobId + "-pe" + pe + (generation == 0 ? "" : "-g" + generation) + ".jfr"));
             r.setDumpOnExit(true);
             r.start();
             return r;

@@ -74,7 +74,7 @@ final class PeState {
     }
 
     ShmemException afterFinalize() {
-        return error("jshmem used after shmem finalize (close)");
+        return error("jshmem used after shmem finalize (close)" + heap.reinitializedSince());
     }
 
     /** Why {@code object} is not a live symmetric object of this heap. */
@@ -86,7 +86,9 @@ final class PeState {
             return error("symmetric object is null");
         }
         if (object instanceof SymArrayImpl<?> a) {
-            return a.heap != heap ? error(object + " belongs to another symmetric heap") : heap.deadObject(a);
+            // A heap closed before this one was created: an object of an earlier initialization.
+            return a.heap == heap || a.heap.closed() ? a.heap.deadObject(a)
+                    : error(object + " belongs to another symmetric heap");
         }
         return error(object.getClass().getName() + " is not a symmetric object: allocate one with shmem.malloc");
     }

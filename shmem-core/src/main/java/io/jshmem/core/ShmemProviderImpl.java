@@ -11,12 +11,16 @@ import io.jshmem.core.forksafety.Phase;
 import io.jshmem.spi.ShmemProvider;
 import java.util.Map;
 
-/** Creates the one runtime of this process (found by {@code Shmem.init()} through ServiceLoader). */
+/**
+ * Creates the runtime of this process (found by {@code Shmem.init()} through ServiceLoader): one at
+ * a time; after the last finalize, init starts a new one (OpenSHMEM 1.6 re-initialization) with
+ * the next generation of the job's bootstrap, a new heap and new transport.
+ */
 public final class ShmemProviderImpl implements ShmemProvider {
     private static ShmemRuntime runtime;
     private static boolean finalized;
-    /** This process's PE number in the job it finalized, for the message refusing a new init. */
-    private static int finalizedPe = -1;
+    /** The bootstrap of the runtime finalized last, from which a re-initialization continues; null before. */
+    private static Bootstrap previous;
 
     @Override
     public Shmem init(ThreadLevel requested) {
@@ -25,18 +29,20 @@ public final class ShmemProviderImpl implements ShmemProvider {
                 runtime.initCalls++; // to be matched by one more close()
                 return runtime;
             }
-            if (finalized) {
-                // 1.6 allows re-initialization after the last finalize; jshmem does not (yet): its
-                // launcher connection, PMI client and heap names live once per process and job.
-                throw new ShmemException("PE " + finalizedPe + ": jshmem was already finalized in this process; it cannot be"
-                        + " initialized again (OpenSHMEM 1.6 allows re-initialization after the last finalize; jshmem"
-                        + " does not support it)");
-            }
             NativeAccess.require(ShmemProviderImpl.class, "jshmem's runtime");
             Map<String, String> env = System.getenv();
             SubprocessGuard.checkMayInitialize(env);
             Config config = Config.fromEnvironment(env);
-            Bootstrap bootstrap = Bootstraps.select(env);
+            Bootstrap bootstrap;
+            try {
+                bootstrap = Bootstraps.select(env, previous);
+            } catch (IllegalStateException e) {
+                if (previous == null) {
+                    throw e;
+                }
+                throw new ShmemException("PE " + previous.rank() + ": initializing jshmem again after finalize failed: "
+                        + e.getMessage(), e);
+            }
             try {
                 runtime = ShmemRuntime.create(bootstrap, config, requested == null ? ThreadLevel.SINGLE : requested);
             } catch (RuntimeException e) {
@@ -96,7 +102,7 @@ public final class ShmemProviderImpl implements ShmemProvider {
     static void finalizedNow(ShmemRuntime r) {
         synchronized (ShmemProviderImpl.class) {
             if (runtime == r) {
-                finalizedPe = r.myPe();
+                previous = r.bootstrap();
                 runtime = null;
                 finalized = true;
             }

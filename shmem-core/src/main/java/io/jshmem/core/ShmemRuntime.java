@@ -85,7 +85,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     /** Like {@link #create(Bootstrap, Config, ThreadLevel)} with the transport {@code transportFor} makes (tests inject one). */
     static ShmemRuntime create(Bootstrap bootstrap, Config config, ThreadLevel requested,
             Function<SymmetricHeap, RemoteTransport> transportFor) {
-        Recording recording = Flight.startRecording(System.getenv(), bootstrap.jobId(), bootstrap.rank());
+        Recording recording = Flight.startRecording(System.getenv(), bootstrap.jobId(), bootstrap.generation(), bootstrap.rank());
         SymmetricHeap heap;
         ShmemRuntime rt;
         RemoteTransport transport = null;
@@ -470,7 +470,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     private void checkLive(String routine) {
         if (st.finalized) {
-            throw st.error(routine + " called after shmem finalize (close)");
+            throw st.error(routine + " called after shmem finalize (close)" + st.heap.reinitializedSince());
         }
     }
 
@@ -540,6 +540,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         Flight.stop(recording);
         st.bootstrap.finalized();
         st.bootstrap.close();
+        uninstallFailureHandler();
         ShmemProviderImpl.finalizedNow(this);
         if (Thread.currentThread() != shutdownHook) {
             try {
@@ -589,10 +590,25 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         }
     }
 
+    /** The handler {@link #installFailureHandler} installed, and the one it replaced. */
+    private Thread.UncaughtExceptionHandler failureHandler;
+    private Thread.UncaughtExceptionHandler previousHandler;
+
+    /**
+     * At finalize: puts back the handler this runtime replaced (if nobody replaced it since), so that
+     * runtimes of later initializations (1.6 re-initialization) do not pile up.
+     */
+    private synchronized void uninstallFailureHandler() {
+        if (failureHandler != null && Thread.getDefaultUncaughtExceptionHandler() == failureHandler) {
+            Thread.setDefaultUncaughtExceptionHandler(previousHandler);
+        }
+    }
+
     /** An uncaught exception in the initializing thread marks this PE as failing, so exit does not wait for others. */
-    private void installFailureHandler() {
+    private synchronized void installFailureHandler() {
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
-        Thread.setDefaultUncaughtExceptionHandler((thread, error) -> {
+        previousHandler = previous;
+        failureHandler = (thread, error) -> {
             boolean failing = thread == initThread && !st.finalized && st.abortReason == null;
             if (thread == initThread) {
                 st.failed = true;
@@ -609,7 +625,8 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
                         + (closedFailing ? " (jshmem was closed as it unwound; no PE was let past a collective this PE"
                         + " never reached)" : ""));
             }
-        });
+        };
+        Thread.setDefaultUncaughtExceptionHandler(failureHandler);
     }
 
     /** A fault on the heap that escaped the accesses that catch it (e.g. through a SymArray's local segment), explained. */
@@ -632,5 +649,9 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     boolean failing() {
         return st.failed;
+    }
+
+    Bootstrap bootstrap() {
+        return st.bootstrap;
     }
 }

@@ -927,6 +927,9 @@ final class TeamImpl implements ShmemTeam {
     }
 
     static ShmemException notATeam(PeState st, Object team) {
+        if (team instanceof TeamImpl t && t.st != st && t.st.finalized) {
+            return st.error(team + " was used after shmem finalize (close)" + t.st.heap.reinitializedSince());
+        }
         return st.error(team == null ? "team is null (SHMEM_TEAM_INVALID)" : team.getClass().getName() + " is not a jshmem team");
     }
 }

@@ -183,6 +183,11 @@ final class InProcessJob implements AutoCloseable {
         }
 
         @Override
+        public int generation() {
+            return 0;
+        }
+
+        @Override
         public void put(String key, byte[] value) {
             kv.put(key, value.clone());
         }

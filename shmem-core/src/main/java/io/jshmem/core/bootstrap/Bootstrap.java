@@ -24,6 +24,12 @@ public interface Bootstrap extends AutoCloseable {
     /** Job identifier, unique per job, usable in file names ([A-Za-z0-9_-]). */
     String jobId();
 
+    /**
+     * Which initialization of jshmem in this process this bootstrap serves: 0 for the first, n after
+     * n finalizes (OpenSHMEM 1.6 re-initialization). Every PE of the job is in the same one.
+     */
+    int generation();
+
     /** Publishes a value under a key; visible to every PE after the next {@link #fence()}. */
     void put(String key, byte[] value);
 

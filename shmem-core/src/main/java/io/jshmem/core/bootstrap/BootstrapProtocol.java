@@ -12,7 +12,7 @@ import jdk.net.ExtendedSocketOptions;
  * Big-endian Data streams over TCP.
  *
  * <pre>
- * client HELLO:   int MAGIC, int VERSION, byte[SECRET_BYTES] secret, int pe, long pid
+ * client HELLO:   int MAGIC, int VERSION, byte[SECRET_BYTES] secret, int pe, long pid, int generation
  * server reply:   byte HELLO_OK | byte HELLO_REFUSED, text reason (then the server closes)
  * client -> server, any time after HELLO_OK:
  *   PUT       text key, value
@@ -29,6 +29,11 @@ import jdk.net.ExtendedSocketOptions;
  *
  * Message type codes are per direction, so the two sets may overlap.
  *
+ * <p>A PE connects once per initialization of jshmem: {@code generation} is 0 for its first, n
+ * after n finalizes (OpenSHMEM 1.6 lets a program initialize again after the last finalize). Each
+ * generation has its own connection and its own fences, so a PE already initializing again never
+ * meets, in a fence, a PE still finalizing the previous generation.
+ *
  * <p>Heartbeats bound how long either end can take to notice that the other is gone when no FIN or
  * RST ever comes (its host lost power, the network between them was cut): the server gives up on a
  * PE that has not finalized after {@link #PE_SILENCE_LIMIT_MILLIS} without a message from it, a PE
@@ -39,8 +44,8 @@ import jdk.net.ExtendedSocketOptions;
 public final class BootstrapProtocol {
     /** "JSHM": rejects connections that are not from a jshmem PE. */
     public static final int MAGIC = 0x4A53484D;
-    /** 2: heartbeats. */
-    public static final int VERSION = 2;
+    /** 2: heartbeats; 3: the generation in HELLO (re-initialization). */
+    public static final int VERSION = 3;
     public static final int SECRET_BYTES = 32;
 
     public static final byte HELLO_OK = 0;

@@ -18,21 +18,31 @@ public final class Bootstraps {
     }
 
     /**
-     * The bootstrap for this process.
+     * The bootstrap for this process's next initialization of jshmem.
      *
+     * @param previous the bootstrap of the initialization finalized last in this process, or null
+     *        for the first: a re-initialization uses the next generation of the same launcher
+     *        (a new session with oshrun; the same PMI session, with keys of its own)
      * @throws io.jshmem.ShmemException if the launcher's interface cannot be used (missing library,
      *         srun without PMI), with the fix in the message
      */
-    public static Bootstrap select(Map<String, String> env) {
-        Bootstrap b = TcpBootstrap.fromEnvironment(env);
+    public static Bootstrap select(Map<String, String> env, Bootstrap previous) {
+        if (previous instanceof PmiBootstrap pmi) {
+            return pmi.reopen();
+        }
+        int generation = previous == null ? 0 : previous.generation() + 1;
+        Bootstrap b = TcpBootstrap.fromEnvironment(env, generation);
         if (b != null) {
             return b;
+        }
+        if (previous instanceof SingletonBootstrap) {
+            return new SingletonBootstrap(generation);
         }
         PmiEnvironment.Detected d = PmiEnvironment.detect(env);
         return switch (d.kind()) {
             case PMIX -> PmixBootstrap.create(env, d.launcher());
             case PMI2 -> Pmi2Bootstrap.create(env, d.launcher());
-            case NONE -> new SingletonBootstrap();
+            case NONE -> new SingletonBootstrap(generation);
         };
     }
 }

@@ -28,6 +28,15 @@ import java.util.function.Consumer;
  * jshmem launcher does when a PE exits before finalize), naming the PE. SIGTERM/SIGINT (how
  * srun and mpirun end a job) become an abort notice first ({@link LauncherSignals}), so the
  * runtime's exit hook does not start a collective finalize that would wait for PEs being killed.
+ *
+ * <p><b>Re-initialization</b> (OpenSHMEM 1.6: init again after the last finalize). PMI has no second
+ * init for a process, but its store takes new keys at any time and its fence is a plain job-wide
+ * collective, so a re-initialization continues on the same session ({@link #reopen()}): its keys are
+ * those of later epochs (never reused), and what earlier generations put is no longer visible to
+ * {@link #get}. Every PE re-initializes (the spec makes it collective), so the PEs' fences stay in
+ * step, even while some PE is still finishing the previous generation's finalize (which makes no
+ * PMI call). The session is therefore left only at exit ({@code PMI2_Finalize} / {@code
+ * PMIx_Finalize} in a shutdown hook), not at each finalize.
  */
 abstract class PmiBootstrap implements Bootstrap {
     /** After asking the launcher to abort, how long to wait for it to end this process before halting. */
@@ -45,6 +54,7 @@ abstract class PmiBootstrap implements Bootstrap {
     private int epoch;                                          // fences done; guarded by pmi
     private final List<String> pending = new ArrayList<>();      // keys put in this epoch; guarded by pmi
     private int directoriesRead;                                // epochs whose directories are read; guarded by pmi
+    private int generation;                                     // re-initializations so far; guarded by pmi
     private final Map<String, String> where = new HashMap<>();   // user key -> generated key; guarded by pmi
     private final Map<String, byte[]> cache = new HashMap<>();   // generated key -> value; guarded by pmi
 
@@ -55,6 +65,12 @@ abstract class PmiBootstrap implements Bootstrap {
     private volatile boolean finalized;
     private volatile boolean closed;
     private volatile boolean released;
+    /** The JVM is exiting: leave the launcher's interface at the next close() (guarded by pmi). */
+    private boolean exiting;
+    /** The shutdown hook that leaves the launcher's interface at exit, once registered (guarded by pmi). */
+    private Thread exitHook;
+    /** How long the exit hook waits for a PMI call in progress (a fence of a PE being killed, say). */
+    private static final long EXIT_LOCK_WAIT_MILLIS = 1_000;
 
     PmiBootstrap(Identity id, String launcher) {
         this.id = id;
@@ -110,6 +126,47 @@ abstract class PmiBootstrap implements Bootstrap {
     abstract void nativeFinalize();
 
     // ---------------------------------------------------------------- Bootstrap
+
+    @Override
+    public final int generation() {
+        pmi.lock();
+        try {
+            return generation;
+        } finally {
+            pmi.unlock();
+        }
+    }
+
+    /**
+     * This session for the next initialization of jshmem, after the finalize of the previous one
+     * (see the class comment): the keys of earlier generations are forgotten, their abort handlers
+     * dropped.
+     *
+     * @throws IllegalStateException if the previous generation is not finalized, or the session ended
+     */
+    final PmiBootstrap reopen() {
+        pmi.lock();
+        try {
+            if (released) {
+                throw new IllegalStateException("the " + interfaceName() + " session of PE " + id.rank() + " has ended");
+            }
+            if (!finalized || !closed) {
+                throw new IllegalStateException("PE " + id.rank() + ": the previous initialization of jshmem is not finalized");
+            }
+            where.clear();
+            cache.clear();
+            directoriesRead = epoch; // earlier epochs' keys belong to earlier generations
+            generation++;
+            finalized = false;
+            closed = false;
+        } finally {
+            pmi.unlock();
+        }
+        synchronized (state) {
+            abortHandlers.clear();
+        }
+        return this;
+    }
 
     @Override
     public final int rank() {
@@ -319,8 +376,9 @@ abstract class PmiBootstrap implements Bootstrap {
     }
 
     /**
-     * After {@link #finalized()}: leaves the launcher's interface. Before (initialization failed):
-     * stays connected, so that the failure can still end the job through abort.
+     * After {@link #finalized()}: keeps the session for a re-initialization ({@link #reopen()}) and
+     * leaves the launcher's interface at exit (at once if the JVM is exiting already). Before
+     * (initialization failed): stays connected, so that the failure can still end the job through abort.
      */
     @Override
     public final void close() {
@@ -330,7 +388,42 @@ abstract class PmiBootstrap implements Bootstrap {
         }
         pmi.lock();
         try {
-            if (!released) {
+            if (!released && (exiting || !leaveAtExit())) {
+                released = true;
+                nativeFinalize();
+            }
+        } finally {
+            pmi.unlock();
+        }
+    }
+
+    /** Registers (once) the exit hook that leaves the launcher's interface; false if the JVM is exiting already. */
+    private boolean leaveAtExit() {
+        if (exitHook != null) {
+            return true;
+        }
+        Thread hook = new Thread(this::releaseAtExit, "jshmem-pmi-finalize");
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            return false;
+        }
+        exitHook = hook;
+        return true;
+    }
+
+    /** The exit hook: leaves the interface if no generation is active; else that generation's close() will. */
+    private void releaseAtExit() {
+        try {
+            if (!pmi.tryLock(EXIT_LOCK_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                return; // a PMI call is stuck (the job is being ended): exit anyway
+            }
+        } catch (InterruptedException e) {
+            return;
+        }
+        try {
+            exiting = true;
+            if (!released && finalized && closed) {
                 released = true;
                 nativeFinalize();
             }

@@ -9,8 +9,19 @@ import java.util.function.Consumer;
 /** A job of one PE: what a program started with plain {@code java} (no launcher) gets. */
 public final class SingletonBootstrap implements Bootstrap {
     private final Map<String, byte[]> kv = new HashMap<>();
+    private final int generation;
     private final String jobId = "s" + ProcessHandle.current().pid() + "x"
             + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
+
+    /** For initialization {@code generation} of this process (its job id is new each time anyway). */
+    public SingletonBootstrap(int generation) {
+        this.generation = generation;
+    }
+
+    @Override
+    public int generation() {
+        return generation;
+    }
 
     @Override
     public int rank() {

@@ -76,6 +76,8 @@ public final class TcpBootstrap implements Bootstrap {
     public static final String LAUNCHER_SILENCE_PROPERTY = "jshmem.bootstrap.launcherSilenceMillis";
 
     private final Identity identity;
+    /** Which initialization of jshmem in this process (see {@link Bootstrap#generation()}). */
+    private final int generation;
     private final InetSocketAddress server;
     private final Socket socket;
     private final DataOutputStream out; // guarded by itself
@@ -95,8 +97,9 @@ public final class TcpBootstrap implements Bootstrap {
     private final int launcherSilenceLimit;
     private final long heartbeatMillis;
 
-    private TcpBootstrap(Identity identity, InetSocketAddress server, Socket socket, int heartbeatTimeoutMillis)
-            throws IOException {
+    private TcpBootstrap(Identity identity, int generation, InetSocketAddress server, Socket socket,
+                         int heartbeatTimeoutMillis) throws IOException {
+        this.generation = generation;
         this.launcherSilenceLimit = Integer.getInteger(LAUNCHER_SILENCE_PROPERTY, 2 * heartbeatTimeoutMillis);
         this.heartbeatMillis = heartbeatInterval(heartbeatTimeoutMillis);
         this.identity = identity;
@@ -105,8 +108,13 @@ public final class TcpBootstrap implements Bootstrap {
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
     }
 
+    /** The bootstrap of this process's current generation, for the signal handler installed once. */
+    private static volatile TcpBootstrap current;
+    private static boolean signalsInstalled; // guarded by TcpBootstrap.class
+
     /**
-     * Connects to the launcher described by the {@link LaunchEnv} variables in {@code env}.
+     * Connects to the launcher described by the {@link LaunchEnv} variables in {@code env}, for
+     * this process's first initialization of jshmem.
      *
      * @return the connected bootstrap, or {@code null} if {@code env} has no {@link LaunchEnv#BOOTSTRAP}
      *         (the process was not started by oshrun)
@@ -114,6 +122,14 @@ public final class TcpBootstrap implements Bootstrap {
      *         cannot be reached or refuses this PE
      */
     public static TcpBootstrap fromEnvironment(Map<String, String> env) {
+        return fromEnvironment(env, 0);
+    }
+
+    /**
+     * As {@link #fromEnvironment(Map)}, for initialization {@code generation} of this process: each
+     * one is a new session with the launcher (see {@link BootstrapProtocol}).
+     */
+    public static TcpBootstrap fromEnvironment(Map<String, String> env, int generation) {
         String address = env.get(LaunchEnv.BOOTSTRAP);
         if (address == null) {
             return null;
@@ -132,13 +148,25 @@ public final class TcpBootstrap implements Bootstrap {
                 ? intVar(env, LaunchEnv.LAUNCH_TIMEOUT, 1, 86_400) * 1000L : DEFAULT_BUSY_RETRY_MILLIS;
         int heartbeatTimeout = env.containsKey(LaunchEnv.HEARTBEAT_TIMEOUT)
                 ? intVar(env, LaunchEnv.HEARTBEAT_TIMEOUT, 3, 86_400) * 1000 : PE_SILENCE_LIMIT_MILLIS;
-        TcpBootstrap bootstrap = connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id, busyRetry,
-                heartbeatTimeout);
+        TcpBootstrap bootstrap = connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id, generation,
+                busyRetry, heartbeatTimeout);
         bootstrap.orphanGraceMillis = orphanGrace();
-        // oshrun sends its abort notice before its SIGTERM; a SIGTERM from anyone else must end this
-        // PE as such (exit status 143, reported by oshrun), not by a collective finalize at exit
-        // whose barrier the other PEs, busy elsewhere, would take for a mismatched call.
-        LauncherSignals.onTermination(bootstrap::aborted, " to PE " + id.rank() + ": it is ending");
+        current = bootstrap;
+        synchronized (TcpBootstrap.class) {
+            if (!signalsInstalled) {
+                signalsInstalled = true;
+                // oshrun sends its abort notice before its SIGTERM; a SIGTERM from anyone else must end
+                // this PE as such (exit status 143, reported by oshrun), not by a collective finalize at
+                // exit whose barrier the other PEs, busy elsewhere, would take for a mismatched call.
+                // Installed once per process: it reaches the current generation's bootstrap.
+                LauncherSignals.onTermination(reason -> {
+                    TcpBootstrap b = current;
+                    if (b != null) {
+                        b.aborted(reason);
+                    }
+                }, " to PE " + id.rank() + ": it is ending");
+            }
+        }
         return bootstrap;
     }
 
@@ -161,7 +189,12 @@ public final class TcpBootstrap implements Bootstrap {
      * @throws IllegalStateException if the server cannot be reached or refuses this PE
      */
     public static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity) {
-        return connect(server, secret, identity, DEFAULT_BUSY_RETRY_MILLIS, PE_SILENCE_LIMIT_MILLIS);
+        return connect(server, secret, identity, 0, DEFAULT_BUSY_RETRY_MILLIS, PE_SILENCE_LIMIT_MILLIS);
+    }
+
+    /** As {@link #connect(InetSocketAddress, byte[], Identity)}, for initialization {@code generation} of the PE. */
+    public static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity, int generation) {
+        return connect(server, secret, identity, generation, DEFAULT_BUSY_RETRY_MILLIS, PE_SILENCE_LIMIT_MILLIS);
     }
 
     /** The launcher answered this PE's HELLO with a refusal: final, never retried. */
@@ -179,8 +212,8 @@ public final class TcpBootstrap implements Bootstrap {
      * out, or are dropped before the reply) is retried until {@code busyRetryMillis}; one that
      * refuses or cannot be reached, for {@link #CONNECT_RETRY_MILLIS}. The final message says which.
      */
-    static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity, long busyRetryMillis,
-                                int heartbeatTimeoutMillis) {
+    static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity, int generation,
+                                long busyRetryMillis, int heartbeatTimeoutMillis) {
         if (secret.length != SECRET_BYTES) {
             throw new IllegalArgumentException("the job secret must have " + SECRET_BYTES + " bytes");
         }
@@ -212,7 +245,7 @@ public final class TcpBootstrap implements Bootstrap {
             }
             if (socket != null) {
                 try {
-                    TcpBootstrap bootstrap = new TcpBootstrap(identity, server, socket, heartbeatTimeoutMillis);
+                    TcpBootstrap bootstrap = new TcpBootstrap(identity, generation, server, socket, heartbeatTimeoutMillis);
                     bootstrap.hello(secret);
                     bootstrap.startReader();
                     return bootstrap;
@@ -265,6 +298,7 @@ public final class TcpBootstrap implements Bootstrap {
         out.write(secret);
         out.writeInt(identity.rank());
         out.writeLong(ProcessHandle.current().pid());
+        out.writeInt(generation);
         out.flush();
         DataInputStream in = new DataInputStream(socket.getInputStream());
         if (in.readByte() != HELLO_OK) {
@@ -403,6 +437,11 @@ public final class TcpBootstrap implements Bootstrap {
     @Override
     public String jobId() {
         return identity.jobId();
+    }
+
+    @Override
+    public int generation() {
+        return generation;
     }
 
     /** Index of this PE among the PEs on its node. */

@@ -79,11 +79,17 @@ public final class OwnerMarker {
         return OptionalLong.empty();
     }
 
-    /** Whether {@code id}'s symmetric-heap segment is among {@code paths}: the process is within the SHMEM portion. */
+    /**
+     * Whether {@code id}'s symmetric-heap segment is among {@code paths}: the process is within the
+     * SHMEM portion. A re-initialization's segment has {@code -g<n>} appended to the name.
+     */
     public static boolean segmentMapped(PeIdentity id, List<String> paths) {
         String segment = id.segmentName();
+        String later = segment.concat("-g");
         for (String p : paths) {
-            if (fileName(p).equals(segment)) {
+            String name = fileName(p);
+            if (name.equals(segment) || name.startsWith(later) && name.length() > later.length()
+                    && name.substring(later.length()).chars().allMatch(Character::isDigit)) {
                 return true;
             }
         }

@@ -20,9 +20,14 @@ public final class SharedSegments {
     private SharedSegments() {
     }
 
-    /** The file name of PE {@code pe}'s segment in job {@code jobId}; the launcher sweeps {@code jshmem-<jobId>-*}. */
-    public static String fileName(String jobId, int pe) {
-        return "jshmem-" + jobId + "-" + pe;
+    /**
+     * The file name of PE {@code pe}'s segment in job {@code jobId} for its initialization
+     * {@code generation} (0: the first; a re-initialization gets new names, {@code -g<n>} appended,
+     * so that nothing of an earlier one can be mistaken for it); the launcher sweeps {@code jshmem-<jobId>-*}.
+     */
+    public static String fileName(String jobId, int generation, int pe) {
+        String name = "jshmem-" + jobId + "-" + pe;
+        return generation == 0 ? name : name + "-g" + generation;
     }
 
     /** Creates a zero-filled segment of {@code size} bytes at {@code path} and maps it into {@code arena}. */

@@ -25,7 +25,12 @@ public final class SymmetricHeap {
     public static final long WAIT_CONTROL = 0;
     private static final long WAIT_CONTROL_BYTES = 128;
 
+    /** The latest generation (initialization of jshmem in this process) whose heap was created. */
+    private static volatile int latestGeneration;
+
     private final int myPe;
+    /** Which initialization of jshmem in this process this heap belongs to (see {@link Bootstrap#generation()}). */
+    private final int generation;
     private final Arena arena;
     private final MemorySegment self;
     private final MemorySegment[] peers;
@@ -37,9 +42,10 @@ public final class SymmetricHeap {
     private long internalNext = WAIT_CONTROL_BYTES;
     private volatile boolean closed;
 
-    private SymmetricHeap(int myPe, Arena arena, MemorySegment self, MemorySegment[] peers, String[] nodeOf, long userSize,
-            Path dir) {
+    private SymmetricHeap(int myPe, int generation, Arena arena, MemorySegment self, MemorySegment[] peers, String[] nodeOf,
+                          long userSize, Path dir) {
         this.myPe = myPe;
+        this.generation = generation;
         this.dir = dir;
         this.arena = arena;
         this.self = self;
@@ -58,7 +64,7 @@ public final class SymmetricHeap {
         int n = bootstrap.size();
         long userSize = (config.symmetricSize() + 4095) & ~4095L;
         long total = INTERNAL_SIZE + userSize;
-        Path path = Path.of(config.shmDir(), SharedSegments.fileName(bootstrap.jobId(), me));
+        Path path = Path.of(config.shmDir(), SharedSegments.fileName(bootstrap.jobId(), bootstrap.generation(), me));
         Arena arena = Arena.ofShared();
         MemorySegment self;
         try {
@@ -108,7 +114,8 @@ public final class SymmetricHeap {
                 // After the fence: every PE of the node has checked the space before any took it.
                 ShmCapacity.preallocate(me, path, localPes, total, userSize);
             }
-            return new SymmetricHeap(me, arena, self, peers, nodeOf, userSize, path.getParent());
+            latestGeneration = Math.max(latestGeneration, bootstrap.generation());
+            return new SymmetricHeap(me, bootstrap.generation(), arena, self, peers, nodeOf, userSize, path.getParent());
         } catch (RuntimeException e) {
             arena.close();
             throw e;
@@ -160,10 +167,26 @@ public final class SymmetricHeap {
         return closed;
     }
 
+    /** Which initialization of jshmem in this process this heap belongs to: 0 for the first. */
+    public int generation() {
+        return generation;
+    }
+
+    /**
+     * After this heap's finalize: how to say that jshmem has been initialized again since (1.6
+     * re-initialization), so that what belonged to this heap's initialization is stale; else "".
+     */
+    public String reinitializedSince() {
+        int latest = latestGeneration;
+        return latest > generation ? "; it belongs to initialization " + (generation + 1) + " of jshmem in this process,"
+                + " and jshmem has been initialized again since (initialization " + (latest + 1) + "): symmetric objects,"
+                + " teams and contexts do not carry over to a later initialization" : "";
+    }
+
     /** The exception for using a freed object, or any object after finalize. */
     public ShmemException deadObject(Object object) {
         return new ShmemException("PE " + myPe + ": " + object + (closed
-                ? " used after shmem finalize (close)" : " was freed"));
+                ? " used after shmem finalize (close)" + reinitializedSince() : " was freed"));
     }
 
     /**

@@ -22,6 +22,7 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link io.jshmem.core.bootstrap.BootstrapProtocol#PE_SILENCE_LIMIT_MILLIS} counts as disconnected,
  * so a host that vanishes without closing its connections (power loss, a cut network) is noticed;
  * the server sends its own heartbeat to every PE for the same purpose on their side.
+ *
+ * <p>Re-initialization (OpenSHMEM 1.6): a PE that finalized may connect again, from the same
+ * process, for the next generation; its HELLO says which. Each generation has its own fences, so
+ * PEs initializing again never mix with PEs still finalizing the previous one. The queries below
+ * ({@link #isFinalized}, {@link #pid}, ...) are about each PE's latest connection.
  */
 final class BootstrapServer implements AutoCloseable {
 
@@ -73,8 +79,13 @@ final class BootstrapServer implements AutoCloseable {
     static final int MAX_PENDING = 1024;
     /** Listen backlog (the kernel caps it at net.core.somaxconn). */
     private static final int BACKLOG = 4096;
-    /** HELLO: magic, version, secret, PE, pid. */
-    private static final int HELLO_BYTES = 4 + 4 + SECRET_BYTES + 4 + 8;
+    /** HELLO: magic, version, secret, PE, pid, generation. */
+    private static final int HELLO_BYTES = 4 + 4 + SECRET_BYTES + 4 + 8 + 4;
+    /**
+     * How long a PE's HELLO for its next generation may wait for the FINALIZED of its previous one,
+     * which arrives on the other connection and may be read a little later.
+     */
+    private static final long PREVIOUS_GENERATION_WAIT_MILLIS = 5_000;
     /** Bounds how long {@link #abortAll} may wait on a PE that does not read its socket. */
     private static final long ABORT_NOTICE_WAIT_MILLIS = 500;
 
@@ -97,27 +108,44 @@ final class BootstrapServer implements AutoCloseable {
     }
 
     // Guarded by this.
-    private final Peer[] peers;
+    private final Peer[] peers; // each PE's latest connection
     private int handshakes; // connections accepted whose HELLO is not settled yet
-    private final Map<String, byte[]> putsSinceFence = new LinkedHashMap<>();
-    private final boolean[] inFence;
-    private int fenceArrivals;
-    private int firstFinalized = -1;
+    private final Map<Integer, Generation> generations = new HashMap<>(); // those not yet finalized by every PE
+    private int maxGeneration = -1;
     private long disconnects; // numbers the connections lost before finalize, in order
+
+    /** The fences of one generation (guarded by the server). */
+    private static final class Generation {
+        final int number;
+        final Peer[] peers;
+        final Map<String, byte[]> putsSinceFence = new LinkedHashMap<>();
+        final boolean[] inFence;
+        int fenceArrivals;
+        int firstFinalized = -1;
+        int finalizedCount;
+
+        Generation(int number, int npes) {
+            this.number = number;
+            this.peers = new Peer[npes];
+            this.inFence = new boolean[npes];
+        }
+    }
 
     /** The connection of one authenticated PE. */
     private static final class Peer {
         final int pe;
         final long pid;
+        final Generation generation;
         final DataOutputStream out; // guarded by itself: messages are written whole
         boolean finalized;          // guarded by the server
         boolean closed;             // guarded by the server
         boolean silent;             // guarded by the server: dropped for sending nothing too long
         long lostAs;                // guarded by the server: 1, 2, ... if closed before finalize, else 0
 
-        Peer(int pe, long pid, DataOutputStream out) {
+        Peer(int pe, long pid, Generation generation, DataOutputStream out) {
             this.pe = pe;
             this.pid = pid;
+            this.generation = generation;
             this.out = out;
         }
 
@@ -144,7 +172,6 @@ final class BootstrapServer implements AutoCloseable {
         this.serverChannel = serverChannel;
         this.selector = selector;
         this.peers = new Peer[npes];
-        this.inFence = new boolean[npes];
     }
 
     /** Binds an ephemeral port on 127.0.0.1 and starts accepting PEs. */
@@ -225,6 +252,26 @@ final class BootstrapServer implements AutoCloseable {
 
     synchronized boolean isFinalized(int pe) {
         return peers[pe] != null && peers[pe].finalized;
+    }
+
+    /** The generation of PE {@code pe}'s latest connection (0: its first initialization), or -1 if none. */
+    synchronized int generation(int pe) {
+        return peers[pe] == null ? -1 : peers[pe].generation.number;
+    }
+
+    /** A PE connected for generation {@code generation} or a later one, or -1 if none has. */
+    synchronized int firstInGeneration(int generation) {
+        for (Peer p : peers) {
+            if (p != null && p.generation.number >= generation) {
+                return p.pe;
+            }
+        }
+        return -1;
+    }
+
+    /** The latest generation any PE connected for, -1 before the first connection. */
+    synchronized int maxGeneration() {
+        return maxGeneration;
     }
 
     /**
@@ -498,10 +545,11 @@ final class BootstrapServer implements AutoCloseable {
         ByteBuffer hello = p.hello();
         int pe = hello.getInt(8 + SECRET_BYTES);
         long pid = hello.getLong(12 + SECRET_BYTES);
-        Thread.ofPlatform().daemon().name("oshrun-bootstrap-pe" + pe).start(() -> serve(socket, pe, pid));
+        int generation = hello.getInt(20 + SECRET_BYTES);
+        Thread.ofPlatform().daemon().name("oshrun-bootstrap-pe" + pe).start(() -> serve(socket, pe, pid, generation));
     }
 
-    private void serve(Socket socket, int pe, long pid) {
+    private void serve(Socket socket, int pe, long pid, int generation) {
         Peer peer = null;
         try (socket) {
             socket.setTcpNoDelay(true);
@@ -509,7 +557,7 @@ final class BootstrapServer implements AutoCloseable {
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
             try {
-                peer = register(pe, pid, out);
+                peer = register(pe, pid, generation, out);
             } finally {
                 settled();
             }
@@ -547,19 +595,20 @@ final class BootstrapServer implements AutoCloseable {
     }
 
     /** Registers an authenticated PE and answers its HELLO; null after sending a refusal. */
-    private Peer register(int pe, long pid, DataOutputStream out) throws IOException {
-        Peer peer = new Peer(pe, pid, out);
+    private Peer register(int pe, long pid, int generation, DataOutputStream out) throws IOException {
+        Peer peer = null;
         // Holding the peer's output lock until HELLO_OK is written keeps an ABORT_NOTICE, sent as
         // soon as the peer is registered, from reaching the client before its handshake reply.
         synchronized (out) {
-            String refusal = null;
+            String refusal;
             synchronized (this) {
-                if (closed) {
-                    refusal = "the job is ending";
-                } else if (peers[pe] != null) {
-                    refusal = "PE " + pe + " is already connected (pid " + peers[pe].pid + ")";
-                } else {
+                refusal = admissible(pe, pid, generation);
+                if (refusal == null) {
+                    Generation g = generations.computeIfAbsent(generation, n -> new Generation(n, npes));
+                    peer = new Peer(pe, pid, g, out);
+                    g.peers[pe] = peer;
                     peers[pe] = peer;
+                    maxGeneration = Math.max(maxGeneration, generation);
                 }
             }
             if (refusal != null) {
@@ -571,6 +620,52 @@ final class BootstrapServer implements AutoCloseable {
             out.flush();
         }
         return peer;
+    }
+
+    /**
+     * Why PE {@code pe} may not connect for {@code generation}, or null if it may: its first
+     * connection is generation 0; each later one comes from the same process, for the next
+     * generation, after it finalized the previous one (whose FINALIZED, read on the other connection,
+     * is waited for a little). Called holding the server's lock.
+     */
+    private String admissible(int pe, long pid, int generation) {
+        if (closed) {
+            return "the job is ending";
+        }
+        Peer last = peers[pe];
+        if (last == null) {
+            return generation == 0 ? null : "PE " + pe + " (pid " + pid + ") asks to initialize jshmem again (generation "
+                    + generation + ") but never connected before";
+        }
+        if (generation == last.generation.number) {
+            return "PE " + pe + " is already connected (pid " + last.pid + ")";
+        }
+        if (generation != last.generation.number + 1) {
+            return "PE " + pe + " (pid " + pid + ") asks for generation " + generation + " after generation "
+                    + last.generation.number;
+        }
+        if (pid != last.pid) {
+            return "PE " + pe + " initialized again from pid " + pid + ", not from pid " + last.pid
+                    + " that initialized it before";
+        }
+        long deadline = System.nanoTime() + PREVIOUS_GENERATION_WAIT_MILLIS * 1_000_000;
+        while (!last.finalized && !last.closed && !closed) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                break;
+            }
+            try {
+                wait(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "the job is ending";
+            }
+        }
+        if (closed) {
+            return "the job is ending";
+        }
+        return last.finalized ? null : "PE " + pe + " initialized jshmem again without finalizing generation "
+                + last.generation.number;
     }
 
     private static byte[] refusal(String reason) {
@@ -591,7 +686,7 @@ final class BootstrapServer implements AutoCloseable {
                     String key = in.readUTF();
                     byte[] value = readValue(in);
                     synchronized (this) {
-                        putsSinceFence.put(key, value);
+                        peer.generation.putsSinceFence.put(key, value);
                     }
                 }
                 case FENCE -> fence(peer);
@@ -615,21 +710,22 @@ final class BootstrapServer implements AutoCloseable {
         String problem = null;
         byte[] done = null;
         List<Peer> waiting = List.of();
+        Generation g = peer.generation;
         synchronized (this) {
-            if (inFence[peer.pe]) {
+            if (g.inFence[peer.pe]) {
                 problem = "PE " + peer.pe + " entered a bootstrap fence twice";
-            } else if (firstFinalized >= 0) {
-                problem = "PE " + peer.pe + " entered a bootstrap fence after PE " + firstFinalized
+            } else if (g.firstFinalized >= 0) {
+                problem = "PE " + peer.pe + " entered a bootstrap fence after PE " + g.firstFinalized
                         + " had finalized; it would wait forever";
             } else {
-                inFence[peer.pe] = true;
-                if (++fenceArrivals == npes) {
+                g.inFence[peer.pe] = true;
+                if (++g.fenceArrivals == npes) {
                     // Every PE has seen all earlier puts, so the puts of this epoch are all it lacks.
-                    done = fenceDone(putsSinceFence);
-                    putsSinceFence.clear();
-                    Arrays.fill(inFence, false);
-                    fenceArrivals = 0;
-                    waiting = Arrays.asList(peers.clone());
+                    done = fenceDone(g.putsSinceFence);
+                    g.putsSinceFence.clear();
+                    Arrays.fill(g.inFence, false);
+                    g.fenceArrivals = 0;
+                    waiting = Arrays.asList(g.peers.clone());
                 }
             }
         }
@@ -643,17 +739,25 @@ final class BootstrapServer implements AutoCloseable {
 
     private void finalized(Peer peer) {
         String problem = null;
+        Generation g = peer.generation;
         synchronized (this) {
-            peer.finalized = true;
-            if (firstFinalized < 0) {
-                firstFinalized = peer.pe;
+            if (peer.finalized) {
+                return;
             }
-            if (fenceArrivals > 0) {
+            peer.finalized = true;
+            notifyAll(); // its HELLO for the next generation may be waiting for this
+            if (g.firstFinalized < 0) {
+                g.firstFinalized = peer.pe;
+            }
+            if (g.fenceArrivals > 0) {
                 int waiter = 0;
-                while (!inFence[waiter]) {
+                while (!g.inFence[waiter]) {
                     waiter++;
                 }
                 problem = "PE " + peer.pe + " finalized while PE " + waiter + " waits in a bootstrap fence";
+            }
+            if (++g.finalizedCount == npes) {
+                generations.remove(g.number); // done with: every PE has finalized it
             }
         }
         if (problem != null) {

@@ -90,6 +90,8 @@ final class Job implements BootstrapServer.Listener {
     // Guarded by this.
     private int cleanExits;
     private final BitSet exitedUnconnected = new BitSet();
+    /** PEs that exited cleanly after finalize: they can no longer join a re-initialization (1.6). */
+    private final BitSet exitedFinalized = new BitSet();
 
     /**
      * @param command    the PE's java command line, the same for every PE and valid on every host
@@ -310,7 +312,15 @@ final class Job implements BootstrapServer.Listener {
         }
         synchronized (this) {
             if (server.hasConnected(pe)) {
-                // finalized: a clean exit
+                // finalized: a clean exit, unless other PEs initialized jshmem again meanwhile (1.6
+                // re-initialization is collective: they wait for this PE in their first fence)
+                int generation = server.generation(pe);
+                int ahead = server.firstInGeneration(generation + 1);
+                if (ahead >= 0) {
+                    fail(1, reinitWithoutExited(ahead, server.generation(ahead), pe));
+                    return;
+                }
+                exitedFinalized.set(pe);
             } else if (server.anyConnected()) {
                 fail(1, unconnectedExit(pe));
                 return;
@@ -355,10 +365,16 @@ final class Job implements BootstrapServer.Listener {
             fail(1, who + " lost its connection to the launcher before finalize");
         } else if (code != 0) {
             fail(code, who + " " + ExitStatus.describe(code)
-                    + (server.isFinalized(pe) ? " after finalize" : " before finalize"));
+                    + (server.isFinalized(pe) ? " after finalize" : " before finalize") + ofGeneration(pe));
         } else {
-            fail(1, who + " exited with status 0 before finalize");
+            fail(1, who + " exited with status 0 before finalize" + ofGeneration(pe));
         }
+    }
+
+    /** Which initialization a PE that initialized jshmem more than once was in, for the messages; else "". */
+    private String ofGeneration(int pe) {
+        int generation = server.generation(pe);
+        return generation > 0 ? " (in initialization " + (generation + 1) + " of jshmem in that PE)" : "";
     }
 
     /** "PE 3 (pid 4711)", or with a host list "PE 3 (pid 4711 on host node2)"; a remote pid is the PE's own. */
@@ -378,6 +394,13 @@ final class Job implements BootstrapServer.Listener {
         return describe(pe) + " exited with status 0 without connecting to the launcher, while other PEs did";
     }
 
+    /** PE {@code pe} initialized jshmem again (for {@code generation}) while {@code exited} had already ended. */
+    private String reinitWithoutExited(int pe, int generation, int exited) {
+        return describe(pe) + " initialized jshmem again (initialization " + (generation + 1) + " of the job) but "
+                + describe(exited) + " exited after finalize instead: re-initialization is collective, every PE must"
+                + " call init again";
+    }
+
     @Override
     public void connected(int pe) {
         synchronized (this) {
@@ -385,6 +408,11 @@ final class Job implements BootstrapServer.Listener {
             if (early >= 0) {
                 // That PE can no longer join the fences this one will enter.
                 fail(1, unconnectedExit(early));
+                return;
+            }
+            int gone = exitedFinalized.nextSetBit(0);
+            if (gone >= 0) {
+                fail(1, reinitWithoutExited(pe, server.generation(pe), gone));
             }
         }
     }

@@ -94,6 +94,7 @@ class OrphanGuardTest {
                     in.readFully(new byte[secret.length]);
                     in.readInt();
                     in.readLong();
+                    assertEquals(0, in.readInt(), "generation of a first connection");
                     DataOutputStream out = new DataOutputStream(s.getOutputStream());
                     out.writeByte(BootstrapProtocol.HELLO_OK);
                     out.flush();

@@ -79,7 +79,7 @@ class TcpBootstrapTest {
         }
         InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
         String message = assertThrows(IllegalStateException.class, () -> TcpBootstrap.connect(address,
-                new byte[BootstrapProtocol.SECRET_BYTES], ME, 60_000, 30_000)).getMessage();
+                new byte[BootstrapProtocol.SECRET_BYTES], ME, 0, 60_000, 30_000)).getMessage();
         assertTrue(message.contains("connection refused, nothing listens there") && message.contains("--bootstrap-address"),
                 message);
     }
@@ -99,7 +99,7 @@ class TcpBootstrapTest {
             });
             InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), s.getLocalPort());
             String message = assertThrows(IllegalStateException.class, () -> TcpBootstrap.connect(address,
-                    new byte[BootstrapProtocol.SECRET_BYTES], ME, 1_000, 30_000)).getMessage();
+                    new byte[BootstrapProtocol.SECRET_BYTES], ME, 0, 1_000, 30_000)).getMessage();
             assertTrue(message.contains("the launcher is busy") && message.contains("accepted but dropped")
                     && message.contains("flooding"), message);
             assertTrue(!message.contains("1 attempt in"), "not retried: " + message);

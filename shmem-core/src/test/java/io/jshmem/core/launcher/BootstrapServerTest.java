@@ -152,6 +152,7 @@ class BootstrapServerTest {
             out.write(secret);
             out.writeInt(1);
             out.writeLong(4242);
+            out.writeInt(0); // generation
             out.flush();
             assertEquals(BootstrapProtocol.HELLO_OK, new DataInputStream(socket.getInputStream()).readByte());
             events.expect("connected 1");

@@ -105,6 +105,7 @@ class HeartbeatTest {
         out.write(secret);
         out.writeInt(pe);
         out.writeLong(1234);
+        out.writeInt(0); // generation
         out.flush();
         assertEquals(BootstrapProtocol.HELLO_OK, new DataInputStream(socket.getInputStream()).readByte());
         return socket;
