@@ -6,7 +6,7 @@ public enum Phase {
     BEFORE_INIT("before-init"),
     /** Within the OpenSHMEM portion of the program: initialized, not finalized. */
     INITIALIZED("initialized"),
-    /** Finalized: the library cannot be initialized again in this process. */
+    /** Finalized (and not initialized again since). */
     FINALIZED("finalized");
 
     private final String label;

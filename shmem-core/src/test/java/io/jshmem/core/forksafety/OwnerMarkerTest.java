@@ -43,6 +43,9 @@ class OwnerMarkerTest {
         assertTrue(OwnerMarker.segmentMapped(pe1, List.of("/usr/lib/libc.so.6", "/dev/shm/jshmem-abc-1 (deleted)")));
         assertTrue(OwnerMarker.segmentMapped(pe1, List.of("/other/dir/jshmem-abc-1")));
         assertFalse(OwnerMarker.segmentMapped(pe1, List.of("/dev/shm/jshmem-abc-10 (deleted)", "/dev/shm/jshmem-abc-1-owner-3 (deleted)")));
+        // A re-initialization's segment (1.6: init again after finalize) counts too, another PE's does not.
+        assertTrue(OwnerMarker.segmentMapped(pe1, List.of("/dev/shm/jshmem-abc-1-g2 (deleted)")));
+        assertFalse(OwnerMarker.segmentMapped(pe1, List.of("/dev/shm/jshmem-abc-10-g2 (deleted)", "/dev/shm/jshmem-abc-1-g (deleted)")));
         assertEquals(OptionalLong.of(77), OwnerMarker.claimTicks(pe1, List.of("/dev/shm/jshmem-abc-10-owner-5 (deleted)",
                 "/dev/shm/jshmem-abc-1-owner-77 (deleted)")));
         assertEquals(OptionalLong.empty(), OwnerMarker.claimTicks(pe1, List.of("/dev/shm/jshmem-abc-1-owner- (deleted)")));

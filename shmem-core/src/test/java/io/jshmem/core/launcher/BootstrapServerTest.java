@@ -184,6 +184,61 @@ class BootstrapServerTest {
         assertNotNull(waiting.failure());
     }
 
+    /**
+     * Re-initialization (1.6): PE 0 finalizes and connects for generation 1, and fences there while
+     * PE 1 is still in generation 0 (not yet finalized). The fences do not mix: PE 0 waits until
+     * PE 1 has finalized and joined generation 1 too, and then sees only generation 1's values.
+     */
+    @Test
+    void aNewGenerationHasFencesOfItsOwn() throws Exception {
+        List<TcpBootstrap> g0 = startJob(2);
+        for (TcpBootstrap pe : g0) {
+            pe.put("old" + pe.rank(), bytes("generation 0"));
+        }
+        FenceThread first = new FenceThread(g0.get(0));
+        g0.get(1).fence();
+        assertNull(first.failure());
+        g0.get(0).finalized();
+        g0.get(0).close();
+        TcpBootstrap pe0 = connect(0, 2, secret, 1);
+        assertEquals(1, pe0.generation());
+        pe0.put("key0", bytes("generation 1 of PE 0"));
+        FenceThread waiting = new FenceThread(pe0);
+        waiting.awaitWaiting();
+        assertEquals(1, server.generation(0));
+        assertEquals(0, server.generation(1));
+        assertTrue(!waiting.isDone(), "PE 0's fence of generation 1 completed while PE 1 was still in generation 0");
+        g0.get(1).finalized();
+        g0.get(1).close();
+        TcpBootstrap pe1 = connect(1, 2, secret, 1);
+        pe1.put("key1", bytes("generation 1 of PE 1"));
+        pe1.fence();
+        assertNull(waiting.failure());
+        for (TcpBootstrap pe : List.of(pe0, pe1)) {
+            assertArrayEquals(bytes("generation 1 of PE 0"), pe.get("key0"));
+            assertArrayEquals(bytes("generation 1 of PE 1"), pe.get("key1"));
+            assertNull(pe.get("old0"), "a value of generation 0 in generation 1");
+        }
+        assertEquals(1, server.maxGeneration());
+        assertTrue(!server.isFinalized(0), "PE 0's latest connection has not finalized");
+        events.expectNone("failed");
+    }
+
+    /** A HELLO for a generation out of turn, or after a connection lost without finalize, is refused. */
+    @Test
+    void refusesGenerationsOutOfTurn() throws Exception {
+        List<TcpBootstrap> pes = startJob(2);
+        String skipped = assertThrows(IllegalStateException.class, () -> connect(0, 2, secret, 2)).getMessage();
+        assertTrue(skipped.contains("asks for generation 2 after generation 0"), skipped);
+        pes.get(1).close(); // lost, not finalized
+        String unfinalized = assertThrows(IllegalStateException.class, () -> connect(1, 2, secret, 1)).getMessage();
+        assertTrue(unfinalized.contains("initialized jshmem again without finalizing generation 0"), unfinalized);
+        server.close();
+        server = BootstrapServer.start(2, secret, events);
+        String early = assertThrows(IllegalStateException.class, () -> connect(0, 2, secret, 1)).getMessage();
+        assertTrue(early.contains("never connected before"), early);
+    }
+
     /** Starts a server for {@code npes} PEs and connects them all. */
     private List<TcpBootstrap> startJob(int npes) throws IOException {
         server = BootstrapServer.start(npes, secret, events);
@@ -195,8 +250,12 @@ class BootstrapServerTest {
     }
 
     private TcpBootstrap connect(int pe, int npes, byte[] key) {
+        return connect(pe, npes, key, 0);
+    }
+
+    private TcpBootstrap connect(int pe, int npes, byte[] key, int generation) {
         TcpBootstrap client = TcpBootstrap.connect(server.address(), key,
-                new TcpBootstrap.Identity("testjob", pe, npes, "0", pe, npes));
+                new TcpBootstrap.Identity("testjob", pe, npes, "0", pe, npes), generation);
         clients.add(client);
         return client;
     }
@@ -242,6 +301,10 @@ class BootstrapServerTest {
             }
         }
 
+        boolean isDone() {
+            return outcome.isDone();
+        }
+
         Throwable failure() throws InterruptedException, ExecutionException, TimeoutException {
             return outcome.get(HANG_GUARD_SECONDS, TimeUnit.SECONDS);
         }
@@ -274,6 +337,11 @@ class BootstrapServerTest {
         @Override
         public void failed(int pe, String reason) {
             add("failed " + pe + " " + reason);
+        }
+
+        /** Fails if some event so far starts with {@code prefix}. */
+        synchronized void expectNone(String prefix) {
+            assertTrue(all.stream().noneMatch(e -> e.startsWith(prefix)), "unexpected event \"" + prefix + "...\": " + all);
         }
 
         /** Waits until some event starts with {@code prefix}; events of different PEs come in any order. */
