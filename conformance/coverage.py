@@ -93,8 +93,8 @@ R=[]
 def row(sec, c, java, ms, extra=(), note=''):
     R.append((sec, c, java, cases(*ms, extra=extra), note))
 S='Library setup, exit, and query'
-row(S,'shmem_init, shmem_init_thread','Shmem.init(), Shmem.initThread(level)',['init','initThread'],['setup.initialized'],'every job starts with it')
-row(S,'shmem_finalize','s.close()',[],['setup.initialized','after-finalize.* (JobLevelTest)'],'every job ends with it')
+row(S,'shmem_init, shmem_init_thread','Shmem.init(), Shmem.initThread(level)',['init','initThread'],['setup.initialized','reinit.* (ReinitTest)'],'every job starts with it; ReinitTest initializes again after finalize')
+row(S,'shmem_finalize','s.close()',[],['setup.initialized','after-finalize.* (JobLevelTest)','reinit.* (ReinitTest)'],'every job ends with it')
 row(S,'shmem_query_initialized','Shmem.queryInitialized()',['queryInitialized'],[],'')
 row(S,'shmem_query_thread','s.queryThread()',['queryThread'],[],'')
 row(S,'shmem_pcontrol','s.pcontrol(level)',['pcontrol'],[],'')

@@ -323,7 +323,10 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
 
                 Starts N processing elements (PEs), one JVM each, all running the same Java program,
                 and exits with the job's status. Options must come before the main class or -jar;
-                everything after it (or after -m) belongs to the program.
+                everything after it (or after -m) belongs to the program. A PE is done when its
+                process exits: with status 0 after finalize it ended cleanly. PEs may finalize and
+                initialize jshmem again (OpenSHMEM 1.6), all of them together; a PE that exits
+                instead while the others initialize again ends the job (status 1).
 
                 Options:
                   -np N, -n N             number of PEs to start (required without a host list;
@@ -345,7 +348,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   --jfr[=SETTINGS]        record each PE with JDK Flight Recorder (SETTINGS: default,
                                           profile or a .jfc file; default: default), jshmem's events
                                           included; written at finalize or exit to
-                                          DIR/<job id>-pe<N>.jfr (read with jfr print/summary or
+                                          DIR/<job id>-pe<N>.jfr (-g<n> added after each
+                                          re-initialization; read with jfr print/summary or
                                           JDK Mission Control)
                   --jfr-dir DIR           where --jfr writes (default ./jshmem-jfr)
                   --bind-to core|none     core: bind each PE started on this machine to a core of its
