@@ -1,0 +1,69 @@
+package io.jshmem.slurmtests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Re-initialization after finalize (OpenSHMEM 1.6) under srun: the conformance module's {@code Reinit}
+ * program (three generations in one job) with the PEs bootstrapping through PMI-2 or PMIx, whose
+ * session is kept from one generation to the next, on one node and across two.
+ */
+class SrunReinitTest {
+    private static final String REINIT = "io.jshmem.conformance.Reinit";
+    private static final Pattern FAIL = Pattern.compile("(?m)^(?:\\d+: )?CASE \\S+ PE \\d+ FAIL.*$");
+
+    private static Run srun(String mpi, int nodes, int npes, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("srun", "--mpi=" + mpi, "-N", Integer.toString(nodes),
+                "-n", Integer.toString(npes), "--overcommit", "--kill-on-bad-exit=1", "-t", "3",
+                "--job-name=jshmem-slurm-tests"));
+        cmd.addAll(Cluster.java(REINIT, args));
+        return Run.of(cmd, Map.of(), Cluster.ROOT, 200);
+    }
+
+    @ParameterizedTest(name = "srun --mpi={0} -N {1} -n {2}")
+    @CsvSource({"pmi2, 1, 2", "pmix, 1, 4", "pmi2, 2, 4", "pmix, 2, 2"})
+    void threeGenerationsInOneJob(String mpi, int nodes, int npes) {
+        Cluster.assumeBuilt();
+        Cluster.assumeSlurm(nodes);
+        Cluster.assumeMpiPlugin(mpi);
+        if (nodes > 1) {
+            Cluster.assumeUcx();
+        }
+        Run run = srun(mpi, nodes, npes, "3");
+        assertFalse(run.timedOut(), "the job did not end in time" + run.tail());
+        List<String> failed = FAIL.matcher(run.stdout()).results().map(m -> m.group()).toList();
+        assertTrue(failed.isEmpty(), failed.size() + " check(s) failed:\n" + String.join("\n", failed) + run.tail());
+        for (int pe = 0; pe < npes; pe++) {
+            for (String c : List.of("put-barrier.g3", "stale.object-put.g3", "stale.team-as-argument.g2", "after-last.stale-handle.g3")) {
+                assertTrue(Pattern.compile("(?m)^(?:\\d+: )?CASE reinit\\." + Pattern.quote(c) + " PE " + pe + " PASS$")
+                        .matcher(run.stdout()).find(), "PE " + pe + " did not pass reinit." + c + run.tail());
+            }
+        }
+        assertEquals(0, run.exit(), "exit status" + run.tail());
+    }
+
+    /**
+     * A PE that exits after finalize instead of initializing again: under PMIx the others' fence fails
+     * and the job ends. (Under PMI-2 nothing tells them: they wait until srun's time limit.)
+     */
+    @Test
+    void pmixEndsTheJobWhenAPeExitsInsteadOfReinitializing() {
+        Cluster.assumeBuilt();
+        Cluster.assumeSlurm(1);
+        Cluster.assumeMpiPlugin("pmix");
+        Run run = srun("pmix", 1, 3, "2", "quit", "1");
+        assertFalse(run.timedOut(), "the job did not end in time" + run.tail());
+        assertTrue(run.stdout().contains("PE 1 exits after finalize instead of initializing again"), run.tail());
+        assertNotEquals(0, run.exit(), "exit status" + run.tail());
+    }
+}
