@@ -87,6 +87,7 @@ class OrphanGuardTest {
             try {
                 server.setSoTimeout((int) TimeUnit.SECONDS.toMillis(HANG_GUARD_SECONDS));
                 Socket s = server.accept();
+                long silentSince = 0;
                 try {
                     DataInputStream in = new DataInputStream(s.getInputStream());
                     assertEquals(BootstrapProtocol.MAGIC, in.readInt());
@@ -96,6 +97,8 @@ class OrphanGuardTest {
                     in.readLong();
                     assertEquals(0, in.readInt(), "generation of a first connection");
                     DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                    // The PE's silence clock cannot start before it has this reply.
+                    silentSince = System.nanoTime();
                     out.writeByte(BootstrapProtocol.HELLO_OK);
                     out.flush();
                     BufferedReader lines = new BufferedReader(new InputStreamReader(pe.getInputStream(),
@@ -113,7 +116,8 @@ class OrphanGuardTest {
                         s.close();
                     }
                 }
-                long dropped = System.nanoTime();
+                // Without a drop the launcher fell silent at its reply, however late the test reads "connected".
+                long dropped = drop ? System.nanoTime() : silentSince;
                 assertTrue(pe.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS), "the PE hung");
                 long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - dropped);
                 String stderr = new String(pe.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
