@@ -14,11 +14,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Re-initialization after finalize (OpenSHMEM 1.6) under srun: the conformance module's {@code Reinit}
- * program (three generations in one job) with the PEs bootstrapping through PMI-2 or PMIx, whose
- * session is kept from one generation to the next, on one node and across two.
+ * Re-initialization after finalize (OpenSHMEM 1.6) under srun and mpirun: the conformance module's
+ * {@code Reinit} program (three generations in one job) with the PEs bootstrapping through PMI-2 or
+ * PMIx, whose session is kept from one generation to the next; under srun on one node and across two.
  */
-class SrunReinitTest {
+class PmiReinitTest {
     private static final String REINIT = "io.jshmem.conformance.Reinit";
     private static final Pattern FAIL = Pattern.compile("(?m)^(?:\\d+: )?CASE \\S+ PE \\d+ FAIL.*$");
 
@@ -39,7 +39,20 @@ class SrunReinitTest {
         if (nodes > 1) {
             Cluster.assumeUcx();
         }
-        Run run = srun(mpi, nodes, npes, "3");
+        check(srun(mpi, nodes, npes, "3"), npes);
+    }
+
+    @Test
+    void threeGenerationsUnderMpirun() {
+        Cluster.assumeBuilt();
+        Cluster.assumeMpirun();
+        List<String> cmd = MpirunConformanceTest.mpirun(4);
+        cmd.addAll(Cluster.java(REINIT, "3"));
+        check(Run.of(cmd, Map.of(), Cluster.ROOT, 200), 4);
+    }
+
+    /** Every PE passed every check of every generation, and the job ended with status 0. */
+    private static void check(Run run, int npes) {
         assertFalse(run.timedOut(), "the job did not end in time" + run.tail());
         List<String> failed = FAIL.matcher(run.stdout()).results().map(m -> m.group()).toList();
         assertTrue(failed.isEmpty(), failed.size() + " check(s) failed:\n" + String.join("\n", failed) + run.tail());
