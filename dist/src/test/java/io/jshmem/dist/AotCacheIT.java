@@ -23,7 +23,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The PEs' ahead-of-time cache, from the unpacked distribution (jshmem in jars): the first job
- * makes it, later jobs use it, and a corrupt cache or JSHMEM_AOT=off changes nothing but speed.
+ * makes it, later jobs use it (also for what only launched PEs load, and over UCX what the UCX
+ * transport loads), and a corrupt cache or JSHMEM_AOT=off changes nothing but speed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AotCacheIT {
@@ -57,6 +58,15 @@ class AotCacheIT {
         assertHello(second);
         assertTrue(second.stderr.contains("start-up cache:       " + file), "the PEs use the cache" + second.describe());
 
+        // The training ran as a launched job: the bootstrap's socket classes come from the cache,
+        // and so do jshmem's lambdas (the cache's module graph matches the PEs' native access).
+        assertFromCache(List.of(), List.of("io.jshmem.core.bootstrap.TcpBootstrap$Identity", "sun.nio.ch.SocketChannelImpl",
+                "io.jshmem.core.ShmemRuntime$$Lambda/"));
+        if (libucpInstalled()) {
+            assertFromCache(List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self"),
+                    List.of("io.jshmem.ucx.Ucp", "jdk.internal.foreign.abi.DowncallLinker"));
+        }
+
         Files.writeString(file, "not an AOT cache");
         Result corrupt = hello(Map.of());
         assertHello(corrupt);
@@ -74,6 +84,36 @@ class AotCacheIT {
         env.put("JSHMEM_CACHE_DIR", cache.toString());
         return run(List.of(dist.resolve("bin/oshrun").toString(), "-np", "2", "--timeout", "120",
                 "-cp", dist.resolve("examples/jshmem-examples.jar").toString(), "io.jshmem.examples.Hello"), env);
+    }
+
+    /** A 2-PE hello with these options loads each of these classes (a name, or a prefix ending in '/') from the cache. */
+    private void assertFromCache(List<String> options, List<String> classes) throws Exception {
+        Path logs = Files.createTempDirectory(tmp, "class-load");
+        List<String> command = new ArrayList<>(List.of(dist.resolve("bin/oshrun").toString(), "-np", "2", "--timeout", "120"));
+        command.addAll(options);
+        command.addAll(List.of("--jvm-opt=-Xlog:class+load:file=" + logs.resolve("pe-%p.txt"),
+                "-cp", dist.resolve("examples/jshmem-examples.jar").toString(), "io.jshmem.examples.Hello"));
+        Result r = run(command, Map.of("JSHMEM_CACHE_DIR", cache.toString()));
+        assertHello(r);
+        List<Path> files;
+        try (Stream<Path> s = Files.list(logs)) {
+            files = s.sorted().toList();
+        }
+        assertEquals(2, files.size(), "one class-loading log per PE: " + files + r.describe());
+        for (Path f : files) {
+            List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
+            for (String c : classes) {
+                String name = c.endsWith("/") ? c : c + " ";
+                List<String> loads = lines.stream().filter(l -> l.contains("] " + name)).toList();
+                assertFalse(loads.isEmpty(), c + " loaded by " + f + r.describe());
+                assertTrue(loads.stream().allMatch(l -> l.endsWith("source: shared objects file")),
+                        c + " from the AOT cache " + options + ": " + loads);
+            }
+        }
+    }
+
+    private boolean libucpInstalled() throws Exception {
+        return run(List.of("/sbin/ldconfig", "-p"), Map.of()).stdout.contains("libucp.so");
     }
 
     private static void assertHello(Result r) {

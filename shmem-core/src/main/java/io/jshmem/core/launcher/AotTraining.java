@@ -10,9 +10,10 @@ import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
 
 /**
- * The training run of {@link AotCache}: a one-PE job that goes through what a PE typically loads
- * (init, allocation, RMA, atomics, waits, signals, teams, contexts, collectives, locks, finalize),
- * so that the cache holds those classes. Not for users; it checks nothing.
+ * The training job of {@link AotCache}: PEs started by oshrun (two, over UCX or shared memory) go
+ * through what a PE typically loads (init, allocation, RMA and atomics on the next PE, waits,
+ * signals, teams, contexts, collectives, locks, finalize), so that the cache holds those classes.
+ * Not for users; it checks nothing, and waits only for what its predecessor surely sends.
  */
 public final class AotTraining {
     private AotTraining() {
@@ -21,17 +22,19 @@ public final class AotTraining {
     public static void main(String[] args) {
         try (Shmem shmem = Shmem.init()) {
             int me = shmem.myPe();
+            int peer = (me + 1) % shmem.nPes(); // a remote PE, so that the transport's paths are trained
             SymLongArray a = shmem.calloc(SymType.LONG, 64);
-            SymLongArray b = shmem.malloc(SymType.LONG, 64);
+            SymLongArray b = shmem.calloc(SymType.LONG, 64);
             SymIntArray ints = shmem.calloc(SymType.INT, 8);
             long[] local = new long[64];
-            shmem.put(a, 0, local, 0, 64, me);
-            shmem.get(local, 0, a, 0, 64, me);
-            shmem.p(a, 1, 7L, me);
-            shmem.g(a, 1, me);
-            shmem.atomicFetchAdd(a, 2, 1L, me);
-            shmem.atomicCompareSwap(ints, 0, 0, 1, me);
-            shmem.putSignal(a, 3, local, 0, 1, b, 0, 1L, SignalOp.SET, me);
+            // Elements 8.. only: unordered with the p to element 1 below, which the predecessor waits for.
+            shmem.put(a, 8, local, 0, 8, peer);
+            shmem.get(local, 0, a, 0, 64, peer);
+            shmem.p(a, 1, 7L, peer);
+            shmem.g(a, 1, peer);
+            shmem.atomicFetchAdd(a, 2, 1L, peer);
+            shmem.atomicCompareSwap(ints, 0, 0, 1, peer);
+            shmem.putSignal(a, 3, local, 0, 1, b, 0, 1L, SignalOp.SET, peer);
             shmem.signalWaitUntil(b, 0, Cmp.GE, 1L);
             shmem.waitUntil(a, 1, Cmp.EQ, 7L);
             shmem.quiet();
@@ -43,7 +46,7 @@ public final class AotTraining {
             world.alltoall(b, a, 8);
             world.sync();
             try (ShmemContext ctx = shmem.ctxCreate(0)) {
-                ctx.p(a, 0, 1L, me);
+                ctx.p(a, 0, 1L, peer);
                 ctx.quiet();
             }
             shmem.setLock(a, 60);

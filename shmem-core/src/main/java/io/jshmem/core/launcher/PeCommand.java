@@ -23,7 +23,7 @@ final class PeCommand {
     private static final String DEFAULT_GC = "-XX:+UseSerialGC";
     private static final Pattern SELECTS_GC = Pattern.compile("-XX:\\+Use\\w*GC");
     /** The runtime maps shared memory and calls native transports through the FFM API. */
-    private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+    static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     /** The same on the module path: jshmem's modules that call native code, and the class path's code. */
     private static final String NATIVE_ACCESS_MODULES = "--enable-native-access=" + NativeAccess.MODULES + ",ALL-UNNAMED";
 
