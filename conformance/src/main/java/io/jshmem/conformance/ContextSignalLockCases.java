@@ -25,6 +25,7 @@ final class ContextSignalLockCases {
         cases.add(Case.atLeast(2, "ctx.team-context-uses-team-pe-numbers", ContextSignalLockCases::teamContext));
         cases.add(Case.of("ctx.options-team-session", ContextSignalLockCases::options));
         cases.add(Case.of("ctx.destroyed", ContextSignalLockCases::destroyed));
+        cases.add(Case.of("ctx.open-across-barriers", ContextSignalLockCases::openAcrossBarriers));
         cases.add(Case.of("ctx.thread-multiple.shared-context", c -> threadsOnOneContext(c, false)));
         cases.add(Case.of("ctx.thread-multiple.default-context", c -> threadsOnOneContext(c, true)));
         cases.add(Case.of("signal.put-signal-set", c -> putSignal(c, SignalOp.SET)));
@@ -33,6 +34,30 @@ final class ContextSignalLockCases {
         cases.add(Case.of("lock.counter", ContextSignalLockCases::lockCounter));
         cases.add(Case.of("lock.test-lock", ContextSignalLockCases::testLock));
         return cases;
+    }
+
+    /**
+     * A context stays open (its own worker over UCX) while the PEs go through barriers: a quiet or
+     * barrier on the default context must not wait for anything of the open contexts (over UCX/TCP,
+     * a worker flush on one PE waited for the peer's idle context worker and the barrier hung).
+     */
+    private static void openAcrossBarriers(CaseContext c) {
+        SymLongArray a = c.calloc(SymType.LONG, 2);
+        ShmemContext ctx = c.shmem.ctxCreate(0);
+        try {
+            ctx.p(a, 0, 11L + c.me, c.right());
+            ctx.quiet();
+            for (int i = 0; i < 3; i++) {
+                c.shmem.barrierAll();
+                c.shmem.p(a, 1, i, c.right());
+                c.shmem.quiet();
+            }
+            c.shmem.barrierAll();
+            c.checkEq(11L + c.left(), a.get(0), "the left neighbour's put through its open context");
+            c.checkEq(2L, a.get(1), "the left neighbour's last put on the default context");
+        } finally {
+            ctx.close();
+        }
     }
 
     private static void manyContexts(CaseContext c) {

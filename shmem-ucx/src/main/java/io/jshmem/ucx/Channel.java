@@ -64,6 +64,9 @@ final class Channel {
     /** {@code worker.address()}, for the hot-path calls; 0 once destroyed. */
     volatile long workerHandle;
     private final long[] eps;
+    /** {@link #flushAll}'s requests and their PEs, kept so that a quiet allocates nothing. */
+    private final long[] flushRequests;
+    private final int[] flushPes;
     private final long[] rkeys;
     private final boolean peerErrors;
     /** Set by {@link #release}: the worker is gone, nothing may touch it. */
@@ -81,6 +84,8 @@ final class Channel {
         this.lock = locked ? new ReentrantLock() : null;
         this.fetches = new NbiFetches(this, locked);
         this.eps = new long[job.npes];
+        this.flushRequests = new long[job.npes];
+        this.flushPes = new int[job.npes];
         this.rkeys = new long[job.npes];
         this.peerErrors = job.settings.ucxPeerErrors();
     }
@@ -376,20 +381,58 @@ final class Channel {
         }
     }
 
-    /** Completes every operation of this channel: a worker flush, then the kept requests. */
+    /**
+     * Completes every operation of this channel: a flush of each endpoint it made (all posted,
+     * then awaited), then the kept requests. Not a worker flush: that also flushes the endpoints
+     * UCX made on this worker for peers' contexts that connected to it, and completing those needs
+     * the peer to progress its context's worker, which nobody does while that PE waits in a barrier
+     * (two PEs hung in their barrier's quiet that way). This PE's operations are all on its own endpoints.
+     */
     void flushAll() {
-        long r;
+        int posted = 0;
         lock();
         try {
-            r = Ucp.workerFlushNbx(workerHandle, job.plainParam);
+            for (int pe = 0; pe < eps.length; pe++) {
+                long ep = eps[pe];
+                if (ep != 0) {
+                    long r = Ucp.epFlushNbx(ep, job.plainParam);
+                    if (r != 0) {
+                        flushPes[posted] = pe;
+                        flushRequests[posted++] = r;
+                    }
+                }
+            }
         } finally {
             unlock();
         }
-        await(r, -1, "quiet (worker flush)");
+        for (int i = 0; i < posted; i++) {
+            try {
+                await(flushRequests[i], flushPes[i], "quiet (endpoint flush)");
+            } catch (RuntimeException e) {
+                for (int j = i + 1; j < posted; j++) {
+                    abandon(flushRequests[j]);
+                }
+                throw e;
+            }
+        }
         try {
             completePending(-1);
         } finally {
             fetches.completeAll();
+        }
+    }
+
+    /** Cancels and frees a request nobody will wait for (a failing quiet's remaining flushes). */
+    private void abandon(long r) {
+        if (r == 0 || Ucp.isError(r)) {
+            return;
+        }
+        lock();
+        try {
+            Ucp.requestCancel(workerHandle, r);
+            Ucp.requestFree(r);
+        } finally {
+            unlock();
         }
     }
 

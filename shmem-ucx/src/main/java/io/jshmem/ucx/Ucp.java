@@ -317,7 +317,6 @@ final class Ucp {
     private static final class StatusString { static final MethodHandle H = ucp("ucs_status_string", J_B); }
     private static final class WorkerProgress { static final MethodHandle H = ucp("ucp_worker_progress", I_J); }
     private static final class WorkerFence { static final MethodHandle H = ucp("ucp_worker_fence", B_J); }
-    private static final class WorkerFlushNbx { static final MethodHandle H = ucp("ucp_worker_flush_nbx", J_JJ); }
     private static final class EpFlushNbx { static final MethodHandle H = ucp("ucp_ep_flush_nbx", J_JJ); }
     private static final class PutNbx { static final MethodHandle H = ucp("ucp_put_nbx", J_JJJJJJ); }
     private static final class GetNbx { static final MethodHandle H = ucp("ucp_get_nbx", J_JJJJJJ); }
@@ -685,14 +684,6 @@ final class Ucp {
     static byte fence(long worker) {
         try {
             return (byte) WorkerFence.H.invokeExact(worker);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    static long workerFlushNbx(long worker, MemorySegment param) {
-        try {
-            return (long) WorkerFlushNbx.H.invokeExact(worker, param.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }
