@@ -409,9 +409,7 @@ final class Channel {
             try {
                 await(flushRequests[i], flushPes[i], "quiet (endpoint flush)");
             } catch (RuntimeException e) {
-                for (int j = i + 1; j < posted; j++) {
-                    abandon(flushRequests[j]);
-                }
+                abandonRequests(flushRequests, i + 1, posted - i - 1);
                 throw e;
             }
         }
@@ -419,20 +417,6 @@ final class Channel {
             completePending(-1);
         } finally {
             fetches.completeAll();
-        }
-    }
-
-    /** Cancels and frees a request nobody will wait for (a failing quiet's remaining flushes). */
-    private void abandon(long r) {
-        if (r == 0 || Ucp.isError(r)) {
-            return;
-        }
-        lock();
-        try {
-            Ucp.requestCancel(workerHandle, r);
-            Ucp.requestFree(r);
-        } finally {
-            unlock();
         }
     }
 
