@@ -407,7 +407,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_AOT              auto (default): when jshmem runs from jars (the binary
                                           distribution), the PEs start from an ahead-of-time cache
                                           of the JDK and jshmem classes, made after the first
-                                          successful job (a few seconds, once); off: never
+                                          successful job (4-8 s, once); off: never
                   JSHMEM_CACHE_DIR        where that cache lives (default $XDG_CACHE_HOME/jshmem,
                                           else ~/.cache/jshmem)
                   JSHMEM_JVM_DIR          where to look for a JDK 25 when JAVA_HOME has none
