@@ -88,6 +88,8 @@ final class BootstrapServer implements AutoCloseable {
     private static final long PREVIOUS_GENERATION_WAIT_MILLIS = 5_000;
     /** Bounds how long {@link #abortAll} may wait on a PE that does not read its socket. */
     private static final long ABORT_NOTICE_WAIT_MILLIS = 500;
+    /** The ABORT_NOTICE message once {@link #abortAll} ran, else null. Guarded by this. */
+    private byte[] abortNotice;
 
     private final int npes;
     private final byte[] secret;
@@ -304,6 +306,9 @@ final class BootstrapServer implements AutoCloseable {
             out.writeByte(ABORT_NOTICE);
             writeText(out, reason);
         });
+        synchronized (this) {
+            abortNotice = notice; // from now on no fence completes (see fence)
+        }
         List<Thread> senders = new ArrayList<>();
         for (Peer peer : connectedPeers()) {
             senders.add(Thread.ofPlatform().daemon().name("oshrun-abort-notice-pe" + peer.pe).start(() -> peer.send(notice)));
@@ -711,6 +716,16 @@ final class BootstrapServer implements AutoCloseable {
         byte[] done = null;
         List<Peer> waiting = List.of();
         Generation g = peer.generation;
+        byte[] aborted;
+        synchronized (this) {
+            aborted = abortNotice;
+        }
+        if (aborted != null) {
+            // The job is ending: a PE that had not yet read the notice must not get a fence completed
+            // by the arrivals of PEs that have since given up on it. It gets the notice (again) instead.
+            peer.send(aborted);
+            return;
+        }
         synchronized (this) {
             if (g.inFence[peer.pe]) {
                 problem = "PE " + peer.pe + " entered a bootstrap fence twice";
