@@ -450,7 +450,7 @@ final class Collectives {
         long bytes = count << shift;
         for (int lo = 0; lo < n; lo += FETCH_BATCH) {
             int hi = Math.min(n, lo + FETCH_BATCH);
-            MemorySegment tmp = staging(bytes * (hi - lo));
+            MemorySegment tmp = team.allLocal ? null : staging(bytes * (hi - lo)); // only for off-node members
             for (int i = lo; i < hi; i++) {
                 if (st.comm.direct(team.members[i]) == null) {
                     fetch(team.members[i], from, tmp, (i - lo) * bytes, bytes);
