@@ -367,6 +367,24 @@ final class Comm {
     }
 
     /**
+     * Adds to a synchronization word at {@code pe} that only its owner waits on (a dissemination
+     * flag): as {@code amo64(ADD)}, except that the transport's quiet need not complete it.
+     */
+    void flagAdd(int pe, long off, long increment) {
+        MemorySegment s = cpuAtomics[pe];
+        if (s == null) {
+            remote(pe).flagAdd(pe, off, increment);
+            return;
+        }
+        try {
+            LONG.getAndAdd(s, off, increment);
+        } catch (InternalError e) {
+            throw heap.fault(e, "barrier flag", pe);
+        }
+        Waiter.poke(s); // the atomic is a full fence: no wake-up can be lost
+    }
+
+    /**
      * Updates a signal word at {@code pe} after data put to the same PE: the data is visible to a
      * PE that sees the signal. A set on a mapped heap is a release store; an add is an atomic.
      */

@@ -59,6 +59,10 @@ final class PeState {
         boolean oversubscribed = !"core".equals(System.getenv(LaunchEnv.BIND)) && local > Runtime.getRuntime().availableProcessors();
         long spin = config.waitSpinNanos() >= 0 ? config.waitSpinNanos() : oversubscribed ? 0 : 20_000;
         this.waiter = new Waiter(spin, config.waitYieldNanos(), transport, this::checkAbort);
+        if (transport != null) {
+            MemorySegment mine = self;
+            transport.wakeOnRemoteWrites(() -> Waiter.poke(mine));
+        }
     }
 
     void checkAbort() {

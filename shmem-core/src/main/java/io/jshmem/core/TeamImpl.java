@@ -6,7 +6,6 @@ import io.jshmem.ShmemTeam;
 import io.jshmem.SymArray;
 import io.jshmem.TeamConfig;
 import io.jshmem.TeamPair;
-import io.jshmem.core.transport.AmoOp;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -345,7 +344,7 @@ final class TeamImpl implements ShmemTeam {
                 CtxBase.LONG.setRelease(to, off, e << IDENT_BITS | ident);
                 Waiter.signal(to);
             } else {
-                st.comm.amo64(roundPe[r], off + p * 8L, AmoOp.ADD, increment, 0);
+                st.comm.flagAdd(roundPe[r], off + p * 8L, increment);
             }
             int from = roundFrom[r];
             long v;

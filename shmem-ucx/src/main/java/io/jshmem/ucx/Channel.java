@@ -68,6 +68,13 @@ final class Channel {
     private final long[] flushRequests;
     private final int[] flushPes;
     private final long[] rkeys;
+    /**
+     * Whether operations to each PE may still await remote completion (a put or non-fetching
+     * atomic was posted since its last flush; guarded by {@link #lock}): quiet flushes only these
+     * endpoints, so a quiet with nothing outstanding costs nothing (a barrier's quiet does not
+     * wait for the previous sync's flags, see {@link UcxTransport#flagAdd}).
+     */
+    private final boolean[] dirty;
     private final boolean peerErrors;
     /** Set by {@link #release}: the worker is gone, nothing may touch it. */
     private volatile boolean released;
@@ -87,6 +94,7 @@ final class Channel {
         this.flushRequests = new long[job.npes];
         this.flushPes = new int[job.npes];
         this.rkeys = new long[job.npes];
+        this.dirty = new boolean[job.npes];
         this.peerErrors = job.settings.ucxPeerErrors();
     }
 
@@ -247,17 +255,27 @@ final class Channel {
         long ep = ep(pe);
         lock();
         try {
+            if (op == PUT) {
+                dirty[pe] = true;
+            }
             return op.call(ep, local, n, job.base(pe) + offset, rkeys[pe], job.plainParam);
         } finally {
             unlock();
         }
     }
 
-    /** Posts an atomic; {@code param} is the calling thread's pre-filled {@code ucp_request_param_t}. */
-    long postAtomic(int pe, int opcode, long operand, long offset, MemorySegment param) {
+    /**
+     * Posts an atomic; {@code param} is the calling thread's pre-filled {@code ucp_request_param_t}.
+     * {@code tracked}: quiet must complete it (a fetching atomic completes when awaited; a
+     * synchronization flag is nobody's to complete).
+     */
+    long postAtomic(int pe, int opcode, long operand, long offset, MemorySegment param, boolean tracked) {
         long ep = ep(pe);
         lock();
         try {
+            if (tracked) {
+                dirty[pe] = true;
+            }
             return Ucp.atomicOpNbx(ep, opcode, operand, job.base(pe) + offset, rkeys[pe], param);
         } finally {
             unlock();
@@ -382,8 +400,8 @@ final class Channel {
     }
 
     /**
-     * Completes every operation of this channel: a flush of each endpoint it made (all posted,
-     * then awaited), then the kept requests. Not a worker flush: that also flushes the endpoints
+     * Completes every operation of this channel: a flush of each endpoint with operations that may
+     * be incomplete (all posted, then awaited), then the kept requests. Not a worker flush: that also flushes the endpoints
      * UCX made on this worker for peers' contexts that connected to it, and completing those needs
      * the peer to progress its context's worker, which nobody does while that PE waits in a barrier
      * (two PEs hung in their barrier's quiet that way). This PE's operations are all on its own endpoints.
@@ -394,7 +412,8 @@ final class Channel {
         try {
             for (int pe = 0; pe < eps.length; pe++) {
                 long ep = eps[pe];
-                if (ep != 0) {
+                if (ep != 0 && dirty[pe]) {
+                    dirty[pe] = false;
                     long r = Ucp.epFlushNbx(ep, job.plainParam);
                     if (r != 0) {
                         flushPes[posted] = pe;
@@ -427,10 +446,13 @@ final class Channel {
             return; // never used: nothing to complete
         }
         long ep = ep(pe);
-        long r;
+        long r = 0;
         lock();
         try {
-            r = Ucp.epFlushNbx(ep, job.plainParam);
+            if (dirty[pe]) {
+                dirty[pe] = false;
+                r = Ucp.epFlushNbx(ep, job.plainParam);
+            }
         } finally {
             unlock();
         }

@@ -71,7 +71,7 @@ final class NbiFetches {
             }
             // Read by UCX during the call only: the one param of each size serves every slot.
             param.set(JAVA_LONG, Ucp.REQ_REPLY_BUFFER, slots.address() + at + 8);
-            long r = channel.postAtomic(pe, opcode, slots.address() + at, offset, param);
+            long r = channel.postAtomic(pe, opcode, slots.address() + at, offset, param, false);
             if (Ucp.isError(r)) {
                 throw channel.job.peerError(pe, "UCX non-blocking fetching atomic to PE " + pe + " failed", (byte) r);
             }

@@ -39,6 +39,8 @@ final class ProgressEngine implements Runnable {
     private final Thread thread;
     private final long spinNanos;
     private volatile boolean stopping;
+    /** Wakes this PE's threads sleeping on its memory (see {@code RemoteTransport#wakeOnRemoteWrites}); null until set. */
+    volatile Runnable wake;
 
     ProgressEngine(Channel transport, int eventFd, Arena arena, long spinNanos) {
         this.transport = transport;
@@ -111,6 +113,12 @@ final class ProgressEngine implements Runnable {
                 }
                 if (done != 0) {
                     lastEvent = System.nanoTime();
+                    // What progress did may have been a peer's write into this PE's memory that a
+                    // thread of this PE sleeps on: wake it now, not at its sleep's timeout.
+                    Runnable w = wake;
+                    if (w != null) {
+                        w.run();
+                    }
                     // isInitialized first: the event class's first use starts JFR's machinery
                     // (~0.2 CPU-s), for nothing when no recording runs.
                     if (busy == null && FlightRecorder.isInitialized() && UcxProgressEvent.ON.isEnabled()) {

@@ -254,7 +254,7 @@ public final class UcxTransport implements RemoteTransport {
             } else {
                 b.set(JAVA_LONG, Scratch.OPERAND, op == AmoOp.FETCH ? 0L : operand);
             }
-            main.await(main.postAtomic(pe, opcode(op), s.operandAddress, offset, fetch ? s.param64Fetch : s.param64), pe, "atomic");
+            main.await(main.postAtomic(pe, opcode(op), s.operandAddress, offset, fetch ? s.param64Fetch : s.param64, !fetch), pe, "atomic");
             return op == AmoOp.SET || !fetch ? 0L : b.get(JAVA_LONG, Scratch.REPLY);
         } finally {
             main.waiters.decrementAndGet();
@@ -274,8 +274,24 @@ public final class UcxTransport implements RemoteTransport {
             } else {
                 b.set(JAVA_INT, Scratch.OPERAND, op == AmoOp.FETCH ? 0 : operand);
             }
-            main.await(main.postAtomic(pe, opcode(op), s.operandAddress, offset, fetch ? s.param32Fetch : s.param32), pe, "atomic");
+            main.await(main.postAtomic(pe, opcode(op), s.operandAddress, offset, fetch ? s.param32Fetch : s.param32, !fetch), pe, "atomic");
             return op == AmoOp.SET || !fetch ? 0 : b.get(JAVA_INT, Scratch.REPLY);
+        } finally {
+            main.waiters.decrementAndGet();
+        }
+    }
+
+    /**
+     * A posted atomic add the quiet of this transport does not wait for: the target waits for
+     * the value, and nobody needs to know when it landed.
+     */
+    @Override
+    public void flagAdd(int pe, long offset, long increment) {
+        main.waiters.incrementAndGet();
+        try {
+            Scratch s = scratch();
+            s.small.set(JAVA_LONG, Scratch.OPERAND, increment);
+            main.await(main.postAtomic(pe, Ucp.UCP_ATOMIC_OP_ADD, s.operandAddress, offset, s.param64, false), pe, "atomic");
         } finally {
             main.waiters.decrementAndGet();
         }
@@ -374,6 +390,13 @@ public final class UcxTransport implements RemoteTransport {
     @Override
     public boolean progress() {
         return !closed && main.tryProgress();
+    }
+
+    @Override
+    public void wakeOnRemoteWrites(Runnable wake) {
+        if (progress != null) {
+            progress.wake = wake;
+        }
     }
 
     // ================================================================== contexts

@@ -44,6 +44,15 @@ public interface RemoteTransport extends AutoCloseable {
         Fetched.store(fetch, index, old);
     }
 
+    /**
+     * Adds {@code increment} to a 64-bit synchronization word at {@code pe} that only its owner
+     * waits on (a barrier's flag, a collective's arrival counter): unlike {@link #atomic64}, the
+     * transport's {@link #quiet} need not wait for it, because the target does.
+     */
+    default void flagAdd(int pe, long offset, long increment) {
+        atomic64(pe, offset, AmoOp.ADD, increment, 0);
+    }
+
     /** Orders operations to each PE. */
     void fence();
 
@@ -60,6 +69,15 @@ public interface RemoteTransport extends AutoCloseable {
      */
     default boolean progress() {
         return false;
+    }
+
+    /**
+     * Called once at init: {@code wake} wakes the threads sleeping on this PE's memory. A
+     * transport that writes this PE's memory on a peer's behalf outside the PE's own waits (a
+     * progress thread applying a remote put or atomic) runs it afterwards, so that a sleeping
+     * waiter sees the write at once instead of at its sleep's timeout. Cheap when nobody sleeps.
+     */
+    default void wakeOnRemoteWrites(Runnable wake) {
     }
 
     /**
