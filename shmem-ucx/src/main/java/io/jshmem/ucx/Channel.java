@@ -541,8 +541,16 @@ final class Channel {
         }
     }
 
+    /**
+     * When an application thread last progressed this worker in a wait ({@link #tryProgress}):
+     * while that is recent the {@link ProgressEngine} keeps out of the way instead of being woken
+     * by every message the waiting thread is about to handle itself.
+     */
+    volatile long lastAppProgress;
+
     /** One non-blocking round of progress; false when another thread holds the worker (it progresses it). */
     boolean tryProgress() {
+        lastAppProgress = System.nanoTime();
         if (lock != null && !lock.tryLock()) {
             return false;
         }

@@ -33,6 +33,8 @@ final class ProgressEngine implements Runnable {
     private static final int MAX_ROUNDS = 64;
     /** Sleep while an application thread is progressing the worker itself. */
     private static final long WAITER_NAP_NANOS = 100_000;
+    /** An application thread that progressed the worker this recently is still polling it. */
+    private static final long APP_POLL_NANOS = 50_000;
 
     private final Channel transport;
     private final MemorySegment pollfd;
@@ -87,10 +89,13 @@ final class ProgressEngine implements Runnable {
         UcxProgressEvent busy = null;
         try {
             while (!stopping) {
-                if (transport.waiters.get() > 0 || transport.lock.hasQueuedThreads()) {
+                if (transport.waiters.get() > 0 || transport.lock.hasQueuedThreads()
+                        || System.nanoTime() - transport.lastAppProgress < APP_POLL_NANOS) {
                     // An application thread is posting an operation or progressing the worker while
-                    // it waits for one: do not take the lock from it (the lock is not fair) or get
-                    // woken by every reply it is waiting for.
+                    // it waits (for one of its operations, or in a barrier or wait on its memory): do
+                    // not take the lock from it (the lock is not fair) or get woken by every message
+                    // it is about to handle itself. It stops progressing when its wait ends or it
+                    // goes to sleep; this thread takes over a nap later.
                     LockSupport.parkNanos(WAITER_NAP_NANOS);
                     lastEvent = System.nanoTime();
                     continue;
