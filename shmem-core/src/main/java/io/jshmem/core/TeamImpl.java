@@ -70,12 +70,13 @@ final class TeamImpl implements ShmemTeam {
     private final long[] remoteSyncs = new long[2];
     private final long[] remoteFlagSum = new long[2];
     /**
-     * Network push collectives (members not all on this node): heap offsets of the two counters
-     * (by epoch parity) that senders add {@code 1 + (ident << 32)} to after putting their data into
-     * this PE's push buffer of that parity, and what each should hold by now if every call matched.
+     * Network push collectives (members not all on this node): heap offsets of the counters (one
+     * per push buffer, by epoch) that senders add {@code 1 + (ident << 32)} to after putting their
+     * data into this PE's push buffer of that epoch, and what each should hold by now if every call
+     * matched.
      */
-    private final long[] pushCounterOff = new long[2];
-    private final long[] pushCounterExpected = new long[2];
+    private final long[] pushCounterOff = new long[TeamSlots.PUSH_BUFFERS];
+    private final long[] pushCounterExpected = new long[TeamSlots.PUSH_BUFFERS];
     /**
      * Every member has finished every team operation before this epoch (known from a sync, or
      * from having received data from every member at this epoch): a push buffer last used at
@@ -86,7 +87,7 @@ final class TeamImpl implements ShmemTeam {
     final boolean allLocal;
     /** Whether syncs wait for every member's arrival word (else a dissemination barrier). */
     private final boolean linearSync;
-    /** Heap offsets of this team's arrival word and of its push buffer 0 (buffer 1 follows). */
+    /** Heap offsets of this team's arrival word and of its push buffer 0 (the others follow). */
     private final long arriveOff;
     private final long bufferOff;
     /**
@@ -141,8 +142,9 @@ final class TeamImpl implements ShmemTeam {
         this.me = my;
         long flags0 = rt.slots().flag(slot, 0);
         this.scratch0 = rt.slots().scratch(slot, 0);
-        this.pushCounterOff[0] = rt.slots().scratch(slot, 1);
-        this.pushCounterOff[1] = rt.slots().scratch(slot, 2);
+        for (int i = 0; i < TeamSlots.PUSH_BUFFERS; i++) {
+            this.pushCounterOff[i] = rt.slots().pushCounter(slot, i);
+        }
         boolean local = true;
         for (MemorySegment p : peers) {
             local &= p != null;
@@ -401,12 +403,13 @@ final class TeamImpl implements ShmemTeam {
 
     /**
      * Starts a push collective on a team whose members are not all on this node; returns its
-     * epoch. Senders put into the receivers' push buffer of the epoch's parity, last used two
-     * epochs before: unless every member is known to have finished with it, a sync comes first
-     * (all members decide alike, since they know the same).
+     * epoch. Senders put into the receivers' push buffer of the epoch, last used
+     * {@link TeamSlots#PUSH_BUFFERS} epochs before: unless every member is known to have finished
+     * with it, a sync comes first (all members decide alike, since they know the same). So a run
+     * of broadcasts syncs once every {@code PUSH_BUFFERS - 1} calls.
      */
     long beginPush() {
-        if (allFinishedBefore < epoch) {
+        if (allFinishedBefore < epoch - (TeamSlots.PUSH_BUFFERS - 2)) {
             syncInternal();
         }
         long e = ++epoch;
@@ -418,7 +421,7 @@ final class TeamImpl implements ShmemTeam {
     void pushTo(int pe, long e, long at, long from, long n) {
         int w = members[pe];
         st.comm.put(w, buffer(e) + at, st.self, from, n);
-        st.comm.signal(w, pushCounterOff[(int) (e & 1)], 1 + ((long) ident << 32), io.jshmem.SignalOp.ADD);
+        st.comm.signal(w, pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))], 1 + ((long) ident << 32), io.jshmem.SignalOp.ADD);
     }
 
     /**
@@ -427,7 +430,7 @@ final class TeamImpl implements ShmemTeam {
      * another collective, or with other arguments, and the job is aborted.
      */
     void awaitPushes(long e, int count, int fromLo, int fromHi) {
-        int p = (int) (e & 1);
+        int p = (int) (e & (TeamSlots.PUSH_BUFFERS - 1));
         long want = pushCounterExpected[p] += count * (1 + ((long) ident << 32));
         if (count == 0) {
             return;
@@ -594,9 +597,9 @@ final class TeamImpl implements ShmemTeam {
         }
     }
 
-    /** Heap offset of the push buffer used at epoch {@code e} (the two alternate). */
+    /** Heap offset of the push buffer used at epoch {@code e} (they are used in turn). */
     long buffer(long e) {
-        return bufferOff + (e & 1) * TeamSlots.BUF_BYTES;
+        return bufferOff + (e & (TeamSlots.PUSH_BUFFERS - 1)) * TeamSlots.BUF_BYTES;
     }
 
     /**

@@ -5,8 +5,9 @@ import io.jshmem.ShmemException;
 /**
  * The per-team areas of the internal symmetric region. Slot s holds, on every PE, the barrier
  * flags of the team using slot s (one cache line per round), a few scratch words, the member's
- * arrival word (the epoch of the last collective it entered or finished, see {@link TeamImpl}) and
- * two buffers through which small collectives push their data. A PE may be
+ * arrival word (the epoch of the last collective it entered or finished, see {@link TeamImpl}), one
+ * counter line per push buffer and {@link #PUSH_BUFFERS} buffers through which small collectives
+ * push their data (used in turn by epoch). A PE may be
  * in several teams, each with its own slot; disjoint teams may share a slot number. Members of a
  * parent team agree on a slot that is free on all of them (an AND of free-slot masks).
  */
@@ -18,11 +19,18 @@ final class TeamSlots {
     static final int LINE = 64;
     private static final int FLAGS_BYTES = ROUNDS * LINE;
     private static final int SCRATCH_WORDS = 4;
-    /** Bytes of each of the two push buffers of a slot: collectives moving more go the pull way. */
+    /** Bytes of each push buffer of a slot: collectives moving more go the pull way. */
     static final int BUF_BYTES = 8192;
+    /**
+     * Push buffers per slot (a power of two), used in turn: across nodes a sender may write the
+     * buffer of epoch e once every member is known to have finished epoch e - PUSH_BUFFERS, so
+     * back-to-back collectives need a sync only every PUSH_BUFFERS - 1 calls (with two, every call).
+     */
+    static final int PUSH_BUFFERS = 4;
     private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;
-    private static final long BUF_AT = ARRIVE_AT + LINE;
-    static final long SLOT_BYTES = BUF_AT + 2L * BUF_BYTES;
+    private static final long COUNTERS_AT = ARRIVE_AT + LINE;
+    private static final long BUF_AT = COUNTERS_AT + PUSH_BUFFERS * LINE;
+    static final long SLOT_BYTES = BUF_AT + (long) PUSH_BUFFERS * BUF_BYTES;
     static final long TOTAL_BYTES = MAX_TEAMS * SLOT_BYTES;
 
     private final long base;
@@ -47,7 +55,12 @@ final class TeamSlots {
         return base + slot * SLOT_BYTES + ARRIVE_AT;
     }
 
-    /** Offset of push buffer 0 of a slot; buffer 1 follows it. */
+    /** Offset of the counter of push buffer {@code i} of a slot (a line each). */
+    long pushCounter(int slot, int i) {
+        return base + slot * SLOT_BYTES + COUNTERS_AT + (long) i * LINE;
+    }
+
+    /** Offset of push buffer 0 of a slot; the others follow it. */
     long buffer(int slot) {
         return base + slot * SLOT_BYTES + BUF_AT;
     }
