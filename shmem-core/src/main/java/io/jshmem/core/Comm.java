@@ -24,11 +24,19 @@ import java.lang.invoke.VarHandle;
  * access: no allocation, lock or system call.
  *
  * <p><b>Faults.</b> The JVM reports a SIGBUS on a mapped heap (its directory had no page left to
- * back it) as an InternalError; the direct puts, gets and signals catch it and throw a
- * ShmemException naming the PE, the routine and the cure instead. A catch block costs nothing on
- * the path that does not throw, but it makes C2's code for the method larger: amo64/amo32, already
- * near C2's inlining limits (with it, C2 inlined them in fewer call sites of AmoBench), go without;
- * a fault there is reported by the failure handler.
+ * back it, or the segment file was truncated) as an InternalError, and raises it asynchronously: at
+ * the thread's next safepoint poll, so in whatever frame that poll is. The direct puts, gets and
+ * signals catch it and throw a ShmemException naming the PE, the routine and the cure; that works
+ * while the access runs interpreted or compiled on its own (the poll is then its own return, inside
+ * the try). Once the access is compiled into a caller, the poll is the caller's (a loop back-edge
+ * or return in user code) and no catch in the library sees the error (measured: HeapFaultTest's
+ * atomic-hot raises it in the user's loop); the failure handler (ShmemRuntime) then reports it as
+ * a ShmemException naming the PE and ends the job. amo64/amo32 have no catch at all: C2 compiles
+ * them on their own for the callers that do not inline them, and that code, 2,480 bytes in
+ * AmoBench, is just under InlineSmallCode (2,500); a catch block, in them or in a helper they
+ * call, took it to 2,600-3,200 bytes, and C2 then stopped inlining them into callers compiled later
+ * (AmoBench's swap and add loops: "already compiled into a big method"). The catch for atomics
+ * belongs in the generated API methods, where the operation is a constant and the code small.
  *
  * <p>One instance per PE, plus one per created context that has a transport of its own
  * ({@link #withTransport}).

@@ -608,7 +608,8 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     private synchronized void installFailureHandler() {
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         previousHandler = previous;
-        failureHandler = (thread, error) -> {
+        failureHandler = (thread, uncaught) -> {
+            Throwable error = heapFaultReported(uncaught);
             boolean failing = thread == initThread && !st.finalized && st.abortReason == null;
             if (thread == initThread) {
                 st.failed = true;
@@ -621,7 +622,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             }
             if (failing && st.abortReason == null) {
                 // The exception is why the job ends: the launcher reports it (a PMI bootstrap's own handler may have already).
-                st.bootstrap.abort(1, "PE " + st.me + " failed before finalize: " + heapFault(error)
+                st.bootstrap.abort(1, "PE " + st.me + " failed before finalize: " + heapFault(uncaught)
                         + (closedFailing ? " (jshmem was closed as it unwound; no PE was let past a collective this PE"
                         + " never reached)" : ""));
             }
@@ -632,6 +633,21 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     /** A fault on the heap that escaped the accesses that catch it (e.g. through a SymArray's local segment), explained. */
     private Object heapFault(Throwable error) {
         return SymmetricHeap.isFault(error) ? st.heap.faultExplanation(error) : error;
+    }
+
+    /**
+     * What the failure handler reports for an uncaught exception: a fault on the heap that no access
+     * could turn into a ShmemException (see Comm's "Faults": the JVM raises it at its next safepoint
+     * poll, which may be in the caller's code, not the library's) becomes one here, naming the PE,
+     * with the JVM's InternalError as its cause.
+     */
+    private Throwable heapFaultReported(Throwable error) {
+        if (!SymmetricHeap.isFault(error)) {
+            return error;
+        }
+        ShmemException e = new ShmemException("PE " + st.me + ": " + st.heap.faultExplanation(error), error);
+        e.setStackTrace(error.getStackTrace());
+        return e;
     }
 
     @Override

@@ -201,7 +201,8 @@ public final class SymmetricHeap {
     public String faultExplanation(Throwable fault) {
         return "a memory fault on the symmetric heap (" + fault.getMessage() + "): the shared-memory directory " + dir
                 + " ran out of space after init, which something else on the machine took (set JSHMEM_SHM_PREALLOCATE=1 to"
-                + " allocate the heap's pages at init, or give the directory more room, e.g. docker run --shm-size=...)";
+                + " allocate the heap's pages at init, or give the directory more room, e.g. docker run --shm-size=...),"
+                + " or a heap segment was truncated by another process";
     }
 
     /**
