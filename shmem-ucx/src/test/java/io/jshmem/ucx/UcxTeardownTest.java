@@ -11,6 +11,7 @@ import io.jshmem.Shmem;
 import io.jshmem.ShmemException;
 import io.jshmem.core.Config;
 import io.jshmem.core.heap.SymmetricHeap;
+import io.jshmem.core.testing.InProcessBootstrap;
 import io.jshmem.core.transport.AmoOp;
 import io.jshmem.core.transport.RemoteTransport;
 import java.io.IOException;
@@ -58,7 +59,7 @@ class UcxTeardownTest {
     /** Two PEs' heaps and transports, created by {@code pool}; a failing PE breaks the fence for the other. */
     private static final class Job {
         final String jobId = "ucxtd" + ProcessHandle.current().pid() + "x" + JOBS.incrementAndGet();
-        final InProcessJob.Pe[] pes = new InProcessJob.Pe[2];
+        final InProcessBootstrap[] pes = new InProcessBootstrap[2];
         final SymmetricHeap[] heaps = new SymmetricHeap[2];
         final UcxTransport[] transports = new UcxTransport[2];
         final CyclicBarrier barrier = new CyclicBarrier(2);
@@ -69,7 +70,7 @@ class UcxTeardownTest {
         Job(Map<String, String> env) throws Exception {
             Map<String, byte[]> kv = new ConcurrentHashMap<>();
             for (int i = 0; i < 2; i++) {
-                pes[i] = new InProcessJob.Pe(i, 2, jobId, kv, barrier, failed::get);
+                pes[i] = new InProcessBootstrap(i, 2, "node0", jobId, kv, barrier, pes, failed::get);
             }
             Config config = new Config(HEAP, false, false, false, "/dev/shm", "ucx");
             List<Future<?>> fs = new ArrayList<>();
