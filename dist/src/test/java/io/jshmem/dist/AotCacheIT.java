@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The PEs' ahead-of-time cache, from the unpacked distribution (jshmem in jars): the first job
- * makes it, later jobs use it (also for what only launched PEs load, and over UCX what the UCX
- * transport loads), and a corrupt cache or JSHMEM_AOT=off changes nothing but speed.
+ * The ahead-of-time caches of the PEs and of oshrun's launcher JVM, from the unpacked distribution
+ * (jshmem in jars): the first job makes them, later jobs use them (also for what only launched PEs
+ * load, and over UCX what the UCX transport loads), and a corrupt, stale or missing cache or
+ * JSHMEM_AOT=off changes nothing but speed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AotCacheIT {
@@ -49,14 +50,24 @@ class AotCacheIT {
         Result first = hello(Map.of());
         assertHello(first);
         List<Path> files = cacheFiles();
-        assertEquals(1, files.size(), "one cache file after the first job, no temporary ones: " + files + first.describe());
-        Path file = files.get(0);
+        assertEquals(3, files.size(), "the PEs' cache, the launcher's and its key after the first job, no temporary files: "
+                + files + first.describe());
+        Path launcherFile = files.get(0);
+        Path launcherKey = files.get(1);
+        Path file = files.get(2);
         assertTrue(file.getFileName().toString().matches("pe-[0-9a-f]{16}\\.aot"), file.toString());
+        assertTrue(launcherFile.getFileName().toString().matches("launcher-[0-9]+\\.aot"), launcherFile.toString());
+        assertEquals(launcherFile.getFileName().toString().replace(".aot", ".key"), launcherKey.getFileName().toString());
+        String key = file.getFileName().toString().replaceAll("pe-|\\.aot", "");
+        assertEquals(key, Files.readString(launcherKey), "the launcher's cache is for these jars");
         assertTrue(Files.size(file) > 1_000_000, "a real cache, not an empty file: " + Files.size(file) + " bytes");
+        assertTrue(Files.size(launcherFile) > 1_000_000, "a real cache, not an empty file: " + Files.size(launcherFile) + " bytes");
 
         Result second = hello(Map.of("SHMEM_INFO", "1"));
         assertHello(second);
         assertTrue(second.stderr.contains("start-up cache:       " + file), "the PEs use the cache" + second.describe());
+        assertTrue(second.stderr.contains("oshrun: launcher start-up cache: " + launcherFile), "oshrun uses its cache" + second.describe());
+        assertLauncherFromCache(true);
 
         // The training ran as a launched job: the bootstrap's socket classes come from the cache,
         // and so do jshmem's lambdas (the cache's module graph matches the PEs' native access).
@@ -67,16 +78,59 @@ class AotCacheIT {
                     List.of("io.jshmem.ucx.Ucp", "jdk.internal.foreign.abi.DowncallLinker"));
         }
 
+        // The launcher's cache corrupt and made for other jars: ignored, and made again after the job.
+        Files.writeString(launcherFile, "not an AOT cache");
+        Files.writeString(launcherKey, "0123456789abcdef");
+        Result stale = hello(Map.of());
+        assertHello(stale);
+        assertQuiet(stale);
+        assertEquals(key, Files.readString(launcherKey), "the launcher's cache is made again" + stale.describe());
+        assertTrue(Files.size(launcherFile) > 1_000_000, "the launcher's cache is made again" + stale.describe());
+        assertLauncherFromCache(true);
+        // Missing: made again too.
+        Files.delete(launcherFile);
+        Result missing = hello(Map.of("SHMEM_INFO", "1"));
+        assertHello(missing);
+        assertTrue(missing.stderr.contains("oshrun: launcher start-up cache: none"), missing.describe());
+        assertTrue(Files.size(launcherFile) > 1_000_000, "the launcher's cache is made again" + missing.describe());
+        assertEquals(3, cacheFiles().size(), "no temporary files: " + cacheFiles());
+
         Files.writeString(file, "not an AOT cache");
         Result corrupt = hello(Map.of());
         assertHello(corrupt);
-        String all = (corrupt.stdout + corrupt.stderr).toLowerCase(Locale.ROOT);
-        assertFalse(all.contains("aot") || all.contains("shared spaces") || all.contains("cds"),
-                "a corrupt cache is ignored silently" + corrupt.describe());
+        assertQuiet(corrupt);
 
         Result off = hello(Map.of("JSHMEM_AOT", "off", "SHMEM_INFO", "1"));
         assertHello(off);
         assertTrue(off.stderr.contains("start-up cache:       none"), "JSHMEM_AOT=off uses no cache" + off.describe());
+        assertTrue(off.stderr.contains("oshrun: launcher start-up cache: none"), "JSHMEM_AOT=off: not for oshrun either" + off.describe());
+        assertLauncherFromCache(false);
+    }
+
+    private static void assertQuiet(Result r) {
+        String all = (r.stdout + r.stderr).toLowerCase(Locale.ROOT);
+        assertFalse(all.contains("aot") || all.contains("shared spaces") || all.contains("cds"),
+                "a corrupt cache is ignored silently" + r.describe());
+    }
+
+    /** Whether a 2-PE hello's launcher JVM loads its own classes from its cache (JSHMEM_AOT=off when not). */
+    private void assertLauncherFromCache(boolean expected) throws Exception {
+        Path logs = Files.createTempDirectory(tmp, "launcher-class-load");
+        Map<String, String> env = new HashMap<>(Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + logs.resolve("jvm-%p.txt")));
+        if (!expected) {
+            env.put("JSHMEM_AOT", "off");
+        }
+        Result r = hello(env);
+        assertHello(r);
+        List<String> loads = new ArrayList<>();
+        try (Stream<Path> s = Files.list(logs)) {
+            for (Path f : s.toList()) {
+                Files.readAllLines(f, StandardCharsets.UTF_8).stream()
+                        .filter(l -> l.contains("] io.jshmem.core.launcher.Launcher ")).forEach(loads::add);
+            }
+        }
+        assertEquals(1, loads.size(), "the launcher JVM's class-loading log: " + loads + r.describe());
+        assertEquals(expected, loads.get(0).endsWith("source: shared objects file"), loads.get(0));
     }
 
     private Result hello(Map<String, String> extra) throws Exception {
@@ -138,7 +192,7 @@ class AotCacheIT {
         Path out = Files.createTempFile(tmp, "out", ".txt");
         Path err = Files.createTempFile(tmp, "err", ".txt");
         ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command));
-        pb.environment().keySet().removeIf(k -> k.startsWith("JSHMEM_") || k.startsWith("SHMEM_"));
+        pb.environment().keySet().removeIf(k -> k.startsWith("JSHMEM_") || k.startsWith("SHMEM_") || k.equals("JAVA_TOOL_OPTIONS"));
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().putAll(extra);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).redirectOutput(out.toFile()).redirectError(err.toFile());

@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -22,12 +20,19 @@ import java.util.stream.Stream;
 
 /**
  * A JDK ahead-of-time cache (JEP 483/514) of the JDK and jshmem classes a PE loads, so that PE
- * JVMs start in about a third of the CPU time. Used when jshmem runs from jars (the binary
+ * JVMs start in about a third of the CPU time, and one of the classes oshrun's own launcher JVM
+ * loads. Used when jshmem runs from jars (the binary
  * distribution's {@code lib/}; a class directory cannot be archived) and {@code JSHMEM_AOT} is not
  * {@code off}. The cache lives in a per-user directory ({@code JSHMEM_CACHE_DIR}, default
  * {@code $XDG_CACHE_HOME/jshmem} or {@code ~/.cache/jshmem}, mode 0700), named by a hash of the
  * JDK and of every jar (path, size, modification time), so an update makes a new one; the four
  * most recent are kept.
+ *
+ * <p>The launcher's cache is chosen by {@code bin/oshrun} before any JVM runs, so it is named by
+ * what the script knows: {@code launcher-<cksum>.aot}, the POSIX {@code cksum} of
+ * {@code "<java>|<jshmem class path>"} ({@link #launcherName}). Beside it {@code launcher-<cksum>.key}
+ * holds the key (JDK and jar versions) it was made for: when the jars change in place the JVM ignores
+ * the cache, and the next successful job makes a new one.
  *
  * <p>It is made after the first successful job that finds none: a two-PE training job of
  * {@link AotTraining}, started by this launcher as real jobs are (bootstrap, sockets, the PEs'
@@ -51,17 +56,33 @@ final class AotCache {
     /** The training job's own --timeout; the launcher step gets longer, to end it cleanly first. */
     private static final int TRAINING_JOB_TIMEOUT_SECONDS = 60;
     private static final long STEP_TIMEOUT_SECONDS = 120;
-    /** Caches kept in the directory: each is about 20 MB. */
+    /** Caches kept in the directory: each is about 20 MB (a launcher's about 15 MB). */
     private static final int KEEP = 4;
+    /**
+     * The launcher JVM's options in {@code bin/oshrun} when it uses a cache, which the training
+     * launcher and the cache's assembly use too. (Without a cache oshrun adds -Xshare:auto, which
+     * the JVM rejects beside -XX:AOTCache.)
+     */
+    static final List<String> LAUNCHER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData");
+    private static final List<String> QUIET = List.of("-Xlog:aot=off", "-Xlog:cds=off");
 
     private final Path file;
+    /** The launcher's cache, and the file naming the {@link #key} it was made for; null in a training job. */
+    private final Path launcherFile;
+    private final Path launcherKeyFile;
+    /** The JDK and jars this installation runs: the PE cache's name, the launcher cache's key file's content. */
+    private final String key;
     private final String java;
     private final String classpath;
     /** The configuration file pattern the PEs record into (a training job), or null. */
     private final String record;
 
-    private AotCache(Path file, String java, String classpath, String record) {
+    private AotCache(Path file, Path launcherFile, String key, String java, String classpath, String record) {
         this.file = file;
+        this.launcherFile = launcherFile;
+        this.launcherKeyFile = launcherFile == null ? null
+                : launcherFile.resolveSibling(launcherFile.getFileName().toString().replaceFirst("\\.aot$", ".key"));
+        this.key = key;
         this.java = java;
         this.classpath = classpath;
         this.record = record;
@@ -71,7 +92,7 @@ final class AotCache {
     static AotCache of(String java, String jshmemClasspath, Map<String, String> env) {
         String record = System.getProperty(RECORD_PROPERTY);
         if (record != null && !record.isBlank() && !jshmemClasspath.isEmpty()) {
-            return new AotCache(null, java, jshmemClasspath, record);
+            return new AotCache(null, null, null, java, jshmemClasspath, record);
         }
         String mode = env.get("JSHMEM_AOT");
         if (mode != null && !mode.isBlank() && !Config.flag(mode) || jshmemClasspath.isEmpty()) {
@@ -82,28 +103,60 @@ final class AotCache {
             return null;
         }
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            // FNV-1a, not a MessageDigest: the security providers cost the launcher ~100 ms of class
+            // loading, and a collision costs no more than a missing cache (the JVM checks the jars).
+            long hash = FNV_OFFSET;
             Path javaBin = Path.of(java).toRealPath();
             Path modules = javaBin.getParent().resolveSibling("lib").resolve("modules");
-            add(sha, javaBin.toString());
-            add(sha, Files.isRegularFile(modules) ? Long.toString(Files.getLastModifiedTime(modules).toMillis()) : "?");
+            hash = add(hash, javaBin.toString());
+            hash = add(hash, Files.isRegularFile(modules) ? Long.toString(Files.getLastModifiedTime(modules).toMillis()) : "?");
             for (String entry : jshmemClasspath.split(File.pathSeparator)) {
                 Path p = Path.of(entry);
                 if (!entry.endsWith(".jar") || !Files.isRegularFile(p)) {
                     return null; // a class directory: the JVM archives classes from jars only
                 }
-                add(sha, p.toRealPath() + "|" + Files.size(p) + "|" + Files.getLastModifiedTime(p).toMillis());
+                hash = add(hash, p.toRealPath() + "|" + Files.size(p) + "|" + Files.getLastModifiedTime(p).toMillis());
             }
-            String key = HexFormat.of().formatHex(sha.digest(), 0, 8);
-            return new AotCache(dir.resolve("pe-" + key + ".aot"), java, jshmemClasspath, null);
-        } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
+            String key = HexFormat.of().toHexDigits(hash);
+            return new AotCache(dir.resolve("pe-" + key + ".aot"), dir.resolve(launcherName(java, jshmemClasspath)), key,
+                    java, jshmemClasspath, null);
+        } catch (IOException | RuntimeException e) {
             return null;
         }
     }
 
-    private static void add(MessageDigest sha, String s) {
-        sha.update(s.getBytes(StandardCharsets.UTF_8));
-        sha.update((byte) 0);
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
+
+    private static long add(long hash, String s) {
+        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
+            hash = (hash ^ (b & 0xff)) * FNV_PRIME;
+        }
+        return (hash ^ 0xff) * FNV_PRIME; // a separator no UTF-8 string contains
+    }
+
+    /**
+     * {@code launcher-<N>.aot}, N the POSIX {@code cksum} (CRC-32 of the bytes, then of their count)
+     * of {@code java + "|" + classpath}, as bin/oshrun computes it with {@code printf '%s' ... | cksum}.
+     */
+    static String launcherName(String java, String classpath) {
+        byte[] bytes = (java + "|" + classpath).getBytes(StandardCharsets.UTF_8);
+        int crc = 0;
+        for (byte b : bytes) {
+            crc = cksumStep(crc, b);
+        }
+        for (long n = bytes.length; n != 0; n >>>= 8) {
+            crc = cksumStep(crc, (byte) n);
+        }
+        return "launcher-" + Integer.toUnsignedString(~crc) + ".aot";
+    }
+
+    private static int cksumStep(int crc, byte b) {
+        crc ^= (b & 0xff) << 24;
+        for (int i = 0; i < 8; i++) {
+            crc = crc < 0 ? (crc << 1) ^ 0x04C11DB7 : crc << 1;
+        }
+        return crc;
     }
 
     private static Path directory(Map<String, String> env) {
@@ -127,6 +180,25 @@ final class AotCache {
         return file != null && Files.isRegularFile(file);
     }
 
+    Path launcherFile() {
+        return launcherFile;
+    }
+
+    /** The launcher's cache exists and was made for these jars and this JDK. */
+    boolean launcherCurrent() {
+        try {
+            return launcherFile != null && Files.isRegularFile(launcherFile)
+                    && Files.readString(launcherKeyFile, StandardCharsets.UTF_8).equals(key);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** A cache, the PEs' or the launcher's, is yet to be made (not in a training job). */
+    boolean missing() {
+        return record == null && !(present() && launcherCurrent());
+    }
+
     /** The PE JVM options that use the cache, when it exists, or that record a training PE's configuration. */
     List<String> jvmOptions() {
         if (record != null) {
@@ -140,11 +212,13 @@ final class AotCache {
      * nothing when a step fails. Takes a few seconds, once per installation and JDK.
      */
     void createIfMissing() {
-        if (record != null || present()) {
+        if (!missing()) {
             return; // a training job's launcher must not train in turn
         }
         long pid = ProcessHandle.current().pid();
         Path aot = file.resolveSibling(file.getFileName() + "." + pid + ".tmp");
+        Path launcherAot = launcherFile.resolveSibling(launcherFile.getFileName() + "." + pid + ".tmp");
+        Path launcherKey = launcherKeyFile.resolveSibling(launcherKeyFile.getFileName() + "." + pid + ".tmp");
         Path work = null;
         try {
             Files.createDirectories(file.getParent(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -152,10 +226,11 @@ final class AotCache {
             // The training program's class path: empty, so that the recorded class path (jshmem's
             // jars, then it) matches real PEs' up to the last entry classes came from.
             Path programClasspath = Files.createDirectory(work.resolve("cp"));
-            Path conf = train(work, programClasspath, true);
-            if (conf == null) {
-                conf = train(work, programClasspath, false);
+            Path trained = train(work, programClasspath, true);
+            if (trained == null) {
+                trained = train(work, programClasspath, false);
             }
+            Path conf = trained == null ? null : peConfiguration(trained);
             if (conf == null) {
                 return;
             }
@@ -165,18 +240,31 @@ final class AotCache {
                     "-XX:AOTMode=create", "-XX:AOTConfiguration=" + conf, "-XX:AOTCache=" + aot,
                     "-cp", classpath + File.pathSeparator + programClasspath);
             if (step(create, Map.of()) && Files.isRegularFile(aot)) {
-                try {
-                    Files.move(aot, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(aot, file, StandardCopyOption.REPLACE_EXISTING);
-                }
-                pruneOldCaches();
+                moveIntoPlace(aot, file);
             }
+            // The launcher's, from the training job's launcher: the options and class path of bin/oshrun's.
+            Path launcherConf = trained.resolve(LAUNCHER_CONF);
+            if (Files.isRegularFile(launcherConf)) {
+                List<String> createLauncher = new ArrayList<>(List.of(java));
+                createLauncher.addAll(LAUNCHER_JVM_OPTIONS);
+                createLauncher.addAll(QUIET);
+                createLauncher.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + launcherConf,
+                        "-XX:AOTCache=" + launcherAot, "-cp", classpath));
+                if (step(createLauncher, Map.of()) && Files.isRegularFile(launcherAot)) {
+                    // The cache first, then the key that says it is current.
+                    moveIntoPlace(launcherAot, launcherFile);
+                    Files.writeString(launcherKey, key, StandardCharsets.UTF_8);
+                    moveIntoPlace(launcherKey, launcherKeyFile);
+                }
+            }
+            pruneOldCaches();
         } catch (IOException | RuntimeException e) {
             // no cache: the next job tries again
         } finally {
             try {
                 Files.deleteIfExists(aot);
+                Files.deleteIfExists(launcherAot);
+                Files.deleteIfExists(launcherKey);
                 if (work != null) {
                     try (Stream<Path> s = Files.walk(work)) {
                         for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
@@ -190,35 +278,60 @@ final class AotCache {
         }
     }
 
+    private static void moveIntoPlace(Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** The training launcher's configuration, in the directory of its job. */
+    private static final String LAUNCHER_CONF = "launcher.conf";
+
     /**
      * Runs a {@value #TRAINING_PES}-PE training job through this launcher, over UCX (TCP) or shared
-     * memory, each PE recording its configuration in {@code work}.
+     * memory, each PE recording its configuration in the directory returned, and the launcher its
+     * own ({@value #LAUNCHER_CONF}).
      *
-     * @return one PE's configuration, or null when the job failed (over UCX: no libucp, no shmem-ucx jar)
+     * @return the job's directory, or null when the job failed (over UCX: no libucp, no shmem-ucx jar)
      */
     private Path train(Path work, Path programClasspath, boolean ucx) throws IOException {
         Path dir = Files.createDirectory(work.resolve(ucx ? "ucx" : "shm"));
-        List<String> launcher = List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
+        List<String> launcher = new ArrayList<>(List.of(java));
+        launcher.addAll(LAUNCHER_JVM_OPTIONS);
+        launcher.addAll(QUIET);
+        launcher.addAll(List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + dir.resolve(LAUNCHER_CONF),
                 "-D" + Launcher.JAVA_PROPERTY + "=" + java, "-D" + Launcher.CLASSPATH_PROPERTY + "=" + classpath,
                 "-D" + RECORD_PROPERTY + "=" + dir.resolve("pe-%p.conf"), "-cp", classpath, Launcher.class.getName(),
                 "-np", Integer.toString(TRAINING_PES), "--timeout", Integer.toString(TRAINING_JOB_TIMEOUT_SECONDS),
-                "-cp", programClasspath.toString(), TRAINING_MAIN);
+                "-cp", programClasspath.toString(), TRAINING_MAIN));
         Map<String, String> env = ucx ? Map.of("SHMEM_TRANSPORT", "ucx", "UCX_TLS", "tcp,self") : Map.of();
-        if (!step(launcher, env)) {
-            return null;
-        }
+        return step(launcher, env) && peConfiguration(dir) != null ? dir : null;
+    }
+
+    /** One training PE's configuration in {@code dir}, or null. */
+    private static Path peConfiguration(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             // Every PE recorded the same work; PE processes that did not write theirs are skipped.
-            return s.filter(p -> p.getFileName().toString().endsWith(".conf") && Files.isRegularFile(p))
+            return s.filter(p -> p.getFileName().toString().matches("pe-.*\\.conf") && Files.isRegularFile(p))
                     .sorted().findFirst().orElse(null);
         }
     }
 
-    /** Keeps the {@value #KEEP} most recently made caches of the directory (other installations, old jars). */
+    /**
+     * Keeps the {@value #KEEP} most recently made PE caches of the directory (other installations,
+     * old jars), and as many launcher caches (with their key files).
+     */
     private void pruneOldCaches() throws IOException {
+        prune("pe-[0-9a-f]{16}\\.aot");
+        prune("launcher-[0-9]+\\.(aot|key)");
+    }
+
+    private void prune(String pattern) throws IOException {
         List<Path> caches;
         try (Stream<Path> s = Files.list(file.getParent())) {
-            caches = s.filter(p -> p.getFileName().toString().matches("pe-[0-9a-f]{16}\\.aot")).collect(
+            caches = s.filter(p -> p.getFileName().toString().matches(pattern)).collect(
                     Collectors.toCollection(ArrayList::new));
         }
         caches.sort(Comparator.comparing((Path p) -> {
@@ -228,7 +341,8 @@ final class AotCache {
                 return 0L;
             }
         }).reversed());
-        for (Path old : caches.subList(Math.min(KEEP, caches.size()), caches.size())) {
+        int keep = pattern.startsWith("launcher") ? 2 * KEEP : KEEP; // .aot and .key
+        for (Path old : caches.subList(Math.min(keep, caches.size()), caches.size())) {
             Files.deleteIfExists(old);
         }
     }

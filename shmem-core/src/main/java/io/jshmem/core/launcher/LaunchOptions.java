@@ -405,10 +405,11 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_JAVA_OPTS        extra JVM options for every PE, split on whitespace
                   CLASSPATH               the program's class path when -cp is not given
                   JSHMEM_AOT              auto (default): when jshmem runs from jars (the binary
-                                          distribution), the PEs start from an ahead-of-time cache
-                                          of the JDK and jshmem classes, made after the first
-                                          successful job (4-8 s, once); off: never
-                  JSHMEM_CACHE_DIR        where that cache lives (default $XDG_CACHE_HOME/jshmem,
+                                          distribution), the PEs and oshrun's own JVM start from
+                                          ahead-of-time caches of the JDK and jshmem classes, made
+                                          after the first successful job (5-10 s, once); a stale
+                                          or corrupt cache only costs time; off: never
+                  JSHMEM_CACHE_DIR        where the caches live (default $XDG_CACHE_HOME/jshmem,
                                           else ~/.cache/jshmem)
                   JSHMEM_JVM_DIR          where to look for a JDK 25 when JAVA_HOME has none
                                           (default /usr/lib/jvm)

@@ -59,7 +59,7 @@ public final class Launcher {
             return 2;
         }
         int status = new Job(options, command, placements, endpoint, env).run();
-        if (status == 0 && aot != null && !aot.present()) {
+        if (status == 0 && aot != null && aot.missing()) {
             aot.createIfMissing(); // once per installation and JDK: later jobs start faster
         }
         return status;
