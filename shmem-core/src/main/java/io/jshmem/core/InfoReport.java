@@ -68,7 +68,7 @@ public final class InfoReport {
                 + (n.pmixLibrary() == null ? "libpmix searched" : "JSHMEM_PMIX_LIBRARY=" + n.pmixLibrary()));
         String aot = env.get("JSHMEM_AOT");
         lines.add("  JSHMEM_AOT:           " + (aot == null || aot.isBlank() ? "auto (default)" : aot)
-                + " (read by oshrun: PEs start from an ahead-of-time cache when jshmem runs from jars; cache in "
+                + " (read by oshrun: the PEs and oshrun start from ahead-of-time caches when jshmem runs from jars; caches in "
                 + env.getOrDefault("JSHMEM_CACHE_DIR", "$XDG_CACHE_HOME/jshmem or ~/.cache/jshmem") + ")");
         String jfr = env.get(Flight.ENV_SETTINGS);
         lines.add("  " + Flight.ENV_SETTINGS + ":           " + (jfr == null || !Config.flag(jfr) ? "off" : jfr)

@@ -95,6 +95,23 @@ class AotCacheTest {
         assertTrue(cache.missing());
     }
 
+    /** Training PEs record classes without method profiles, and in a way a JDK without the flag still accepts. */
+    @Test
+    void trainingPesRecordWithoutProfiles() throws IOException {
+        Path jar = Files.writeString(tmp.resolve("a.jar"), "a");
+        System.setProperty(AotCache.RECORD_PROPERTY, tmp.resolve("pe-%p.conf").toString());
+        try {
+            AotCache training = AotCache.of(JAVA, jar.toString(), Map.of("JSHMEM_AOT", "off"));
+            List<String> options = training.jvmOptions();
+            assertEquals(List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + tmp.resolve("pe-%p.conf"),
+                    "-XX:+UnlockDiagnosticVMOptions", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:-AOTRecordTraining",
+                    "-Xlog:aot=off", "-Xlog:cds=off"), options);
+            assertFalse(training.missing(), "a training job's launcher makes no cache");
+        } finally {
+            System.clearProperty(AotCache.RECORD_PROPERTY);
+        }
+    }
+
     @Test
     void noCacheForClassDirectoriesOrWhenTurnedOff() throws IOException {
         Path jar = Files.writeString(tmp.resolve("a.jar"), "a");
