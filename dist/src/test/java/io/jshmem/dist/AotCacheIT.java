@@ -107,6 +107,25 @@ class AotCacheIT {
         assertLauncherFromCache(false);
     }
 
+    /** Without JSHMEM_CACHE_DIR (bin/oshrun runs with set -u): the caches go to $XDG_CACHE_HOME/jshmem. */
+    @Test
+    void cachesGoToTheXdgCacheDirectoryWithoutJshmemCacheDir() throws Exception {
+        Path xdg = tmp.resolve("xdg");
+        List<String> hello = List.of(dist.resolve("bin/oshrun").toString(), "-np", "2", "--timeout", "120",
+                "-cp", dist.resolve("examples/jshmem-examples.jar").toString(), "io.jshmem.examples.Hello");
+        assertHello(run(hello, Map.of("XDG_CACHE_HOME", xdg.toString())));
+        List<String> names;
+        try (Stream<Path> s = Files.list(xdg.resolve("jshmem"))) {
+            names = s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        assertEquals(3, names.size(), names.toString());
+        assertTrue(names.get(0).matches("launcher-[0-9]+\\.aot") && names.get(2).matches("pe-[0-9a-f]{16}\\.aot"), names.toString());
+        Result second = run(hello, Map.of("XDG_CACHE_HOME", xdg.toString(), "SHMEM_INFO", "1"));
+        assertHello(second);
+        assertTrue(second.stderr.contains("oshrun: launcher start-up cache: " + xdg.resolve("jshmem").resolve(names.get(0))),
+                second.describe());
+    }
+
     private static void assertQuiet(Result r) {
         String all = (r.stdout + r.stderr).toLowerCase(Locale.ROOT);
         assertFalse(all.contains("aot") || all.contains("shared spaces") || all.contains("cds"),
