@@ -29,6 +29,7 @@ final class CollectiveCases {
             cases.add(Case.of("coll.broadcast-every-root." + t.name(), c -> broadcast(c, t)));
         }
         cases.add(Case.of("coll.broadcastmem", CollectiveCases::broadcastmem));
+        cases.add(Case.of("coll.broadcast-large-back-to-back", CollectiveCases::broadcastLarge));
         for (SymType<?> t : Elements.TYPES) {
             cases.add(Case.of("coll.fcollect." + t.name(), c -> fcollect(c, t)));
             cases.add(Case.of("coll.collect." + t.name(), c -> collect(c, t)));
@@ -110,6 +111,46 @@ final class CollectiveCases {
                     return;
                 }
             }
+        }
+    }
+
+    /**
+     * Broadcasts larger than any internal buffer (40 KB and 320 KB), from every root in turn, one
+     * after another without a barrier between them, each into a dest of its own (so every dest is
+     * ready before any PE calls, as the spec requires): each dest holds its root's data.
+     */
+    private static void broadcastLarge(CaseContext c) {
+        long[] sizes = {5_000, 40_000};
+        ShmemTeam w = c.shmem.teamWorld();
+        for (long n : sizes) {
+            SymLongArray src = c.malloc(SymType.LONG, n);
+            SymLongArray[] dst = new SymLongArray[c.npes * 2];
+            for (int k = 0; k < dst.length; k++) {
+                dst[k] = c.calloc(SymType.LONG, n);
+            }
+            for (long i = 0; i < n; i++) {
+                src.set(i, c.me * 1_000_003L + i);
+            }
+            c.shmem.barrierAll();
+            for (int k = 0; k < dst.length; k++) {
+                w.broadcast(dst[k], src, n, k % c.npes);
+            }
+            for (int k = 0; k < dst.length; k++) {
+                int root = k % c.npes;
+                for (long i = 0; i < n; i += 997) {
+                    if (!c.checkEq(root * 1_000_003L + i, dst[k].get(i), n + " longs, broadcast " + k + " (root " + root + "): dest[" + i + "]")) {
+                        return;
+                    }
+                }
+                if (!c.checkEq(root * 1_000_003L + n - 1, dst[k].get(n - 1), n + " longs, broadcast " + k + ": last element")) {
+                    return;
+                }
+            }
+            c.shmem.barrierAll();
+            for (SymLongArray a : dst) {
+                c.shmem.free(a);
+            }
+            c.shmem.free(src);
         }
     }
 

@@ -88,7 +88,11 @@ final class Collectives {
             }
             return;
         }
-        if (pushAcross && nbytes <= TeamSlots.BUF_BYTES) {
+        if (pushAcross && nbytes > TeamSlots.BUF_BYTES) {
+            broadcastPulled(d, s, nbytes, root);
+            return;
+        }
+        if (pushAcross) {
             long e = team.beginPush();
             int n = team.members.length;
             if (!treeBroadcast) {
@@ -126,6 +130,47 @@ final class Collectives {
         team.syncInternal();
         copyFrom(rootWorld, s.offset, st.self, d.offset, nbytes);
         team.syncInternal();
+    }
+
+    /**
+     * A broadcast too large for the push buffers, members not all on this node, without syncs
+     * (except the one {@link TeamImpl#beginPush} makes every few calls): each member learns from
+     * its parent (the root, or its parent in the binomial tree) that the data is ready, gets it
+     * into its own dest, and tells the parent it is done; a sender returns once all its receivers
+     * are done with its buffer. Each PE writes only its own dest, and only inside the call, so a
+     * dest still in use by an earlier collective on another PE is never overwritten.
+     */
+    private void broadcastPulled(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, int root) {
+        long e = team.beginPush();
+        int n = team.members.length;
+        int rel = (team.me - root + n) % n;
+        if (rel != 0) {
+            int parent = treeBroadcast ? (rel - Integer.highestOneBit(rel) + root) % n : root;
+            team.awaitPushes(e, 1, parent, parent + 1);
+            fetch(team.world(parent), parent == root ? s.offset : d.offset, st.self, d.offset, nbytes);
+            fetched();
+            team.countPush(parent, e);
+        }
+        int children = 0;
+        if (treeBroadcast) {
+            for (int mask = Integer.highestOneBit(n - 1); mask > Integer.highestOneBit(rel); mask >>= 1) {
+                if (rel + mask < n) {
+                    team.countPush((rel + mask + root) % n, e);
+                    children++;
+                }
+            }
+        } else if (rel == 0) {
+            for (int k = 1; k < n; k++) {
+                team.countPush((root + k) % n, e);
+            }
+            children = n - 1;
+        }
+        if (rel == 0) {
+            MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
+        }
+        // (The root has now heard from every member, but must not count that as a sync: the
+        // others do not know it, and all members must decide alike when to sync.)
+        team.awaitPushes(e, children, 0, n);
     }
 
     // ---------------------------------------------------------------- collect, fcollect

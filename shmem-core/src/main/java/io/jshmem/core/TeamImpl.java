@@ -425,6 +425,15 @@ final class TeamImpl implements ShmemTeam {
     }
 
     /**
+     * Counts a push to team PE {@code pe} at epoch {@code e} that carries no data of its own (a
+     * notice that data is ready, or that this PE is done with the receiver's).
+     */
+    void countPush(int pe, long e) {
+        st.comm.signal(members[pe], pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))], 1 + ((long) ident << 32),
+                io.jshmem.SignalOp.ADD);
+    }
+
+    /**
      * Waits until {@code count} members have pushed to this PE at epoch {@code e}. The counter
      * must then hold exactly what matching calls add; anything else means some member called
      * another collective, or with other arguments, and the job is aborted.
