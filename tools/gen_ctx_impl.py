@@ -4,6 +4,8 @@ Every generated method is argument checks plus one call: on Comm (how an operati
 or on the type-independent code of CtxBase. Logic belongs there, in ordinary Java, not here.
 """
 
+import re
+
 SHIFT = {"long": 3, "int": 2, "short": 1, "byte": 0, "char": 1, "float": 2, "double": 3}
 
 
@@ -382,4 +384,28 @@ public abstract class AbstractShmemCtx extends CtxBase {
     }}
 ''')
     w("}\n")
-    open("shmem-core/src/main/java/io/jshmem/core/AbstractShmemCtx.java", "w").write("".join(o))
+    open("shmem-core/src/main/java/io/jshmem/core/AbstractShmemCtx.java", "w").write(guard_atomics("".join(o)))
+
+
+def guard_atomics(code):
+    """Wraps each CPU-or-transport atomic statement (comm.amo64/amo32) in a handler that turns a
+    heap fault (InternalError) into a ShmemException naming the PE and the routine. Here, in the
+    small public methods, and not in Comm.amo64/amo32: a handler there made them too big for C2 to
+    inline into hot loops; these methods stay small enough. A call already compiled into a hot
+    caller raises the fault later, in the caller; the PE's failure handler reports that one."""
+    out = []
+    method = None
+    for line in code.split("\n"):
+        m = re.match(r"\s+public final \S+ (\w+)\(", line)
+        if m:
+            method = m.group(1)
+        m = re.match(r"^        ((?:return )?.*comm\.amo(?:64|32)\(.*\));$", line)
+        if m:
+            out.append("        try {")
+            out.append("            " + m.group(1) + ";")
+            out.append("        } catch (InternalError e) {")
+            out.append(f'            throw comm.heapFault(e, "{method}", pe(pe));')
+            out.append("        }")
+            continue
+        out.append(line)
+    return "\n".join(out)

@@ -258,19 +258,31 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final long atomicFetch(SymLongArray dest, long index, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo64(pe(pe), off, AmoOp.FETCH, 0, 0);
+        try {
+            return comm.amo64(pe(pe), off, AmoOp.FETCH, 0, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetch", pe(pe));
+        }
     }
 
     @Override
     public final void atomicSet(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo64(pe(pe), off, AmoOp.SET, value, 0);
+        try {
+            comm.amo64(pe(pe), off, AmoOp.SET, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicSet", pe(pe));
+        }
     }
 
     @Override
     public final long atomicSwap(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo64(pe(pe), off, AmoOp.SWAP, value, 0);
+        try {
+            return comm.amo64(pe(pe), off, AmoOp.SWAP, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicSwap", pe(pe));
+        }
     }
 
     @Override
@@ -290,19 +302,31 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final int atomicFetch(SymIntArray dest, long index, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo32(pe(pe), off, AmoOp.FETCH, 0, 0);
+        try {
+            return comm.amo32(pe(pe), off, AmoOp.FETCH, 0, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetch", pe(pe));
+        }
     }
 
     @Override
     public final void atomicSet(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo32(pe(pe), off, AmoOp.SET, value, 0);
+        try {
+            comm.amo32(pe(pe), off, AmoOp.SET, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicSet", pe(pe));
+        }
     }
 
     @Override
     public final int atomicSwap(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo32(pe(pe), off, AmoOp.SWAP, value, 0);
+        try {
+            return comm.amo32(pe(pe), off, AmoOp.SWAP, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicSwap", pe(pe));
+        }
     }
 
     @Override
@@ -322,19 +346,31 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final float atomicFetch(SymFloatArray dest, long index, int pe) {
         long off = offset(dest, index, 1);
-        return Float.intBitsToFloat(comm.amo32(pe(pe), off, AmoOp.FETCH, 0, 0));
+        try {
+            return Float.intBitsToFloat(comm.amo32(pe(pe), off, AmoOp.FETCH, 0, 0));
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetch", pe(pe));
+        }
     }
 
     @Override
     public final void atomicSet(SymFloatArray dest, long index, float value, int pe) {
         long off = offset(dest, index, 1);
-        Float.intBitsToFloat(comm.amo32(pe(pe), off, AmoOp.SET, Float.floatToRawIntBits(value), 0));
+        try {
+            Float.intBitsToFloat(comm.amo32(pe(pe), off, AmoOp.SET, Float.floatToRawIntBits(value), 0));
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicSet", pe(pe));
+        }
     }
 
     @Override
     public final float atomicSwap(SymFloatArray dest, long index, float value, int pe) {
         long off = offset(dest, index, 1);
-        return Float.intBitsToFloat(comm.amo32(pe(pe), off, AmoOp.SWAP, Float.floatToRawIntBits(value), 0));
+        try {
+            return Float.intBitsToFloat(comm.amo32(pe(pe), off, AmoOp.SWAP, Float.floatToRawIntBits(value), 0));
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicSwap", pe(pe));
+        }
     }
 
     @Override
@@ -354,19 +390,31 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final double atomicFetch(SymDoubleArray dest, long index, int pe) {
         long off = offset(dest, index, 1);
-        return Double.longBitsToDouble(comm.amo64(pe(pe), off, AmoOp.FETCH, 0, 0));
+        try {
+            return Double.longBitsToDouble(comm.amo64(pe(pe), off, AmoOp.FETCH, 0, 0));
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetch", pe(pe));
+        }
     }
 
     @Override
     public final void atomicSet(SymDoubleArray dest, long index, double value, int pe) {
         long off = offset(dest, index, 1);
-        Double.longBitsToDouble(comm.amo64(pe(pe), off, AmoOp.SET, Double.doubleToRawLongBits(value), 0));
+        try {
+            Double.longBitsToDouble(comm.amo64(pe(pe), off, AmoOp.SET, Double.doubleToRawLongBits(value), 0));
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicSet", pe(pe));
+        }
     }
 
     @Override
     public final double atomicSwap(SymDoubleArray dest, long index, double value, int pe) {
         long off = offset(dest, index, 1);
-        return Double.longBitsToDouble(comm.amo64(pe(pe), off, AmoOp.SWAP, Double.doubleToRawLongBits(value), 0));
+        try {
+            return Double.longBitsToDouble(comm.amo64(pe(pe), off, AmoOp.SWAP, Double.doubleToRawLongBits(value), 0));
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicSwap", pe(pe));
+        }
     }
 
     @Override
@@ -386,7 +434,11 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final long atomicCompareSwap(SymLongArray dest, long index, long cond, long value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo64(pe(pe), off, AmoOp.COMPARE_SWAP, value, cond);
+        try {
+            return comm.amo64(pe(pe), off, AmoOp.COMPARE_SWAP, value, cond);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicCompareSwap", pe(pe));
+        }
     }
 
     @Override
@@ -416,13 +468,21 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final long atomicFetchAdd(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo64(pe(pe), off, AmoOp.FETCH_ADD, value, 0);
+        try {
+            return comm.amo64(pe(pe), off, AmoOp.FETCH_ADD, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetchAdd", pe(pe));
+        }
     }
 
     @Override
     public final void atomicAdd(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo64(pe(pe), off, AmoOp.ADD, value, 0);
+        try {
+            comm.amo64(pe(pe), off, AmoOp.ADD, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicAdd", pe(pe));
+        }
     }
 
     @Override
@@ -435,13 +495,21 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final long atomicFetchAnd(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo64(pe(pe), off, AmoOp.FETCH_AND, value, 0);
+        try {
+            return comm.amo64(pe(pe), off, AmoOp.FETCH_AND, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetchAnd", pe(pe));
+        }
     }
 
     @Override
     public final void atomicAnd(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo64(pe(pe), off, AmoOp.AND, value, 0);
+        try {
+            comm.amo64(pe(pe), off, AmoOp.AND, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicAnd", pe(pe));
+        }
     }
 
     @Override
@@ -454,13 +522,21 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final long atomicFetchOr(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo64(pe(pe), off, AmoOp.FETCH_OR, value, 0);
+        try {
+            return comm.amo64(pe(pe), off, AmoOp.FETCH_OR, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetchOr", pe(pe));
+        }
     }
 
     @Override
     public final void atomicOr(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo64(pe(pe), off, AmoOp.OR, value, 0);
+        try {
+            comm.amo64(pe(pe), off, AmoOp.OR, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicOr", pe(pe));
+        }
     }
 
     @Override
@@ -473,13 +549,21 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final long atomicFetchXor(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo64(pe(pe), off, AmoOp.FETCH_XOR, value, 0);
+        try {
+            return comm.amo64(pe(pe), off, AmoOp.FETCH_XOR, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetchXor", pe(pe));
+        }
     }
 
     @Override
     public final void atomicXor(SymLongArray dest, long index, long value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo64(pe(pe), off, AmoOp.XOR, value, 0);
+        try {
+            comm.amo64(pe(pe), off, AmoOp.XOR, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicXor", pe(pe));
+        }
     }
 
     @Override
@@ -492,7 +576,11 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final int atomicCompareSwap(SymIntArray dest, long index, int cond, int value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo32(pe(pe), off, AmoOp.COMPARE_SWAP, value, cond);
+        try {
+            return comm.amo32(pe(pe), off, AmoOp.COMPARE_SWAP, value, cond);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicCompareSwap", pe(pe));
+        }
     }
 
     @Override
@@ -522,13 +610,21 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final int atomicFetchAdd(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo32(pe(pe), off, AmoOp.FETCH_ADD, value, 0);
+        try {
+            return comm.amo32(pe(pe), off, AmoOp.FETCH_ADD, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetchAdd", pe(pe));
+        }
     }
 
     @Override
     public final void atomicAdd(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo32(pe(pe), off, AmoOp.ADD, value, 0);
+        try {
+            comm.amo32(pe(pe), off, AmoOp.ADD, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicAdd", pe(pe));
+        }
     }
 
     @Override
@@ -541,13 +637,21 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final int atomicFetchAnd(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo32(pe(pe), off, AmoOp.FETCH_AND, value, 0);
+        try {
+            return comm.amo32(pe(pe), off, AmoOp.FETCH_AND, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetchAnd", pe(pe));
+        }
     }
 
     @Override
     public final void atomicAnd(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo32(pe(pe), off, AmoOp.AND, value, 0);
+        try {
+            comm.amo32(pe(pe), off, AmoOp.AND, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicAnd", pe(pe));
+        }
     }
 
     @Override
@@ -560,13 +664,21 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final int atomicFetchOr(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo32(pe(pe), off, AmoOp.FETCH_OR, value, 0);
+        try {
+            return comm.amo32(pe(pe), off, AmoOp.FETCH_OR, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetchOr", pe(pe));
+        }
     }
 
     @Override
     public final void atomicOr(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo32(pe(pe), off, AmoOp.OR, value, 0);
+        try {
+            comm.amo32(pe(pe), off, AmoOp.OR, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicOr", pe(pe));
+        }
     }
 
     @Override
@@ -579,13 +691,21 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final int atomicFetchXor(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        return comm.amo32(pe(pe), off, AmoOp.FETCH_XOR, value, 0);
+        try {
+            return comm.amo32(pe(pe), off, AmoOp.FETCH_XOR, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicFetchXor", pe(pe));
+        }
     }
 
     @Override
     public final void atomicXor(SymIntArray dest, long index, int value, int pe) {
         long off = offset(dest, index, 1);
-        comm.amo32(pe(pe), off, AmoOp.XOR, value, 0);
+        try {
+            comm.amo32(pe(pe), off, AmoOp.XOR, value, 0);
+        } catch (InternalError e) {
+            throw comm.heapFault(e, "atomicXor", pe(pe));
+        }
     }
 
     @Override
