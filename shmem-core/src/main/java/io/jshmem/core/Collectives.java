@@ -25,6 +25,14 @@ import java.lang.foreign.MemorySegment;
  * data moves once, in parallel, with no copy through an intermediate buffer on this node.
  * Large reductions are split so that each member reduces one slice and the others fetch it
  * (reduce-scatter then allgather), so the work and traffic per PE do not grow with N.
+ *
+ * <p><b>Large, one node</b> (every member on this node, not {@code pull}): writing into the others'
+ * {@code dest} saves a sync, since the writer's next arrival then says both "delivered" and "done
+ * reading". A large reduction is a reduce-scatter whose slices go straight into every member's
+ * {@code dest} (two syncs instead of three); a large alltoall is pairwise: each member writes its
+ * block for member i into i's {@code dest} once i has entered the call, then arrives, and returns
+ * when all have (one wait for everyone instead of two syncs). A member's {@code dest} is written
+ * by others only after it has entered the call, and only during it.
  */
 final class Collectives {
     /** Reductions up to this many bytes are done whole by every member (one sync fewer). */
@@ -49,6 +57,8 @@ final class Collectives {
     /** Whether a {@link #fetch} went through the transport since the last {@link #fetched}. */
     private boolean fetching;
     private MemorySegment acc = MemorySegment.NULL;
+    /** {@link #pairwiseAlltoall}: bit i set while member i is still to be served (all clear between calls). */
+    private final long[] pending;
     private MemorySegment staging = MemorySegment.NULL;
 
     Collectives(TeamImpl team) {
@@ -57,6 +67,7 @@ final class Collectives {
         this.push = team.allLocal && !st.config.collAlgorithm().equals("pull");
         this.pushAcross = !team.allLocal && !st.config.collAlgorithm().equals("pull");
         String algorithm = st.config.collAlgorithm();
+        this.pending = new long[(team.members.length + 63) >>> 6];
         this.treeBroadcast = algorithm.equals("tree")
                 || algorithm.equals("auto") && team.members.length > TREE_BROADCAST_ABOVE;
     }
@@ -328,6 +339,10 @@ final class Collectives {
             MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
             return;
         }
+        if (push && dst == 1 && sst == 1) {
+            pairwiseAlltoall(d, s, nbytes);
+            return;
+        }
         team.syncInternal();
         for (int i = 0; i < n; i++) {
             int from = team.members[i];
@@ -341,6 +356,47 @@ final class Collectives {
         }
         fetched();
         team.syncInternal();
+    }
+
+    /**
+     * alltoall between PEs of one node, too large for the push buffers: each member writes its block
+     * for member i straight into i's {@code dest}, as soon as i has arrived (entered the call, so its
+     * {@code dest} is free), those already there first; then it arrives again, which tells everyone
+     * that its blocks are delivered. A member returns once all have arrived the second time. Nobody
+     * reads another's {@code source}, so no sync is needed before the sources may be reused: the
+     * second arrival is the only wait for everyone, where the pull way had two syncs.
+     */
+    private void pairwiseAlltoall(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes) {
+        int n = team.members.length;
+        int me = team.me;
+        long e = team.nextEpoch();
+        team.arrive(e);
+        long mine = d.offset + me * nbytes;
+        MemorySegment.copy(st.self, s.offset + me * nbytes, st.self, mine, nbytes);
+        // Peers not yet arrived are left for a second pass, in which this PE waits for each in turn.
+        long[] pending = this.pending;
+        int left = 0;
+        for (int k = 1; k < n; k++) {
+            int i = (me + k) % n; // staggered, so that members do not all write to PE 0 first
+            if (team.arrived(i, e)) {
+                MemorySegment.copy(st.self, s.offset + i * nbytes, team.peers[i], mine, nbytes);
+            } else {
+                pending[i >>> 6] |= 1L << i;
+                left++;
+            }
+        }
+        for (int k = 1; left > 0 && k < n; k++) {
+            int i = (me + k) % n;
+            if ((pending[i >>> 6] & 1L << i) != 0) {
+                pending[i >>> 6] &= ~(1L << i);
+                team.awaitArrival(i, e);
+                MemorySegment.copy(st.self, s.offset + i * nbytes, team.peers[i], mine, nbytes);
+                left--;
+            }
+        }
+        long done = team.nextEpoch();
+        team.arrive(done);
+        team.awaitAll(done);
     }
 
     /** alltoall(s) through the push buffers: each member's buffer holds its blocks for PE 0, 1, ... contiguously. */
@@ -425,6 +481,18 @@ final class Collectives {
         long hi = count * (team.me + 1) / n;
         MemorySegment a = accumulator((hi - lo) << shift);
         reduceInto(op, type, a, s.offset + (lo << shift), 0, hi - lo, shift, n);
+        if (push) {
+            // One node: the slice goes straight into every member's dest (all have entered the call,
+            // so their dest is free), and one sync both delivers the slices and ends the reading of
+            // the sources: two syncs instead of three. The slice was reduced into the private
+            // accumulator first, since a member's dest may be its source, which others still read.
+            for (int k = 0; k < n; k++) {
+                int i = (team.me + k) % n; // staggered, so that members do not all write to PE 0 first
+                MemorySegment.copy(a, 0, team.peers[i], d.offset + (lo << shift), (hi - lo) << shift);
+            }
+            team.syncInternal();
+            return;
+        }
         MemorySegment.copy(a, 0, st.self, d.offset + (lo << shift), (hi - lo) << shift);
         team.syncInternal();
         for (int i = 0; i < n; i++) {

@@ -23,9 +23,11 @@ import java.util.Map;
  *                       {@code dissemination}), {@code linear}, {@code dissemination} (never
  *                       hierarchical) or {@code hierarchical}
  * @param collAlgorithm  JSHMEM_COLL_ALGORITHM: {@code auto} (push through per-team buffers for small
- *                       messages, pull otherwise; across nodes, broadcasts to more than
+ *                       messages; larger reductions and alltoalls on one node write into the
+ *                       members' dest; pull otherwise; across nodes, broadcasts to more than
  *                       {@value Collectives#TREE_BROADCAST_ABOVE} PEs go down a binomial tree),
  *                       {@code push} (never a tree), {@code tree} (always a tree) or {@code pull}
+ *                       (every collective larger than the buffers pulls)
  * @param atomics        SHMEM_ATOMICS: how atomics on PEs of this node are performed: {@code auto} (CPU
  *                       atomics, unless the network transport's atomics are not atomic with them, e.g.
  *                       network-card atomics on InfiniBand/RoCE), {@code cpu} or {@code transport}
