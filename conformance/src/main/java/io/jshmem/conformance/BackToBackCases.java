@@ -140,8 +140,8 @@ final class BackToBackCases {
                     }
                     at += len;
                 }
-                // Large blocks are written straight into the receivers' dest: a fast PE's next call
-                // must not overwrite a block a slow PE has not yet checked.
+                // Above the push buffers alltoall moves the blocks between the arrays themselves: a
+                // fast PE's next call must neither change nor overwrite a block a slow PE still needs.
                 for (int to = 0; to < c.npes; to++) {
                     src.set((long) to * size, v(i, c.me, to));
                     src.set((long) to * size + size - 1, v(i, c.me, size > 1 ? -to : to));

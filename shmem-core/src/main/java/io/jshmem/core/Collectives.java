@@ -26,13 +26,12 @@ import java.lang.foreign.MemorySegment;
  * Large reductions are split so that each member reduces one slice and the others fetch it
  * (reduce-scatter then allgather), so the work and traffic per PE do not grow with N.
  *
- * <p><b>Large, one node</b> (every member on this node, not {@code pull}): writing into the others'
- * {@code dest} saves a sync, since the writer's next arrival then says both "delivered" and "done
- * reading". A large reduction is a reduce-scatter whose slices go straight into every member's
- * {@code dest} (two syncs instead of three); a large alltoall is pairwise: each member writes its
- * block for member i into i's {@code dest} once i has entered the call, then arrives, and returns
- * when all have (one wait for everyone instead of two syncs). A member's {@code dest} is written
- * by others only after it has entered the call, and only during it.
+ * <p><b>Large reductions, one node</b> (every member on this node, not {@code pull}): the
+ * reduce-scatter's slices go straight into every member's {@code dest} (written only after all
+ * have entered the call), so the sync after that both delivers the slices and ends the reading of
+ * the sources: two syncs instead of three. (A pairwise alltoall that wrote each block into its
+ * receiver's {@code dest} the same way was measured slower than pulling, 1.1-1.2x, and was
+ * dropped.)
  */
 final class Collectives {
     /** Reductions up to this many bytes are done whole by every member (one sync fewer). */
@@ -57,8 +56,6 @@ final class Collectives {
     /** Whether a {@link #fetch} went through the transport since the last {@link #fetched}. */
     private boolean fetching;
     private MemorySegment acc = MemorySegment.NULL;
-    /** {@link #pairwiseAlltoall}: bit i set while member i is still to be served (all clear between calls). */
-    private final long[] pending;
     private MemorySegment staging = MemorySegment.NULL;
 
     Collectives(TeamImpl team) {
@@ -67,7 +64,6 @@ final class Collectives {
         this.push = team.allLocal && !st.config.collAlgorithm().equals("pull");
         this.pushAcross = !team.allLocal && !st.config.collAlgorithm().equals("pull");
         String algorithm = st.config.collAlgorithm();
-        this.pending = new long[(team.members.length + 63) >>> 6];
         this.treeBroadcast = algorithm.equals("tree")
                 || algorithm.equals("auto") && team.members.length > TREE_BROADCAST_ABOVE;
     }
@@ -339,10 +335,6 @@ final class Collectives {
             MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
             return;
         }
-        if (push && dst == 1 && sst == 1) {
-            pairwiseAlltoall(d, s, nbytes);
-            return;
-        }
         team.syncInternal();
         for (int i = 0; i < n; i++) {
             int from = team.members[i];
@@ -356,47 +348,6 @@ final class Collectives {
         }
         fetched();
         team.syncInternal();
-    }
-
-    /**
-     * alltoall between PEs of one node, too large for the push buffers: each member writes its block
-     * for member i straight into i's {@code dest}, as soon as i has arrived (entered the call, so its
-     * {@code dest} is free), those already there first; then it arrives again, which tells everyone
-     * that its blocks are delivered. A member returns once all have arrived the second time. Nobody
-     * reads another's {@code source}, so no sync is needed before the sources may be reused: the
-     * second arrival is the only wait for everyone, where the pull way had two syncs.
-     */
-    private void pairwiseAlltoall(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes) {
-        int n = team.members.length;
-        int me = team.me;
-        long e = team.nextEpoch();
-        team.arrive(e);
-        long mine = d.offset + me * nbytes;
-        MemorySegment.copy(st.self, s.offset + me * nbytes, st.self, mine, nbytes);
-        // Peers not yet arrived are left for a second pass, in which this PE waits for each in turn.
-        long[] pending = this.pending;
-        int left = 0;
-        for (int k = 1; k < n; k++) {
-            int i = (me + k) % n; // staggered, so that members do not all write to PE 0 first
-            if (team.arrived(i, e)) {
-                MemorySegment.copy(st.self, s.offset + i * nbytes, team.peers[i], mine, nbytes);
-            } else {
-                pending[i >>> 6] |= 1L << i;
-                left++;
-            }
-        }
-        for (int k = 1; left > 0 && k < n; k++) {
-            int i = (me + k) % n;
-            if ((pending[i >>> 6] & 1L << i) != 0) {
-                pending[i >>> 6] &= ~(1L << i);
-                team.awaitArrival(i, e);
-                MemorySegment.copy(st.self, s.offset + i * nbytes, team.peers[i], mine, nbytes);
-                left--;
-            }
-        }
-        long done = team.nextEpoch();
-        team.arrive(done);
-        team.awaitAll(done);
     }
 
     /** alltoall(s) through the push buffers: each member's buffer holds its blocks for PE 0, 1, ... contiguously. */

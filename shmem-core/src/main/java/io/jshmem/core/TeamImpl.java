@@ -552,18 +552,6 @@ final class TeamImpl implements ShmemTeam {
         }
     }
 
-    /**
-     * Whether team PE {@code pe} has arrived at epoch {@code e}, without waiting; an arrival in
-     * another operation aborts the job, as in {@link #awaitArrival}.
-     */
-    boolean arrived(int pe, long e) {
-        long v = (long) CtxBase.LONG.getAcquire(peers[pe], arriveOff);
-        if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
-            mismatch(pe, e, (int) (v & IDENT_MASK));
-        }
-        return v >>> IDENT_BITS >= e;
-    }
-
     /** Waits until team PE {@code pe}'s arrival word reaches epoch {@code e}; returns the word. */
     private long awaitReached(int pe, long e) {
         MemorySegment seg = peers[pe];
