@@ -26,7 +26,7 @@ import java.lang.foreign.MemorySegment;
  * Large reductions are split so that each member reduces one slice and the others fetch it
  * (reduce-scatter then allgather), so the work and traffic per PE do not grow with N.
  *
- * <p><b>Large reductions, one node</b> (every member on this node, not {@code pull}): the
+ * <p><b>Large reductions, one node</b> (every member on this node, more than 2, not {@code pull}): the
  * reduce-scatter's slices go straight into every member's {@code dest} (written only after all
  * have entered the call), so the sync after that both delivers the slices and ends the reading of
  * the sources: two syncs instead of three. (A pairwise alltoall that wrote each block into its
@@ -432,11 +432,13 @@ final class Collectives {
         long hi = count * (team.me + 1) / n;
         MemorySegment a = accumulator((hi - lo) << shift);
         reduceInto(op, type, a, s.offset + (lo << shift), 0, hi - lo, shift, n);
-        if (push) {
+        if (push && n > 2) {
             // One node: the slice goes straight into every member's dest (all have entered the call,
             // so their dest is free), and one sync both delivers the slices and ends the reading of
             // the sources: two syncs instead of three. The slice was reduced into the private
             // accumulator first, since a member's dest may be its source, which others still read.
+            // Not for 2 PEs: there it was bimodal (bound to cores, 64 KiB: a median of 7 us in some
+            // runs, 94 in others, against 9-23 us pulling), cause not found.
             for (int k = 0; k < n; k++) {
                 int i = (team.me + k) % n; // staggered, so that members do not all write to PE 0 first
                 MemorySegment.copy(a, 0, team.peers[i], d.offset + (lo << shift), (hi - lo) << shift);

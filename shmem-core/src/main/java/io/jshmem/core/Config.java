@@ -23,7 +23,7 @@ import java.util.Map;
  *                       {@code dissemination}), {@code linear}, {@code dissemination} (never
  *                       hierarchical) or {@code hierarchical}
  * @param collAlgorithm  JSHMEM_COLL_ALGORITHM: {@code auto} (push through per-team buffers for small
- *                       messages; larger reductions on one node write their slices into the
+ *                       messages; larger reductions on one node (over 2 PEs) write their slices into the
  *                       members' dest; pull otherwise; across nodes, broadcasts to more than
  *                       {@value Collectives#TREE_BROADCAST_ABOVE} PEs go down a binomial tree),
  *                       {@code push} (never a tree), {@code tree} (always a tree) or {@code pull}

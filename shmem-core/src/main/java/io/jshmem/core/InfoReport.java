@@ -49,8 +49,8 @@ public final class InfoReport {
         lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push, tree: through per-team buffers up to "
                 + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
                 + " nodes, broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
-                + " PEs (auto), never (push) or always (tree); larger reductions on one node reduce-scatter into"
-                + " every PE's dest; else pull)");
+                + " PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
+                + " into every PE's dest; else pull)");
         lines.add("  SHMEM_ATOMICS:        " + c.atomics() + " (auto: CPU atomics on this node's PEs unless the network"
                 + " transport's atomics are not atomic with them, as with InfiniBand/RoCE device atomics; transport:"
                 + " every atomic through the network transport)");
