@@ -25,8 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>With a network transport</b> the waiting PE progresses it (every 16th spin, and on every
  * yield round instead of yielding when there was something to do), and a wait that finds
- * something to progress restarts its yield period: a PE that is the target of a stream of gets or
- * atomics keeps serving them itself, and sleeps only a yield period after they stop.
+ * something to progress starts spinning again (or, where PEs outnumber cores and nothing spins,
+ * restarts its yield period): a PE that is the target of a stream of gets or atomics keeps serving
+ * them itself, and yields and sleeps only after they stop.
  *
  * <p><b>Why yield before sleeping.</b> A sleeping PE wakes 25-65 us (p90 about 0.5 ms here) after
  * the bell, and in a barrier everyone waits for the last sleeper; a PE that was merely
@@ -128,9 +129,11 @@ final class Waiter {
                 }
                 if (transport.progress()) {
                     // Peers' operations on this PE are being served: stay awake while they keep
-                    // coming. Over TCP a get or atomic on this PE needs this PE's progress; asleep,
-                    // each would wait for the progress thread to wake (tens of us on this VM).
-                    return YIELD | (now & LOW48);
+                    // coming, and spin again (where spinning is allowed): over TCP a get or atomic on
+                    // this PE needs this PE's progress; asleep, each would wait for the progress
+                    // thread to wake (tens of us on this VM), and after a yield for whatever else
+                    // got the core (a time slice, on a loaded machine).
+                    return spins > 0 ? 0 : YIELD | (now & LOW48);
                 }
                 Thread.yield();
                 return w;
@@ -148,7 +151,7 @@ final class Waiter {
         }
         abortCheck.run();
         if (transport != null && transport.progress()) {
-            return YIELD | (System.nanoTime() & LOW48); // traffic again: awake, as above
+            return spins > 0 ? 0 : YIELD | (System.nanoTime() & LOW48); // traffic again: awake, as above
         }
         return SLEEP | (sleeps + 1);
     }
