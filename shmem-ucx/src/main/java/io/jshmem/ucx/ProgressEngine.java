@@ -41,6 +41,8 @@ final class ProgressEngine implements Runnable {
     private final Thread thread;
     private final long spinNanos;
     private volatile boolean stopping;
+    /** Rounds in which this thread found work: a PE waiting in the library reads it to take over (see {@link UcxTransport#progress}). */
+    volatile long served;
     /** Wakes this PE's threads sleeping on its memory (see {@code RemoteTransport#wakeOnRemoteWrites}); null until set. */
     volatile Runnable wake;
 
@@ -118,6 +120,7 @@ final class ProgressEngine implements Runnable {
                 }
                 if (done != 0) {
                     lastEvent = System.nanoTime();
+                    served++; // only this thread writes it
                     // What progress did may have been a peer's write into this PE's memory that a
                     // thread of this PE sleeps on: wake it now, not at its sleep's timeout.
                     Runnable w = wake;

@@ -389,8 +389,26 @@ public final class UcxTransport implements RemoteTransport {
      */
     @Override
     public boolean progress() {
-        return !closed && main.tryProgress();
+        if (closed) {
+            return false;
+        }
+        boolean did = main.tryProgress();
+        // Work the progress thread did counts too: a PE asleep in a wait while peers' operations
+        // keep coming must wake up and serve them itself (polling, as a waiting PE does) instead
+        // of leaving each to the progress thread's poll(2) wake-up, tens of microseconds apiece.
+        ProgressEngine p = progress;
+        if (p != null) {
+            long s = p.served;
+            if (s != seenServed) {
+                seenServed = s;
+                return true;
+            }
+        }
+        return did;
     }
+
+    /** {@link ProgressEngine#served} when {@link #progress} last looked (a racy read is harmless). */
+    private long seenServed;
 
     @Override
     public void wakeOnRemoteWrites(Runnable wake) {
