@@ -67,11 +67,17 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
      * @param pmi                JSHMEM_PMI: {@code auto}, {@code pmix}, {@code pmi2} or {@code none}
      * @param pmi2Library        JSHMEM_PMI2_LIBRARY: path of libpmi2, or null to search
      * @param pmixLibrary        JSHMEM_PMIX_LIBRARY: path of libpmix, or null to search
+     * @param pmiReinitTimeoutNanos JSHMEM_PMI_REINIT_TIMEOUT (seconds, default 120): under srun or mpirun,
+     *                           how long a re-initialization waits for every PE to initialize again
+     *                           before it ends the job (a PE that exited after its last finalize never
+     *                           does, and PMI-2 never tells the others, PMIx not reliably)
      */
     public record Network(long ucxTimeoutNanos, long ucxProgressSpinNanos, boolean ucxPeerErrors, String ucxListen,
-                          String pmi, String pmi2Library, String pmixLibrary) {
+                          String pmi, String pmi2Library, String pmixLibrary, long pmiReinitTimeoutNanos) {
         /** Default longest wait for a UCX completion. */
         public static final long DEFAULT_UCX_TIMEOUT_SECONDS = 60;
+        /** Default longest wait of a re-initialization under PMI for the other PEs. */
+        public static final long DEFAULT_PMI_REINIT_TIMEOUT_SECONDS = 120;
         /** Every setting at its default. */
         public static final Network DEFAULTS = fromEnvironment(Map.of());
 
@@ -84,7 +90,8 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                     listen(env.get("JSHMEM_UCX_LISTEN")),
                     pmi(env),
                     path(env.get("JSHMEM_PMI2_LIBRARY")),
-                    path(env.get("JSHMEM_PMIX_LIBRARY")));
+                    path(env.get("JSHMEM_PMIX_LIBRARY")),
+                    seconds(env, "JSHMEM_PMI_REINIT_TIMEOUT", DEFAULT_PMI_REINIT_TIMEOUT_SECONDS));
         }
 
         /** JSHMEM_PMI, which process-management interface a PE started by srun/mpirun uses. */

@@ -67,6 +67,8 @@ public final class InfoReport {
         lines.add("  JSHMEM_PMI:           " + n.pmi() + "; libraries: "
                 + (n.pmi2Library() == null ? "libpmi2 searched" : "JSHMEM_PMI2_LIBRARY=" + n.pmi2Library()) + ", "
                 + (n.pmixLibrary() == null ? "libpmix searched" : "JSHMEM_PMIX_LIBRARY=" + n.pmixLibrary()));
+        lines.add("  JSHMEM_PMI_REINIT_TIMEOUT: " + n.pmiReinitTimeoutNanos() / 1_000_000_000L
+                + " s (under srun/mpirun, longest wait of a re-initialization for the other PEs)");
         String aot = env.get("JSHMEM_AOT");
         lines.add("  JSHMEM_AOT:           " + (aot == null || aot.isBlank() ? "auto (default)" : aot)
                 + " (read by oshrun: the PEs and oshrun start from ahead-of-time caches when jshmem runs from jars; caches in "

@@ -84,6 +84,7 @@ final class ParsableInfo {
         setting(out, "JSHMEM_PMI", n.pmi());
         setting(out, "JSHMEM_PMI2_LIBRARY", n.pmi2Library() == null ? "search" : n.pmi2Library());
         setting(out, "JSHMEM_PMIX_LIBRARY", n.pmixLibrary() == null ? "search" : n.pmixLibrary());
+        setting(out, "JSHMEM_PMI_REINIT_TIMEOUT", n.pmiReinitTimeoutNanos() / 1_000_000_000L);
         String aot = env.get("JSHMEM_AOT");
         setting(out, "JSHMEM_AOT", aot == null || aot.isBlank() ? "auto" : aot.strip());
         setting(out, "JSHMEM_CACHE_DIR", env.getOrDefault("JSHMEM_CACHE_DIR", "default"));

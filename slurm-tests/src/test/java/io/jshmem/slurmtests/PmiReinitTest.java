@@ -23,11 +23,15 @@ class PmiReinitTest {
     private static final Pattern FAIL = Pattern.compile("(?m)^(?:\\d+: )?CASE \\S+ PE \\d+ FAIL.*$");
 
     private static Run srun(String mpi, int nodes, int npes, String... args) {
+        return srun(Map.of(), mpi, nodes, npes, args);
+    }
+
+    private static Run srun(Map<String, String> env, String mpi, int nodes, int npes, String... args) {
         List<String> cmd = new ArrayList<>(List.of("srun", "--mpi=" + mpi, "-N", Integer.toString(nodes),
                 "-n", Integer.toString(npes), "--overcommit", "--kill-on-bad-exit=1", "-t", "3",
                 "--job-name=jshmem-slurm-tests"));
         cmd.addAll(Cluster.java(REINIT, args));
-        return Run.of(cmd, Map.of(), Cluster.ROOT, 200);
+        return Run.of(cmd, env, Cluster.ROOT, 200);
     }
 
     @ParameterizedTest(name = "srun --mpi={0} -N {1} -n {2}")
@@ -66,17 +70,31 @@ class PmiReinitTest {
     }
 
     /**
-     * A PE that exits after finalize instead of initializing again: under PMIx the others' fence fails
-     * and the job ends. (Under PMI-2 nothing tells them: they wait until srun's time limit.)
+     * A PE that exits after finalize instead of initializing again: the others' re-initialization
+     * ends the job, with a message, within JSHMEM_PMI_REINIT_TIMEOUT (here 15 s) at the latest:
+     * under PMIx their fence may fail at once, under PMI-2 nothing tells them.
      */
-    @Test
-    void pmixEndsTheJobWhenAPeExitsInsteadOfReinitializing() {
+    @ParameterizedTest(name = "srun --mpi={0}")
+    @CsvSource({"pmix", "pmi2"})
+    void theJobEndsWhenAPeExitsInsteadOfReinitializing(String mpi) {
         Cluster.assumeBuilt();
         Cluster.assumeSlurm(1);
-        Cluster.assumeMpiPlugin("pmix");
-        Run run = srun("pmix", 1, 3, "2", "quit", "1");
+        Cluster.assumeMpiPlugin(mpi);
+        java.util.Set<String> before = segments();
+        Run run = srun(Map.of("JSHMEM_PMI_REINIT_TIMEOUT", "15"), mpi, 1, 3, "2", "quit", "1");
         assertFalse(run.timedOut(), "the job did not end in time" + run.tail());
         assertTrue(run.stdout().contains("PE 1 exits after finalize instead of initializing again"), run.tail());
+        assertTrue((run.stdout() + run.stderr()).contains("not every PE initialized jshmem again within 15 s")
+                || (run.stdout() + run.stderr()).contains("PMIx_Fence failed"), "no message about the PE that quit" + run.tail());
         assertNotEquals(0, run.exit(), "exit status" + run.tail());
+        java.util.Set<String> left = segments();
+        left.removeAll(before);
+        assertTrue(left.isEmpty(), "segments left in /dev/shm: " + left + run.tail());
+    }
+
+    /** The names of jshmem's segments of Slurm jobs in /dev/shm. */
+    private static java.util.Set<String> segments() {
+        String[] names = new java.io.File("/dev/shm").list((d, n) -> n.startsWith("jshmem-slurm"));
+        return new java.util.TreeSet<>(List.of(names == null ? new String[0] : names));
     }
 }

@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  *
  * <p><b>Re-initialization</b> (OpenSHMEM 1.6: init again after the last finalize). PMI has no second
  * init for a process, but its store takes new keys at any time and its fence is a plain job-wide
- * collective, so a re-initialization continues on the same session ({@link #reopen()}): its keys are
+ * collective, so a re-initialization continues on the same session ({@link #reopen(long)}): its keys are
  * those of later epochs (never reused), and what earlier generations put is no longer visible to
  * {@link #get}. Every PE re-initializes (the spec makes it collective), so the PEs' fences stay in
  * step, even while some PE is still finishing the previous generation's finalize (which makes no
@@ -55,6 +55,8 @@ abstract class PmiBootstrap implements Bootstrap {
     private final List<String> pending = new ArrayList<>();      // keys put in this epoch; guarded by pmi
     private int directoriesRead;                                // epochs whose directories are read; guarded by pmi
     private int generation;                                     // re-initializations so far; guarded by pmi
+    private int generationStart;                                // epoch of this generation's first fence; guarded by pmi
+    private long reinitTimeoutNanos;                            // bound of that fence in a re-initialization; guarded by pmi
     private final Map<String, String> where = new HashMap<>();   // user key -> generated key; guarded by pmi
     private final Map<String, byte[]> cache = new HashMap<>();   // generated key -> value; guarded by pmi
 
@@ -144,7 +146,7 @@ abstract class PmiBootstrap implements Bootstrap {
      *
      * @throws IllegalStateException if the previous generation is not finalized, or the session ended
      */
-    final PmiBootstrap reopen() {
+    final PmiBootstrap reopen(long timeoutNanos) {
         pmi.lock();
         try {
             if (released) {
@@ -157,6 +159,8 @@ abstract class PmiBootstrap implements Bootstrap {
             cache.clear();
             directoriesRead = epoch; // earlier epochs' keys belong to earlier generations
             generation++;
+            generationStart = epoch;
+            reinitTimeoutNanos = timeoutNanos;
             finalized = false;
             closed = false;
         } finally {
@@ -228,12 +232,60 @@ abstract class PmiBootstrap implements Bootstrap {
             throwIfAborted();
             storePut(directoryKey(id.rank(), epoch), String.join("\n", pending).getBytes(StandardCharsets.UTF_8));
             pending.clear();
-            storeFence();
+            if (generation > 0 && epoch == generationStart) {
+                reinitFence();
+            } else {
+                storeFence();
+            }
             epoch++;
         } finally {
             pmi.unlock();
         }
         throwIfAborted();
+    }
+
+    /**
+     * The first fence of a re-initialization, bounded: a PE that exited after its last finalize
+     * never joins it, and neither PMI-2 nor (in every case) PMIx makes the others' fence fail, so
+     * after {@code JSHMEM_PMI_REINIT_TIMEOUT} the job is aborted with a message that says so.
+     */
+    private void reinitFence() {
+        long timeout = reinitTimeoutNanos;
+        Object done = new Object();
+        boolean[] finished = {false};
+        Thread watchdog = Thread.ofPlatform().daemon().name("jshmem-pmi-reinit-watchdog").start(() -> {
+            long deadline = System.nanoTime() + timeout;
+            synchronized (done) {
+                for (long left; !finished[0] && (left = deadline - System.nanoTime()) > 0; ) {
+                    try {
+                        done.wait(Math.max(1, left / 1_000_000));
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                if (finished[0]) {
+                    return;
+                }
+            }
+            String message = "PE " + id.rank() + ": not every PE initialized jshmem again within " + timeout / 1_000_000_000L
+                    + " s (JSHMEM_PMI_REINIT_TIMEOUT): a PE may have exited after its last finalize, which "
+                    + interfaceName() + " does not report to the others";
+            aborted(message); // this PE's abort handlers first (its new segment): the launcher may kill it at once
+            abort(1, message);
+        });
+        try {
+            storeFence();
+        } finally {
+            synchronized (done) {
+                finished[0] = true;
+                done.notifyAll();
+            }
+        }
+        try {
+            watchdog.join(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
@@ -376,7 +428,7 @@ abstract class PmiBootstrap implements Bootstrap {
     }
 
     /**
-     * After {@link #finalized()}: keeps the session for a re-initialization ({@link #reopen()}) and
+     * After {@link #finalized()}: keeps the session for a re-initialization ({@link #reopen(long)}) and
      * leaves the launcher's interface at exit (at once if the JVM is exiting already). Before
      * (initialization failed): stays connected, so that the failure can still end the job through abort.
      */

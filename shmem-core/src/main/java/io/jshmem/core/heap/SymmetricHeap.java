@@ -73,6 +73,20 @@ public final class SymmetricHeap {
             arena.close();
             throw e;
         }
+        // A job ended while this PE waits in the fences below leaves no segment behind: under srun
+        // nothing else removes the files, and the launcher may kill the PEs of this node before
+        // their own handlers run, so the first to learn of it removes every PE's (names are
+        // deterministic; the files of PEs on other nodes are not here).
+        // (Names computed now: the handler may run while this thread holds the bootstrap in a fence.)
+        Path[] names = new Path[n];
+        for (int pe = 0; pe < n; pe++) {
+            names[pe] = path.resolveSibling(SharedSegments.fileName(bootstrap.jobId(), bootstrap.generation(), pe));
+        }
+        bootstrap.onAbort(reason -> {
+            for (Path p : names) {
+                SharedSegments.unlinkQuietly(p);
+            }
+        });
         try {
             bootstrap.put("shm." + me, (bootstrap.nodeId() + "\n" + path + "\n" + total).getBytes(StandardCharsets.UTF_8));
             bootstrap.fence();

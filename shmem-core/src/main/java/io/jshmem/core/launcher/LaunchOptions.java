@@ -444,6 +444,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           interface that reaches oshrun), all, or interface names
                   JSHMEM_PMI              auto, pmix, pmi2 or none (under srun/mpirun)
                   JSHMEM_PMI2_LIBRARY, JSHMEM_PMIX_LIBRARY  path of the PMI client library
+                  JSHMEM_PMI_REINIT_TIMEOUT  seconds a re-initialization under srun/mpirun waits
+                                          for every PE to initialize again (default 120)
                   JSHMEM_FORK_POLICY      warn, refuse or allow (see the README)
 
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
