@@ -50,7 +50,8 @@ public final class InfoReport {
                 + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
                 + " nodes, broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
                 + " PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
-                + " into every PE's dest; else pull)");
+                + " into every PE's dest; larger broadcasts across nodes: each member gets the data from its parent"
+                + " when told it is ready, no sync; else pull)");
         lines.add("  SHMEM_ATOMICS:        " + c.atomics() + " (auto: CPU atomics on this node's PEs unless the network"
                 + " transport's atomics are not atomic with them, as with InfiniBand/RoCE device atomics; transport:"
                 + " every atomic through the network transport)");
