@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -251,21 +253,14 @@ abstract class PmiBootstrap implements Bootstrap {
      */
     private void reinitFence() {
         long timeout = reinitTimeoutNanos;
-        Object done = new Object();
-        boolean[] finished = {false};
+        CountDownLatch done = new CountDownLatch(1);
         Thread watchdog = Thread.ofPlatform().daemon().name("jshmem-pmi-reinit-watchdog").start(() -> {
-            long deadline = System.nanoTime() + timeout;
-            synchronized (done) {
-                for (long left; !finished[0] && (left = deadline - System.nanoTime()) > 0; ) {
-                    try {
-                        done.wait(Math.max(1, left / 1_000_000));
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-                if (finished[0]) {
+            try {
+                if (done.await(timeout, TimeUnit.NANOSECONDS)) {
                     return;
                 }
+            } catch (InterruptedException e) {
+                return;
             }
             String message = "PE " + id.rank() + ": not every PE initialized jshmem again within " + timeout / 1_000_000_000L
                     + " s (JSHMEM_PMI_REINIT_TIMEOUT): a PE may have exited after its last finalize, which "
@@ -276,10 +271,7 @@ abstract class PmiBootstrap implements Bootstrap {
         try {
             storeFence();
         } finally {
-            synchronized (done) {
-                finished[0] = true;
-                done.notifyAll();
-            }
+            done.countDown();
         }
         try {
             watchdog.join(100);
