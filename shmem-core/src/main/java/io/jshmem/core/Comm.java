@@ -402,6 +402,29 @@ final class Comm {
     }
 
     /**
+     * Copies {@code n} bytes at this PE's heap offset {@code from} to {@code pe} at {@code off}, then
+     * adds {@code increment} to the word at {@code counterOff} there, after the data and after this
+     * PE's earlier puts to {@code pe} (a collective's push; with {@code n == 0} a notice). Quiet
+     * need not complete it: the target waits for the count.
+     */
+    void pushCounted(int pe, long off, long from, long n, long counterOff, long increment) {
+        MemorySegment s = cpuAtomics[pe];
+        if (s == null) {
+            // Also on this node when the transport's atomics bypass the CPU: every add to the
+            // counter must then go through the transport.
+            remote(pe).putCounted(pe, off, heap.self().asSlice(from, n), counterOff, increment);
+            return;
+        }
+        try {
+            MemorySegment.copy(heap.self(), from, s, off, n);
+            LONG.getAndAdd(s, counterOff, increment);
+        } catch (InternalError e) {
+            throw heap.fault(e, "collective", pe);
+        }
+        Waiter.poke(s); // the atomic is a full fence: no wake-up can be lost
+    }
+
+    /**
      * Updates a signal word at {@code pe} after data put to the same PE: the data is visible to a
      * PE that sees the signal. A set on a mapped heap is a release store; an add is an atomic.
      */

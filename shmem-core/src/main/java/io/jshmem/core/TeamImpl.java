@@ -302,8 +302,8 @@ final class TeamImpl implements ShmemTeam {
      * store, N-1 loads of lines that change once per operation). Otherwise a dissemination barrier:
      * in round r, team PE i raises the round-r flag of team PE i+2^r and waits for its own from
      * i-2^r; ceil(log2 N) rounds. Flags and arrival words hold epochs, which only grow, so they
-     * never need resetting while the team lives. A flag raised through the network transport is a
-     * posted atomic increment instead (a count of dissemination syncs): it needs no completion
+     * never need resetting while the team lives. A flag raised through the network transport is an
+     * increment instead (a count of dissemination syncs; {@link Comm#flagAdd}): it needs no completion
      * round trip, and increments cannot be overtaken by an older value the way unordered puts can.
      * Across nodes with several members on some node the sync is {@linkplain #hierarchical
      * hierarchical}: arrival words to the node leader, dissemination among leaders, release.
@@ -419,9 +419,8 @@ final class TeamImpl implements ShmemTeam {
 
     /** Puts {@code n} bytes at this PE's heap offset {@code from} into team PE {@code pe}'s push buffer of epoch {@code e}, at {@code at}, then counts it there. */
     void pushTo(int pe, long e, long at, long from, long n) {
-        int w = members[pe];
-        st.comm.put(w, buffer(e) + at, st.self, from, n);
-        st.comm.signal(w, pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))], 1 + ((long) ident << 32), io.jshmem.SignalOp.ADD);
+        st.comm.pushCounted(members[pe], buffer(e) + at, from, n, pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))],
+                1 + ((long) ident << 32));
     }
 
     /**
@@ -429,8 +428,7 @@ final class TeamImpl implements ShmemTeam {
      * notice that data is ready, or that this PE is done with the receiver's).
      */
     void countPush(int pe, long e) {
-        st.comm.signal(members[pe], pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))], 1 + ((long) ident << 32),
-                io.jshmem.SignalOp.ADD);
+        st.comm.pushCounted(members[pe], 0, 0, 0, pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))], 1 + ((long) ident << 32));
     }
 
     /**

@@ -282,6 +282,25 @@ final class Channel {
         }
     }
 
+    /**
+     * Posts a {@link Pushes} message to {@code pe}: the header at native address {@code header}
+     * and {@code n} bytes at {@code data}; {@code param} is the calling thread's push param.
+     */
+    long postPush(int pe, long header, long data, long n, MemorySegment param) {
+        long ep = ep(pe);
+        lock();
+        try {
+            return Ucp.amSendNbx(ep, Pushes.AM_ID, header, Pushes.HEADER_BYTES, data, n, param);
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Whether puts or posted atomics to {@code pe} were issued since its last flush (a racy read). */
+    boolean dirty(int pe) {
+        return dirty[pe];
+    }
+
     /** A blocking put or get: posted, then awaited. */
     void run(Rma op, int pe, long local, long n, long offset, String what) {
         await(post(op, pe, local, n, offset), pe, what);

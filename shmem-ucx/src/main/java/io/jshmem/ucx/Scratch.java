@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A thread's native scratch, so the UCX path allocates nothing per operation: pre-filled atomic
- * {@code ucp_request_param_t}s, the operand and result words, the request ring of pipelined
+ * and push {@code ucp_request_param_t}s, the operand and result words, a push header, the request ring of pipelined
  * transfers, and a bounce buffer for heap (array) segments, grown on demand up to
  * {@link #MAX_BOUNCE} bytes (larger transfers go through it in pieces).
  */
@@ -23,7 +23,9 @@ final class Scratch {
     static final long PARAM32_FETCH = 384;
     static final long OPERAND = 512;
     static final long REPLY = 576;
-    static final long SIZE = 640;
+    static final long PARAM_PUSH = 640;
+    static final long PUSH_HEADER = 768;
+    static final long SIZE = 832;
 
     final Arena arena = Arena.ofShared();
     final MemorySegment small;
@@ -31,6 +33,9 @@ final class Scratch {
     final MemorySegment param64Fetch;
     final MemorySegment param32;
     final MemorySegment param32Fetch;
+    /** A {@link Pushes} send: eager only. */
+    final MemorySegment paramPush;
+    final long pushHeaderAddress;
     final long operandAddress;
     final long replyAddress;
     /** Requests in flight of one pipelined transfer. */
@@ -45,6 +50,10 @@ final class Scratch {
         param64Fetch = params(PARAM64_FETCH, 8, true);
         param32 = params(PARAM32, 4, false);
         param32Fetch = params(PARAM32_FETCH, 4, true);
+        paramPush = small.asSlice(PARAM_PUSH, Ucp.REQUEST_PARAM.byteSize());
+        paramPush.set(JAVA_INT, Ucp.REQ_OP_ATTR_MASK, Ucp.UCP_OP_ATTR_FIELD_FLAGS);
+        paramPush.set(JAVA_INT, Ucp.REQ_FLAGS, Ucp.UCP_AM_SEND_FLAG_EAGER);
+        pushHeaderAddress = small.address() + PUSH_HEADER;
     }
 
     private MemorySegment params(long at, int size, boolean fetch) {

@@ -68,6 +68,15 @@ final class Ucp {
     static final long UCP_FEATURE_AMO32 = 1L << 2;
     static final long UCP_FEATURE_AMO64 = 1L << 3;
     static final long UCP_FEATURE_WAKEUP = 1L << 4;
+    static final long UCP_FEATURE_AM = 1L << 6;
+
+    static final long UCP_AM_HANDLER_PARAM_FIELD_ID = 1L;
+    static final long UCP_AM_HANDLER_PARAM_FIELD_FLAGS = 1L << 1;
+    static final long UCP_AM_HANDLER_PARAM_FIELD_CB = 1L << 2;
+    static final long UCP_AM_HANDLER_PARAM_FIELD_ARG = 1L << 3;
+    static final int UCP_AM_FLAG_WHOLE_MSG = 1;
+    static final int UCP_AM_SEND_FLAG_EAGER = 1 << 1;
+    static final long UCP_AM_RECV_ATTR_FLAG_DATA = 1L << 16;
 
     static final long UCP_WORKER_PARAM_FIELD_THREAD_MODE = 1L;
     static final int UCS_THREAD_MODE_SINGLE = 0;
@@ -196,6 +205,14 @@ final class Ucp {
             ADDRESS.withName("recv_info"),
             ADDRESS.withName("memh")).withName("ucp_request_param_t");
 
+    /** {@code ucp_am_handler_param_t}: 32 bytes. */
+    static final StructLayout AM_HANDLER_PARAMS = MemoryLayout.structLayout(
+            JAVA_LONG.withName("field_mask"),
+            JAVA_INT.withName("id"),
+            JAVA_INT.withName("flags"),
+            ADDRESS.withName("cb"),
+            ADDRESS.withName("arg")).withName("ucp_am_handler_param_t");
+
     /** {@code struct pollfd}. */
     static final StructLayout POLLFD = MemoryLayout.structLayout(
             JAVA_INT.withName("fd"), JAVA_SHORT.withName("events"), JAVA_SHORT.withName("revents"));
@@ -229,6 +246,12 @@ final class Ucp {
     static final long REQ_FLAGS = offset(REQUEST_PARAM, "flags");
     static final long REQ_DATATYPE = offset(REQUEST_PARAM, "datatype");
     static final long REQ_REPLY_BUFFER = offset(REQUEST_PARAM, "reply_buffer");
+
+    static final long AM_HANDLER_FIELD_MASK = offset(AM_HANDLER_PARAMS, "field_mask");
+    static final long AM_HANDLER_ID = offset(AM_HANDLER_PARAMS, "id");
+    static final long AM_HANDLER_FLAGS = offset(AM_HANDLER_PARAMS, "flags");
+    static final long AM_HANDLER_CB = offset(AM_HANDLER_PARAMS, "cb");
+    static final long AM_HANDLER_ARG = offset(AM_HANDLER_PARAMS, "arg");
 
     // ------------------------------------------------------------------ loading
 
@@ -323,10 +346,20 @@ final class Ucp {
     private static final class AtomicOpNbx { static final MethodHandle H = ucp("ucp_atomic_op_nbx", J_JIJJJJJ); }
     private static final class RequestCheckStatus { static final MethodHandle H = ucp("ucp_request_check_status", B_J); }
     private static final class RequestFree { static final MethodHandle H = ucp("ucp_request_free", V_J); }
+    private static final class AmSendNbx { static final MethodHandle H = ucp("ucp_am_send_nbx", J_JIJJJJJ); }
+    private static final class WorkerSetAmRecvHandler { static final MethodHandle H = ucp("ucp_worker_set_am_recv_handler", B_JJ); }
     private static final class RequestCancel { static final MethodHandle H = ucp("ucp_request_cancel", V_JJ); }
 
     /** The upcall type of {@code ucp_err_handler_cb_t}: {@code void (*)(void *arg, ucp_ep_h ep, ucs_status_t status)}. */
     static final FunctionDescriptor ERR_HANDLER = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_BYTE);
+
+    /**
+     * The upcall type of {@code ucp_am_recv_callback_t}: {@code ucs_status_t (*)(void *arg, const
+     * void *header, size_t header_length, void *data, size_t length, const ucp_am_recv_param_t *param)},
+     * pointers as longs.
+     */
+    static final FunctionDescriptor AM_RECV = FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+            JAVA_LONG, JAVA_LONG);
 
     private static MethodHandle libc(String name, FunctionDescriptor fd) {
         MemorySegment symbol = LINKER.defaultLookup().find(name).orElse(null);
@@ -347,7 +380,7 @@ final class Ucp {
 
     /** The newest functions this transport uses: without them the library is too old. */
     private static final String[] NEWEST = {"ucp_init_version", "ucp_put_nbx", "ucp_atomic_op_nbx", "ucp_worker_flush_nbx",
-        "ucp_ep_close_nbx", "ucs_status_string", "ucp_worker_arm"};
+        "ucp_ep_close_nbx", "ucs_status_string", "ucp_worker_arm", "ucp_am_send_nbx", "ucp_worker_set_am_recv_handler"};
 
     /** Whether libucp was found and every function this transport uses is exported. */
     static boolean available() {
@@ -716,6 +749,23 @@ final class Ucp {
     static long atomicOpNbx(long ep, int opcode, long buffer, long remoteAddr, long rkey, MemorySegment param) {
         try {
             return (long) AtomicOpNbx.H.invokeExact(ep, opcode, buffer, 1L, remoteAddr, rkey, param.address());
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code ucp_am_send_nbx(ep, id, header, headerLength, buffer, count, param)}. */
+    static long amSendNbx(long ep, int id, long header, long headerLength, long buffer, long count, MemorySegment param) {
+        try {
+            return (long) AmSendNbx.H.invokeExact(ep, id, header, headerLength, buffer, count, param.address());
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static byte workerSetAmRecvHandler(long worker, MemorySegment param) {
+        try {
+            return (byte) WorkerSetAmRecvHandler.H.invokeExact(worker, param.address());
         } catch (Throwable t) {
             throw rethrow(t);
         }

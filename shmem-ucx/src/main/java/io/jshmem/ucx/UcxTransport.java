@@ -41,6 +41,8 @@ public final class UcxTransport implements RemoteTransport {
     /** The PE's transport, for a context's transport; null for the PE's own. */
     private final UcxTransport parent;
     ProgressEngine progress;
+    /** The handler of pushes to this PE (the PE's own transport only). */
+    Pushes pushes;
     String name = "ucx";
     /** UCX_NET_DEVICES this transport set (JSHMEM_UCX_LISTEN), or null. */
     String netDevices;
@@ -282,16 +284,40 @@ public final class UcxTransport implements RemoteTransport {
     }
 
     /**
-     * A posted atomic add the quiet of this transport does not wait for: the target waits for
-     * the value, and nobody needs to know when it landed.
+     * One {@link Pushes} message, which quiet does not wait for: the target waits for the count,
+     * and nobody needs to know when it landed.
      */
     @Override
     public void flagAdd(int pe, long offset, long increment) {
+        push(pe, 0, 0, 0, offset, increment);
+    }
+
+    /**
+     * One {@link Pushes} message (data and count together); puts and atomics issued to {@code pe}
+     * before it are completed first, only when there are any (a collective's pushes have none).
+     */
+    @Override
+    public void putCounted(int pe, long offset, MemorySegment source, long counterOffset, long increment) {
+        if (!source.isNative()) {
+            RemoteTransport.super.putCounted(pe, offset, source, counterOffset, increment);
+            return;
+        }
+        if (main.dirty(pe)) {
+            quiet(pe);
+        }
+        push(pe, offset, source.address(), source.byteSize(), counterOffset, increment);
+    }
+
+    private void push(int pe, long offset, long data, long n, long counterOffset, long increment) {
         main.waiters.incrementAndGet();
         try {
             Scratch s = scratch();
-            s.small.set(JAVA_LONG, Scratch.OPERAND, increment);
-            main.await(main.postAtomic(pe, Ucp.UCP_ATOMIC_OP_ADD, s.operandAddress, offset, s.param64, false), pe, "atomic");
+            long h = s.pushHeaderAddress - s.small.address();
+            s.small.set(JAVA_LONG, h + Pushes.H_DATA, offset);
+            s.small.set(JAVA_LONG, h + Pushes.H_COUNTER, counterOffset);
+            s.small.set(JAVA_LONG, h + Pushes.H_INCREMENT, increment);
+            // Awaited (local completion: eager data is copied out, then the header and data are free).
+            main.await(main.postPush(pe, s.pushHeaderAddress, data, n, s.paramPush), pe, "push");
         } finally {
             main.waiters.decrementAndGet();
         }
@@ -414,6 +440,9 @@ public final class UcxTransport implements RemoteTransport {
     public void wakeOnRemoteWrites(Runnable wake) {
         if (progress != null) {
             progress.wake = wake;
+        }
+        if (pushes != null) {
+            pushes.wake = wake;
         }
     }
 

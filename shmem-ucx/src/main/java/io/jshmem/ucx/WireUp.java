@@ -84,7 +84,7 @@ final class WireUp {
             params.set(JAVA_LONG, Ucp.PARAMS_FIELD_MASK, Ucp.UCP_PARAM_FIELD_FEATURES | Ucp.UCP_PARAM_FIELD_ESTIMATED_NUM_EPS
                     | Ucp.UCP_PARAM_FIELD_NAME);
             params.set(JAVA_LONG, Ucp.PARAMS_FEATURES, Ucp.UCP_FEATURE_RMA | Ucp.UCP_FEATURE_AMO64 | Ucp.UCP_FEATURE_AMO32
-                    | Ucp.UCP_FEATURE_WAKEUP);
+                    | Ucp.UCP_FEATURE_WAKEUP | Ucp.UCP_FEATURE_AM);
             params.set(JAVA_LONG, Ucp.PARAMS_ESTIMATED_NUM_EPS, job.npes);
             params.set(ADDRESS, Ucp.PARAMS_NAME, job.arena.allocateFrom("jshmem-pe" + job.me));
             MemorySegment out = tmp.allocate(ADDRESS);
@@ -108,6 +108,9 @@ final class WireUp {
 
             step(job, Step.WORKER);
             int eventFd = main.createWorker(true);
+            // Before the address is published: a peer may push as soon as it has connected.
+            t.pushes = new Pushes(job.me, heap.self());
+            t.pushes.install(main.workerHandle, job.arena, job);
             byte[] myAddress = main.address();
 
             step(job, Step.MEM_MAP);

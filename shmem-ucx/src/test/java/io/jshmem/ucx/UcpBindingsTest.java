@@ -31,8 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** The FFM bindings on their own: status decoding, struct layouts against the C headers, info parsing. */
 class UcpBindingsTest {
     /** The layout printer from the notes; a copy ships in the test resources. */
-    private static final Path NOTES_LAYOUT = Path.of("/work/shared/notes/ucx_layout.c");
-
     @TempDir
     Path dir;
 
@@ -102,13 +100,9 @@ class UcpBindingsTest {
             assumeTrue(false, why);
         }
         Path source = dir.resolve("ucx_layout.c");
-        if (Files.isReadable(NOTES_LAYOUT)) {
-            Files.copy(NOTES_LAYOUT, source);
-        } else {
-            try (InputStream in = UcpBindingsTest.class.getResourceAsStream("/ucx_layout.c")) {
-                assertNotNull(in, "ucx_layout.c in the test resources");
-                Files.copy(in, source);
-            }
+        try (InputStream in = UcpBindingsTest.class.getResourceAsStream("/ucx_layout.c")) {
+            assertNotNull(in, "ucx_layout.c in the test resources");
+            Files.copy(in, source);
         }
         Path exe = dir.resolve("ucx_layout");
         String compiled = run(List.of(gcc.toString(), source.toString(), "-o", exe.toString()));
@@ -118,7 +112,7 @@ class UcpBindingsTest {
         Map<String, StructLayout> structs = Map.of(
                 "ucp_params_t", Ucp.PARAMS, "ucp_worker_params_t", Ucp.WORKER_PARAMS, "ucp_ep_params_t", Ucp.EP_PARAMS,
                 "ucp_mem_map_params_t", Ucp.MEM_MAP_PARAMS, "ucp_mem_attr_t", Ucp.MEM_ATTR,
-                "ucp_request_param_t", Ucp.REQUEST_PARAM);
+                "ucp_request_param_t", Ucp.REQUEST_PARAM, "ucp_am_handler_param_t", Ucp.AM_HANDLER_PARAMS);
         Map<String, Long> scalarSizes = Map.of("ucs_status_t", 1L, "ucs_thread_mode_t", 4L, "ucp_atomic_op_t", 4L,
                 "ucp_datatype_t", 8L, "ucp_err_handling_mode_t", 4L, "ucs_memory_type_t", 4L);
         List<String> mismatches = new ArrayList<>();

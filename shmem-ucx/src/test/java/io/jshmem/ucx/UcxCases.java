@@ -607,11 +607,11 @@ public final class UcxCases {
         SymLongArray a = shmem.calloc(SymType.LONG, 1 << 17);
         shmem.barrierAll();
         if (me == 1) {
-            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-                java.lang.foreign.MemorySegment buf = arena.allocate(8L << 17);
-                for (int i = 0; i < 8; i++) {
-                    shmem.putmemNbi(a, 0, buf, 0);
-                }
+            // The source stays allocated: UCX may still read it until the exit releases UCX (freed
+            // under outstanding puts, the progress thread's memcpy could fault: the test's bug, not ours).
+            java.lang.foreign.MemorySegment buf = java.lang.foreign.Arena.global().allocate(8L << 17);
+            for (int i = 0; i < 8; i++) {
+                shmem.putmemNbi(a, 0, buf, 0);
             }
             throw new IllegalStateException("PE 1 fails on purpose");
         }

@@ -53,6 +53,20 @@ public interface RemoteTransport extends AutoCloseable {
         atomic64(pe, offset, AmoOp.ADD, increment, 0);
     }
 
+    /**
+     * Puts {@code source} at {@code offset} of {@code pe}, then adds {@code increment} to the
+     * 64-bit word at {@code counterOffset} there (a collective's push, or with no data a notice),
+     * after this PE's earlier puts and atomics to {@code pe}: a PE that sees the count sees the
+     * data. Like {@link #flagAdd}, quiet need not complete it. The default puts, fences and adds.
+     */
+    default void putCounted(int pe, long offset, MemorySegment source, long counterOffset, long increment) {
+        if (source.byteSize() > 0) {
+            put(pe, offset, source);
+        }
+        fence();
+        atomic64(pe, counterOffset, AmoOp.ADD, increment, 0);
+    }
+
     /** Orders operations to each PE. */
     void fence();
 

@@ -1,0 +1,112 @@
+package io.jshmem.ucx;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+import io.jshmem.core.Log;
+import java.lang.foreign.Arena;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Counted pushes as UCX active messages: data for a PE's heap and an increment of a counter word
+ * there, in one message that the target applies in order (data, then the counter) in its handler.
+ * Collectives' pushes and notices and the synchronization flags travel this way. As put + atomic
+ * over TCP they were two messages, each acknowledged (the atomic is emulated over active messages,
+ * and its completion message woke the sender): four messages where one does.
+ *
+ * <p>Header (native, 24 bytes): heap offset of the data, heap offset of the counter, increment.
+ * Sent with {@code UCP_AM_SEND_FLAG_EAGER} (the data is in the handler, never a rendezvous),
+ * received with {@code UCP_AM_FLAG_WHOLE_MSG}. The handler runs inside {@code ucp_worker_progress}
+ * of this PE's main worker, on whichever thread progresses it; the counter add is a CPU atomic, so
+ * it is atomic with this PE's own and its on-node peers' updates of the same word.
+ */
+final class Pushes {
+    private static final Log LOG = Log.of("io.jshmem.ucx");
+    /** The active message id. */
+    static final int AM_ID = 1;
+    static final long HEADER_BYTES = 24;
+    static final long H_DATA = 0;
+    static final long H_COUNTER = 8;
+    static final long H_INCREMENT = 16;
+    private static final VarHandle LONG = JAVA_LONG.varHandle();
+    /** All of memory: the handler reads its header and data at absolute addresses, allocating nothing. */
+    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
+    private final int me;
+    private final MemorySegment heap;
+    /** Wakes this PE's threads sleeping on its memory; null until the runtime sets it. */
+    volatile Runnable wake;
+    private volatile boolean reported;
+
+    Pushes(int me, MemorySegment heap) {
+        this.me = me;
+        this.heap = heap;
+    }
+
+    /** Installs the handler on {@code worker}; the upcall stub lives as long as {@code arena}. */
+    void install(long worker, Arena arena, UcxJob job) {
+        MemorySegment stub;
+        try {
+            MethodHandle h = MethodHandles.lookup().findVirtual(Pushes.class, "onMessage",
+                    MethodType.methodType(byte.class, long.class, long.class, long.class, long.class, long.class, long.class))
+                    .bindTo(this);
+            stub = Linker.nativeLinker().upcallStub(h, Ucp.AM_RECV, arena);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+        MemorySegment p = arena.allocate(Ucp.AM_HANDLER_PARAMS);
+        p.set(JAVA_LONG, Ucp.AM_HANDLER_FIELD_MASK, Ucp.UCP_AM_HANDLER_PARAM_FIELD_ID | Ucp.UCP_AM_HANDLER_PARAM_FIELD_FLAGS
+                | Ucp.UCP_AM_HANDLER_PARAM_FIELD_CB);
+        p.set(JAVA_INT, Ucp.AM_HANDLER_ID, AM_ID);
+        p.set(JAVA_INT, Ucp.AM_HANDLER_FLAGS, Ucp.UCP_AM_FLAG_WHOLE_MSG);
+        p.set(JAVA_LONG, Ucp.AM_HANDLER_CB, stub.address());
+        job.check(Ucp.workerSetAmRecvHandler(worker, p), "ucp_worker_set_am_recv_handler");
+    }
+
+    /**
+     * {@code ucp_am_recv_callback_t}: copies the data, then adds to the counter (a full fence, so the
+     * waiter that sees the count sees the data), then wakes sleepers. Must not throw: an exception
+     * crossing the upcall ends the JVM. A message outside the heap (a bug; senders check their
+     * offsets) is dropped and reported once.
+     */
+    @SuppressWarnings("unused")
+    private byte onMessage(long arg, long header, long headerLength, long data, long length, long param) {
+        try {
+            if (headerLength != HEADER_BYTES) {
+                return drop("header of " + headerLength + " bytes");
+            }
+            long at = ALL.get(JAVA_LONG_UNALIGNED, header + H_DATA);
+            long counter = ALL.get(JAVA_LONG_UNALIGNED, header + H_COUNTER);
+            long increment = ALL.get(JAVA_LONG_UNALIGNED, header + H_INCREMENT);
+            long size = heap.byteSize();
+            if (length < 0 || at < 0 || at > size - length || counter < 0 || counter > size - 8 || (counter & 7) != 0) {
+                return drop(length + " bytes at " + at + ", counter at " + counter);
+            }
+            if (length > 0) {
+                MemorySegment.copy(ALL, data, heap, at, length);
+            }
+            LONG.getAndAdd(heap, counter, increment);
+            Runnable w = wake;
+            if (w != null) {
+                w.run();
+            }
+        } catch (Throwable t) {
+            drop(t.toString());
+        }
+        return Ucp.UCS_OK;
+    }
+
+    private byte drop(String what) {
+        if (!reported) {
+            reported = true;
+            LOG.error("jshmem: PE " + me + ": dropped a malformed UCX push message (" + what + ")");
+        }
+        return Ucp.UCS_OK;
+    }
+}
