@@ -37,18 +37,31 @@ class ConformanceSuiteTest {
                 job(8, eight, List.of("order.barrier-loop", "coll."), List.of()),
                 // Two "hosts" of 2 PEs (the cluster shape: shared memory on-node, UCX over TCP
                 // off-node), with every atomic forced through UCX as on InfiniBand/RoCE.
-                ucxJob(List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self", "-x", "SHMEM_ATOMICS=transport")));
+                ucxJob(AllCases.names(), List.of(), List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
+                        "-x", "SHMEM_ATOMICS=transport")),
+                // The other algorithms forced in turn (the defaults ran above): every peer over UCX, then 2 hosts.
+                ucxJob(teamCases(), TEAM_FILTERS, List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
+                        "-x", "JSHMEM_COLL_ALGORITHM=tree", "-x", "JSHMEM_BARRIER_ALGORITHM=dissemination")),
+                ucxJob(teamCases(), TEAM_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
+                        "-x", "JSHMEM_COLL_ALGORITHM=pull", "-x", "JSHMEM_BARRIER_ALGORITHM=hierarchical")));
     }
 
-    private static DynamicNode ucxJob(List<String> options) {
+    /** The collective, synchronization and team cases: what the algorithm settings change. */
+    private static final List<String> TEAM_FILTERS = List.of("coll.", "sync.", "team.", "order.barrier-loop");
+
+    private static List<String> teamCases() {
+        return AllCases.names().stream().filter(n -> TEAM_FILTERS.stream().anyMatch(n::startsWith)).toList();
+    }
+
+    private static DynamicNode ucxJob(List<String> cases, List<String> filters, List<String> options) {
         String why = io.jshmem.conformance.spawn.Jobs.ucxUnavailable().orElse(null);
         if (why != null) {
-            return DynamicTest.dynamicTest("4 PEs over UCX", () -> {
+            return DynamicTest.dynamicTest("4 PEs over UCX " + String.join(" ", options), () -> {
                 System.out.println("ConformanceSuiteTest: the UCX job is skipped: " + why);
                 Assumptions.abort(why);
             });
         }
-        return job(4, AllCases.names(), List.of(), options);
+        return job(4, cases, filters, options);
     }
 
     /** The names --list prints are the registered cases, in order. */
