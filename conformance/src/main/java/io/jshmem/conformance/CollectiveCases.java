@@ -4,6 +4,7 @@ import io.jshmem.ReduceOp;
 import io.jshmem.ShmemTeam;
 import io.jshmem.SymArray;
 import io.jshmem.SymByteArray;
+import io.jshmem.SymDoubleArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
 import java.util.ArrayList;
@@ -49,6 +50,7 @@ final class CollectiveCases {
             }
         }
         cases.add(Case.of("coll.reduce.in-place", CollectiveCases::reduceInPlace));
+        cases.add(Case.of("coll.reduce.large-back-to-back", CollectiveCases::reduceLarge));
         cases.add(Case.atLeast(2, "coll.reduce.on-split-team", CollectiveCases::reduceOnTeam));
         for (SymType<?> t : Elements.TYPES) {
             cases.add(Case.of("coll.scan." + t.name(), c -> scan(c, t)));
@@ -376,6 +378,77 @@ final class CollectiveCases {
                 }
             }
         }
+    }
+
+    /**
+     * Sum reductions of longs and doubles of sizes on both sides of the runtime's thresholds (whole
+     * array or reduce-scatter, what fits the push buffers at 2-8 PEs; counts not divisible by the
+     * number of PEs), all issued one after another without a barrier, every other one in place.
+     * The doubles mix magnitudes so that the sum depends on the order of the additions: every PE
+     * must get the team-order sum, and the same bits as every other PE.
+     */
+    private static void reduceLarge(CaseContext c) {
+        long[] counts = {255, 257, 1023, 1025, 2047, 3001, 8193, 40_001};
+        ShmemTeam w = c.shmem.teamWorld();
+        int k = counts.length;
+        SymLongArray[] src = new SymLongArray[k];
+        SymLongArray[] dst = new SymLongArray[k];
+        SymDoubleArray[] dsrc = new SymDoubleArray[k];
+        SymDoubleArray[] ddst = new SymDoubleArray[k];
+        for (int j = 0; j < k; j++) {
+            long n = counts[j];
+            src[j] = c.malloc(SymType.LONG, n);
+            dsrc[j] = c.malloc(SymType.DOUBLE, n);
+            dst[j] = j % 2 == 0 ? src[j] : c.malloc(SymType.LONG, n);
+            ddst[j] = j % 2 == 1 ? dsrc[j] : c.malloc(SymType.DOUBLE, n);
+            for (long i = 0; i < n; i++) {
+                src[j].set(i, largeValue(c.me, i, j));
+                dsrc[j].set(i, mixedMagnitude(c.me, i));
+            }
+        }
+        c.shmem.barrierAll();
+        for (int j = 0; j < k; j++) {
+            w.sumReduce(dst[j], src[j], counts[j]);
+            w.sumReduce(ddst[j], dsrc[j], counts[j]);
+        }
+        long bits = 17;
+        for (int j = 0; j < k; j++) {
+            long n = counts[j];
+            for (long i = 0; i < n; i++) {
+                long want = 0;
+                double wantD = mixedMagnitude(0, i);
+                for (int pe = 0; pe < c.npes; pe++) {
+                    want += largeValue(pe, i, j);
+                    wantD = pe == 0 ? wantD : wantD + mixedMagnitude(pe, i);
+                }
+                double got = ddst[j].get(i);
+                bits = bits * 31 + Double.doubleToRawLongBits(got);
+                if (!c.checkEq(want, dst[j].get(i), "sum of " + n + " longs (" + (j % 2 == 0 ? "in place" : "into another array")
+                        + "), element " + i) || !c.check(Double.doubleToRawLongBits(wantD) == Double.doubleToRawLongBits(got),
+                        "sum of " + n + " doubles, element " + i + ": expected the team-order sum " + wantD + ", got " + got)) {
+                    return;
+                }
+            }
+        }
+        SymLongArray mine = c.calloc(SymType.LONG, 1);
+        SymLongArray all = c.calloc(SymType.LONG, c.npes);
+        mine.set(0, bits);
+        w.fcollect(all, mine, 1);
+        for (int pe = 0; pe < c.npes; pe++) {
+            if (!c.checkEq(bits, all.get(pe), "digest of PE " + pe + "'s double sums (the bits must be the same everywhere)")) {
+                return;
+            }
+        }
+    }
+
+    private static long largeValue(int pe, long i, int j) {
+        return pe * 1_000_003L + i * 7 + j;
+    }
+
+    /** Alternately huge and small, signs mixed: a sum of these rounds differently in another order. */
+    private static double mixedMagnitude(int pe, long i) {
+        double scale = (pe + i) % 2 == 0 ? 1e16 : 1.0;
+        return scale * (1 + i % 13) * ((pe + i) % 3 == 0 ? -1 : 1) + pe * 0.1 + i * 1e-3;
     }
 
     private static void reduceOnTeam(CaseContext c) throws Exception {
