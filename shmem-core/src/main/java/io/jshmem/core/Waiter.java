@@ -7,8 +7,21 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * How a PE waits for a word of symmetric memory to change: spin for a few microseconds, then
- * yield the core for up to about a millisecond, then sleep on a futex until a writer wakes it.
+ * How a PE waits for a word of symmetric memory to change: spin for up to a few microseconds,
+ * then yield the core for up to about a millisecond, then sleep on a futex until a writer wakes it.
+ *
+ * <p><b>Adaptive spin.</b> How long a wait spins (its budget, in spin iterations) is learnt from
+ * how this PE's recent waits ended, as in HotSpot's adaptive spinning: a spin only pays when the
+ * partner arrives during it. The first call of a wait judges the previous wait that called this
+ * class: one that ended while spinning doubles the budget; one that ended while yielding, soon
+ * enough that a spin of at most the configured time would have caught it, grows it to twice the
+ * spin that would have (the overrun is measured after each yield, so a yield that gave the core
+ * away for a time slice counts as long); one that yielded longer than that, or slept, halves it.
+ * The budget stays between about a microsecond (never zero, so it can recover) and the
+ * configured spin time ({@code JSHMEM_WAIT_SPIN_US}, the maximum); where PEs outnumber cores
+ * nothing spins, as before. A partner that is routinely late so costs a microsecond of spinning
+ * per wait, not the whole spin time. The state is two plain fields shared by the PE's threads:
+ * a race between them only blurs what is learnt.
  *
  * <p><b>The wait-control line.</b> Every PE's segment starts with a line
  * ({@link SymmetricHeap#WAIT_CONTROL}) holding a count of threads sleeping on some word of that
@@ -59,7 +72,22 @@ final class Waiter {
     /** Nanoseconds one {@link Thread#onSpinWait()} takes on this CPU (10-140 ns), measured once. */
     private static final double SPIN_NANOS = measureSpin();
 
-    private final int spins;
+    /** The shortest spin budget where spinning is allowed: about a microsecond. */
+    private static final long MIN_SPIN_NANOS = 1_000;
+    /** {@link #lastOverrun} of a wait last seen spinning; a wait that slept records {@link Long#MAX_VALUE}. */
+    private static final long SPINNING = -1;
+
+    /** The spin budget's bounds, in iterations; both 0 where nothing spins. */
+    private final int maxSpins;
+    private final int minSpins;
+    /** The current spin budget (iterations): read by every spin, adapted once per wait (plain: races only blur it). */
+    private int spins;
+    /**
+     * How the most recent wait that called {@link #idle} stands: {@link #SPINNING}, the
+     * nanoseconds from the end of its spin to the return of its latest yield, or
+     * {@link Long#MAX_VALUE} once it slept. Judged by the first call of the next wait.
+     */
+    private long lastOverrun = SPINNING;
     private final long yieldNanos;
     private final long maxSleepNanos;
     private final Runnable abortCheck;
@@ -67,15 +95,17 @@ final class Waiter {
     private final RemoteTransport transport;
 
     /**
-     * @param spinNanos    how long to spin before yielding (0 when PEs outnumber cores: spinning then
-     *                     only steals time from the PE being waited for)
+     * @param spinNanos    the longest a wait spins before yielding (0 when PEs outnumber cores:
+     *                     spinning then only steals time from the PE being waited for)
      * @param yieldNanos   how long to yield before sleeping
      * @param transport    the network transport, which may write this PE's memory without ringing
      *                     and needs progress from waiting PEs; null when every peer is on this node
      * @param abortCheck   run on the slow path; throws when the job is being aborted
      */
     Waiter(long spinNanos, long yieldNanos, RemoteTransport transport, Runnable abortCheck) {
-        this.spins = (int) Math.min(Integer.MAX_VALUE, spinNanos / SPIN_NANOS);
+        this.maxSpins = (int) Math.min(Integer.MAX_VALUE, spinNanos / SPIN_NANOS);
+        this.minSpins = maxSpins == 0 ? 0 : (int) Math.max(1, Math.min(maxSpins, MIN_SPIN_NANOS / SPIN_NANOS));
+        this.spins = maxSpins;
         this.yieldNanos = yieldNanos;
         this.maxSleepNanos = transport != null ? MAX_SLEEP_NANOS_NETWORK : MAX_SLEEP_NANOS;
         this.transport = transport;
@@ -106,6 +136,11 @@ final class Waiter {
     long idle(long w, MemorySegment seg, long off, int width, long seen) {
         long phase = w & PHASE;
         if (phase == 0) {
+            if (w == 0 && maxSpins > 0) {
+                // The first call of a wait (a wait that never calls idle needed no spin).
+                spins = adapt(spins, lastOverrun, minSpins, maxSpins, SPIN_NANOS);
+                lastOverrun = SPINNING;
+            }
             if (w < spins) {
                 // A progress call costs microseconds on TCP: one per PROGRESS_EVERY spins.
                 if (transport != null && (w & (PROGRESS_EVERY - 1)) == 0) {
@@ -124,7 +159,7 @@ final class Waiter {
             if (((now - started) & LOW48) < yieldNanos) {
                 abortCheck.run();
                 if (transport == null) {
-                    Thread.yield();
+                    yieldCore(started);
                     return w;
                 }
                 if (transport.progress()) {
@@ -133,12 +168,13 @@ final class Waiter {
                     // this PE needs this PE's progress; asleep, each would wait for the progress
                     // thread to wake (tens of us on this VM), and after a yield for whatever else
                     // got the core (a time slice, on a loaded machine).
-                    return spins > 0 ? 0 : YIELD | (now & LOW48);
+                    return awake(now);
                 }
-                Thread.yield();
+                yieldCore(started);
                 return w;
             }
             abortCheck.run();
+            lastOverrun = Long.MAX_VALUE;
             return SLEEP;
         }
         long sleeps = w & ~PHASE;
@@ -151,9 +187,58 @@ final class Waiter {
         }
         abortCheck.run();
         if (transport != null && transport.progress()) {
-            return spins > 0 ? 0 : YIELD | (System.nanoTime() & LOW48); // traffic again: awake, as above
+            return awake(System.nanoTime()); // traffic again: awake, as above
         }
         return SLEEP | (sleeps + 1);
+    }
+
+    /** Yields the core, then records how long after its spin the current wait still waits. */
+    private void yieldCore(long started) {
+        Thread.yield();
+        lastOverrun = (System.nanoTime() - started) & LOW48;
+    }
+
+    /**
+     * After progress found traffic: spins again where spinning is allowed (from 1: not a new
+     * wait to judge; the traffic, not the partner, woke it), else restarts the yield period.
+     */
+    private long awake(long now) {
+        if (maxSpins > 0) {
+            lastOverrun = SPINNING;
+            return 1;
+        }
+        return YIELD | (now & LOW48);
+    }
+
+    /**
+     * The next spin budget, from the current one and how the previous wait ended ({@code overrun},
+     * as in {@link #lastOverrun}): see the class comment. Within {@code [min, max]}.
+     */
+    static int adapt(int spins, long overrun, int min, int max, double spinNanos) {
+        long next;
+        if (overrun < 0) {
+            next = 2L * spins; // caught while spinning
+        } else {
+            // What would have caught it: the spin it had, then the overrun's worth of spinning.
+            double needed = spins + overrun / spinNanos;
+            next = needed <= max ? (long) (2 * needed) : spins / 2;
+        }
+        return (int) Math.max(min, Math.min(max, next));
+    }
+
+    /** The current spin budget, in iterations. */
+    int spinBudget() {
+        return spins;
+    }
+
+    /** The smallest spin budget, in iterations (0 where nothing spins). */
+    int minSpins() {
+        return minSpins;
+    }
+
+    /** The largest spin budget, in iterations: the configured spin time. */
+    int maxSpins() {
+        return maxSpins;
     }
 
     private static void sleep(MemorySegment seg, long off, int width, long seen, long nanos) {
