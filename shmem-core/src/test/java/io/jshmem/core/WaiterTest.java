@@ -70,7 +70,7 @@ class WaiterTest {
             Waiter waiter = new Waiter(0, 0, null, () -> { });
             assertEquals(0, waiter.maxSpins());
             for (int i = 0; i < 10; i++) {
-                promptWait(waiter, seg);
+                waiter.idle(0, seg, WORD, 8, 0);
                 lateWait(waiter, seg);
             }
             assertEquals(0, waiter.spinBudget());
@@ -78,12 +78,9 @@ class WaiterTest {
         }
     }
 
-    /** A wait that ends after a few spins. */
+    /** A wait that ends after its first spin (the budget is at least 1). */
     private static void promptWait(Waiter waiter, MemorySegment seg) {
-        long w = 0;
-        for (int i = 0; i < 3; i++) {
-            w = waiter.idle(w, seg, WORD, 8, 0);
-        }
+        assertEquals(1, waiter.idle(0, seg, WORD, 8, 0));
     }
 
     /** A wait that ends only once it has gone to sleep (with no yield period, before any sleep). */
@@ -95,7 +92,7 @@ class WaiterTest {
     }
 
     private static void idleOnce(Waiter waiter, MemorySegment seg) {
-        waiter.idle(0, seg, WORD, 8, 0);
+        promptWait(waiter, seg);
     }
 
     /** How many spins a wait makes before it yields (it then ends, asleep). */
