@@ -223,7 +223,9 @@ final class Waiter {
     /** Yields the core, then records how long after its spin the current wait still waits. */
     private void yieldCore(long started) {
         Thread.yield();
-        lastOverrun = (System.nanoTime() - started) & LOW48;
+        if (maxSpins > 0) { // nothing to learn where nothing spins
+            lastOverrun = (System.nanoTime() - started) & LOW48;
+        }
     }
 
     /**
