@@ -40,7 +40,7 @@ public final class InfoReport {
         lines.add("  SHMEM_INFO:           " + (c.info() ? "on" : "off"));
         lines.add("  SHMEM_VERSION:        " + (c.version() ? "on" : "off"));
         lines.add("  thread levels:        SINGLE, FUNNELED, SERIALIZED, MULTIPLE (all provided)");
-        lines.add("  waiting:              spin adaptive, at most " + (c.waitSpinNanos() < 0 ? "auto (20 us; 0 when PEs outnumber cores)"
+        lines.add("  waiting:              spin adaptive, up to " + (c.waitSpinNanos() < 0 ? "20 us (auto; 0 when PEs outnumber cores)"
                 : c.waitSpinNanos() / 1000 + " us") + " (JSHMEM_WAIT_SPIN_US), yield " + c.waitYieldNanos() / 1000
                 + " us (JSHMEM_WAIT_YIELD_US), then sleep on a " + (Futex.available() ? "futex" : "timer (no futex here)"));
         lines.add("  JSHMEM_BARRIER_ALGORITHM: " + c.barrierAlgorithm() + " (auto: linear on arrival words up to "
