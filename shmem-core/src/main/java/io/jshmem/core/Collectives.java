@@ -101,31 +101,7 @@ final class Collectives {
         }
         if (pushAcross) {
             long e = team.beginPush();
-            int n = team.members.length;
-            if (!treeBroadcast) {
-                if (team.me == root) {
-                    for (int i = 0; i < n; i++) {
-                        if (i != root) {
-                            team.pushTo(i, e, 0, s.offset, nbytes);
-                        }
-                    }
-                    MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
-                } else {
-                    team.awaitPushes(e, 1, root, root + 1);
-                    MemorySegment.copy(st.self, team.buffer(e), st.self, d.offset, nbytes);
-                }
-                return;
-            }
-            int rel = (team.me - root + n) % n;
-            long from = s.offset;
-            if (rel != 0) {
-                int parent = (treeParent(rel) + root) % n;
-                team.awaitPushes(e, 1, parent, parent + 1);
-                from = team.buffer(e);
-            }
-            for (int k = 0, c; (c = treeChild(rel, n, k)) >= 0; k++) {
-                team.pushTo((c + root) % n, e, 0, from, nbytes);
-            }
+            long from = pushDown(e, root, s.offset, nbytes);
             MemorySegment.copy(st.self, from, st.self, d.offset, nbytes);
             return;
         }
@@ -173,6 +149,53 @@ final class Collectives {
     }
 
     /**
+     * Every member's {@code nbytes} at heap offset {@code from} into team PE 0's push buffer of
+     * epoch {@code e}, in team order; returns that buffer (complete at PE 0 only).
+     */
+    private long gatherAt0(long e, long from, long nbytes) {
+        long buf = team.buffer(e);
+        if (team.me != 0) {
+            team.pushTo(0, e, team.me * nbytes, from, nbytes);
+        } else {
+            MemorySegment.copy(st.self, from, st.self, buf, nbytes);
+            team.awaitPushes(e, team.members.length - 1, 1, team.members.length);
+        }
+        return buf;
+    }
+
+    /**
+     * Pushes {@code nbytes} at heap offset {@code from} of team PE {@code root} down to every member
+     * at epoch {@code e} (members not all on this node, data within the push buffers): from the
+     * root to each member, or down a binomial tree over ranks relative to the root (biggest subtree
+     * first) when {@link #treeBroadcast}. Returns where this PE has the data: {@code from} at the
+     * root, its push buffer elsewhere.
+     */
+    private long pushDown(long e, int root, long from, long nbytes) {
+        int n = team.members.length;
+        int rel = (team.me - root + n) % n;
+        if (rel != 0) {
+            int parent = treeBroadcast ? (treeParent(rel) + root) % n : root;
+            team.awaitPushes(e, 1, parent, parent + 1);
+            from = team.buffer(e);
+            if (!treeBroadcast) {
+                return from;
+            }
+        }
+        if (!treeBroadcast) {
+            for (int i = 0; i < n; i++) {
+                if (i != root) {
+                    team.pushTo(i, e, 0, from, nbytes);
+                }
+            }
+            return from;
+        }
+        for (int k = 0, c; (c = treeChild(rel, n, k)) >= 0; k++) {
+            team.pushTo((c + root) % n, e, 0, from, nbytes);
+        }
+        return from;
+    }
+
+    /**
      * Binomial tree over ranks relative to the root (rank = (team PE - root) mod n): rank r > 0
      * receives from r - highestOneBit(r) and forwards to r + 2^k for every 2^k above its own highest
      * bit with r + 2^k < n. This is r's parent.
@@ -212,8 +235,11 @@ final class Collectives {
         if (pushAcross && fixed && nbytes * n <= TeamSlots.BUF_BYTES) {
             team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine + " dest");
-            long buf = exchangeAcross(s.offset, nbytes, 0);
-            MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
+            // Gathered at team PE 0 and pushed back down, as small reductions are.
+            long e = team.beginPush();
+            long from = pushDown(e, 0, gatherAt0(e, s.offset, nbytes), nbytes * n);
+            MemorySegment.copy(st.self, from, st.self, d.offset, nbytes * n);
+            team.receivedFromAll(e); // the data left PE 0 after every member had entered this call
             return;
         }
         if (push && !fixed) {
@@ -421,12 +447,23 @@ final class Collectives {
             return;
         }
         if (pushAcross && nbytes * n <= TeamSlots.BUF_BYTES) {
-            // As above: every member combines the contributions in team order.
-            long buf = exchangeAcross(s.offset, nbytes, 0);
-            MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes);
-            for (int i = 1; i < n; i++) {
-                Reductions.combine(op, type, st.self, d.offset, st.self, buf + i * nbytes, count);
+            // Gathered at team PE 0, combined there in team order (the result every member gets,
+            // bitwise), pushed back down. 2(n-1) messages in two hops; every member pushing to every
+            // other (n(n-1) messages, one hop) cost 2-3x more with more PEs than cores over TCP.
+            long e = team.beginPush();
+            long buf = gatherAt0(e, s.offset, nbytes);
+            if (team.me == 0) {
+                MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes);
+                for (int i = 1; i < n; i++) {
+                    Reductions.combine(op, type, st.self, d.offset, st.self, buf + i * nbytes, count);
+                }
             }
+            long from = pushDown(e, 0, d.offset, nbytes);
+            if (team.me != 0) {
+                MemorySegment.copy(st.self, from, st.self, d.offset, nbytes);
+            }
+            // The result left PE 0 after every member had entered this call.
+            team.receivedFromAll(e);
             return;
         }
         if (nbytes <= SMALL_REDUCE_BYTES || n == 1) {
