@@ -48,7 +48,8 @@ public final class InfoReport {
                 + " on a node: node leaders gather, disseminate among themselves, release; else dissemination)");
         lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push, tree: through per-team buffers up to "
                 + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
-                + " nodes, broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
+                + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast),"
+                + " broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
                 + " PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
                 + " into every PE's dest; larger broadcasts across nodes: each member gets the data from its parent"
                 + " when told it is ready, no sync; else pull)");
