@@ -173,21 +173,22 @@ final class Collectives {
     private long pushDown(long e, int root, long from, long nbytes) {
         int n = team.members.length;
         int rel = (team.me - root + n) % n;
-        if (rel != 0) {
-            int parent = treeBroadcast ? (treeParent(rel) + root) % n : root;
-            team.awaitPushes(e, 1, parent, parent + 1);
-            from = team.buffer(e);
-            if (!treeBroadcast) {
-                return from;
-            }
-        }
         if (!treeBroadcast) {
+            if (rel != 0) {
+                team.awaitPushes(e, 1, root, root + 1);
+                return team.buffer(e);
+            }
             for (int i = 0; i < n; i++) {
                 if (i != root) {
                     team.pushTo(i, e, 0, from, nbytes);
                 }
             }
             return from;
+        }
+        if (rel != 0) {
+            int parent = (treeParent(rel) + root) % n;
+            team.awaitPushes(e, 1, parent, parent + 1);
+            from = team.buffer(e);
         }
         for (int k = 0, c; (c = treeChild(rel, n, k)) >= 0; k++) {
             team.pushTo((c + root) % n, e, 0, from, nbytes);

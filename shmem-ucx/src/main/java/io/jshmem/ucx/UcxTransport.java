@@ -312,10 +312,9 @@ public final class UcxTransport implements RemoteTransport {
         main.waiters.incrementAndGet();
         try {
             Scratch s = scratch();
-            long h = s.pushHeaderAddress - s.small.address();
-            s.small.set(JAVA_LONG, h + Pushes.H_DATA, offset);
-            s.small.set(JAVA_LONG, h + Pushes.H_COUNTER, counterOffset);
-            s.small.set(JAVA_LONG, h + Pushes.H_INCREMENT, increment);
+            s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_DATA, offset);
+            s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_COUNTER, counterOffset);
+            s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_INCREMENT, increment);
             // Awaited (local completion: eager data is copied out, then the header and data are free).
             main.await(main.postPush(pe, s.pushHeaderAddress, data, n, s.paramPush), pe, "push");
         } finally {
