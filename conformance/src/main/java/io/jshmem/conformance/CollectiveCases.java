@@ -5,6 +5,7 @@ import io.jshmem.ShmemTeam;
 import io.jshmem.SymArray;
 import io.jshmem.SymByteArray;
 import io.jshmem.SymDoubleArray;
+import io.jshmem.SymIntArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
 import java.util.ArrayList;
@@ -51,6 +52,7 @@ final class CollectiveCases {
         }
         cases.add(Case.of("coll.reduce.in-place", CollectiveCases::reduceInPlace));
         cases.add(Case.of("coll.reduce.large-back-to-back", CollectiveCases::reduceLarge));
+        cases.add(Case.of("coll.large-messages", CollectiveCases::largeMessages));
         cases.add(Case.atLeast(2, "coll.reduce.on-split-team", CollectiveCases::reduceOnTeam));
         for (SymType<?> t : Elements.TYPES) {
             cases.add(Case.of("coll.scan." + t.name(), c -> scan(c, t)));
@@ -376,6 +378,66 @@ final class CollectiveCases {
                 if (!c.checkEq(base + c.npes * i, a.get(i), "in-place sum of " + n + ", element " + i)) {
                     return;
                 }
+            }
+        }
+    }
+
+    /**
+     * Messages far above the push buffers and the landing area (megabytes, many rounds):
+     * broadcasts from two roots, an fcollect and an alltoall of 256 KiB blocks, and an int
+     * max-reduction of 2 MiB, back to back without barriers; every element checked.
+     */
+    private static void largeMessages(CaseContext c) {
+        ShmemTeam w = c.shmem.teamWorld();
+        int np = c.npes;
+        long bn = 1 << 18;
+        long block = 1 << 15;
+        int rn = 1 << 19;
+        SymLongArray bsrc = c.malloc(SymType.LONG, bn);
+        SymLongArray bdst0 = c.calloc(SymType.LONG, bn);
+        SymLongArray bdst1 = c.calloc(SymType.LONG, bn);
+        SymLongArray gsrc = c.malloc(SymType.LONG, block * np);
+        SymLongArray fdst = c.calloc(SymType.LONG, block * np);
+        SymLongArray adst = c.calloc(SymType.LONG, block * np);
+        SymIntArray rsrc = c.malloc(SymType.INT, rn);
+        SymIntArray rdst = c.calloc(SymType.INT, rn);
+        for (long i = 0; i < bn; i++) {
+            bsrc.set(i, c.me * 1_000_003L + i);
+        }
+        for (long i = 0; i < block * np; i++) {
+            gsrc.set(i, c.me * 10_000_019L + i);
+        }
+        for (int i = 0; i < rn; i++) {
+            rsrc.set(i, (int) ((i * 2654435761L + c.me * 40503L) % 1_000_003));
+        }
+        c.shmem.barrierAll();
+        w.broadcast(bdst0, bsrc, bn, 0);
+        w.broadcast(bdst1, bsrc, bn, np - 1);
+        w.fcollect(fdst, gsrc, block);
+        w.alltoall(adst, gsrc, block);
+        w.maxReduce(rdst, rsrc, rn);
+        for (long i = 0; i < bn; i++) {
+            if (!c.checkEq(i, bdst0.get(i), "broadcast of " + bn + " longs from PE 0: dest[" + i + "]")
+                    || !c.checkEq((np - 1) * 1_000_003L + i, bdst1.get(i), "broadcast of " + bn + " longs from PE " + (np - 1) + ": dest[" + i + "]")) {
+                return;
+            }
+        }
+        for (int pe = 0; pe < np; pe++) {
+            for (long i = 0; i < block; i++) {
+                if (!c.checkEq(pe * 10_000_019L + i, fdst.get(pe * block + i), "fcollect of " + block + " longs, block of PE " + pe + " [" + i + "]")
+                        || !c.checkEq(pe * 10_000_019L + c.me * block + i, adst.get(pe * block + i),
+                                "alltoall of " + block + " longs, block from PE " + pe + " [" + i + "]")) {
+                    return;
+                }
+            }
+        }
+        for (int i = 0; i < rn; i++) {
+            int want = Integer.MIN_VALUE;
+            for (int pe = 0; pe < np; pe++) {
+                want = Math.max(want, (int) ((i * 2654435761L + pe * 40503L) % 1_000_003));
+            }
+            if (!c.checkEq(want, rdst.get(i), "max_reduce of " + rn + " ints, element " + i)) {
+                return;
             }
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jshmem.core.heap.SymmetricHeap;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shared-memory directory is checked at init: on a 32 MiB tmpfs mounted for the test as
+ * The shared-memory directory is checked at init: on a 48 MiB tmpfs mounted for the test as
  * JSHMEM_SHM_DIR (Docker's /dev/shm is 64 MB), heaps that do not fit fail init on every PE with a
  * message naming the directory, the bytes needed and available, and the fixes; heaps that fit run;
  * with JSHMEM_SHM_PREALLOCATE their pages are taken at init, so a directory filled afterwards
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class ShmCapacityTest {
     private static final String SCENARIOS = "io.jshmem.conformance.ShmCapacityScenarios";
-    private static final long TMPFS_BYTES = 32L << 20;
+    private static final long TMPFS_BYTES = 48L << 20;
     private static Path dir;
 
     @BeforeAll
@@ -54,7 +55,7 @@ class ShmCapacityTest {
         Oshrun.Result r = job("hello", "-x", "SHMEM_SYMMETRIC_SIZE=8m");
         assertNotEquals(0, r.exitCode(), r.tail());
         assertFalse(r.stdout().contains("PAST"), r.tail());
-        long needed = 4 * ((8L << 20) + (4L << 20));
+        long needed = 4 * ((8L << 20) + SymmetricHeap.INTERNAL_SIZE);
         for (int pe = 0; pe < 4; pe++) {
             String prefix = "jshmem: PE " + pe + ": not enough shared memory in " + dir + " for the symmetric heaps: the 4 PEs on"
                     + " this node need " + needed + " bytes";

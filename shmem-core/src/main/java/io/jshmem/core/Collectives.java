@@ -19,6 +19,14 @@ import java.lang.foreign.MemorySegment;
  * back-to-back collectives need no barrier, {@code dest} is only ever written by its own PE, and
  * {@code source} may be reused on return.
  *
+ * <p><b>Pushed into dest</b> (members not all on this node, data above the push buffers): a
+ * receiver's {@code dest} is free once it has entered the call, so it says so (to its parent for a
+ * broadcast, to every member for fcollect and alltoall) and the senders put the data straight
+ * there, counted; a reduction pushes slices into the members' landing areas and the reduced
+ * slices into every dest ({@link #reducePushed}). No sync, and no read that waits for a peer to
+ * serve it: over a network a get completes only when its target progresses, and waiting targets
+ * give up the core.
+ *
  * <p><b>Pull</b> (otherwise): after a sync that makes the inputs ready, each member reads what
  * it needs from the others' symmetric source arrays, then a final sync guarantees nobody still
  * reads before anyone reuses its arrays. Rounds are O(log N) (two or three dissemination syncs);
@@ -96,7 +104,7 @@ final class Collectives {
             return;
         }
         if (pushAcross && nbytes > TeamSlots.BUF_BYTES) {
-            broadcastPulled(d, s, nbytes, root);
+            broadcastPushed(d, s, nbytes, root);
             return;
         }
         if (pushAcross) {
@@ -111,41 +119,57 @@ final class Collectives {
     }
 
     /**
-     * A broadcast too large for the push buffers, members not all on this node, without syncs
-     * (except the one {@link TeamImpl#beginPush} makes every few calls): each member learns from
-     * its parent (the root, or its parent in the binomial tree) that the data is ready, gets it
-     * into its own dest, and tells the parent it is done; a sender returns once all its receivers
-     * are done with its buffer. Each PE writes only its own dest, and only inside the call, so a
-     * dest still in use by an earlier collective on another PE is never overwritten.
+     * A broadcast too large for the push buffers, members not all on this node: each member tells
+     * its parent (the root, or its parent in the binomial tree) that it has entered the call, so
+     * its dest is free; a sender that has its data and every child's notice pushes the data
+     * straight into the children's dest. Two one-way hops, nothing waits for a peer to serve a
+     * read. (Pulling, where each member got the data from its parent after a notice and told it
+     * when done, had four, and the gets waited for parents yielding the core: 4-PE broadcasts of
+     * 64 KiB over UCX/TCP on 2 cores were 4x OSHMEM's time.)
      */
-    private void broadcastPulled(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, int root) {
+    private void broadcastPushed(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, int root) {
         long e = team.beginPush();
         int n = team.members.length;
         int rel = (team.me - root + n) % n;
-        if (rel != 0) {
-            int parent = treeBroadcast ? (treeParent(rel) + root) % n : root;
-            team.awaitPushes(e, 1, parent, parent + 1);
-            fetch(team.world(parent), parent == root ? s.offset : d.offset, st.self, d.offset, nbytes);
-            fetched();
-            team.countPush(parent, e);
-        }
         int children = 0;
         if (treeBroadcast) {
-            for (int c; (c = treeChild(rel, n, children)) >= 0; children++) {
-                team.countPush((c + root) % n, e);
+            while (treeChild(rel, n, children) >= 0) {
+                children++;
             }
         } else if (rel == 0) {
-            for (int k = 1; k < n; k++) {
-                team.countPush((root + k) % n, e);
-            }
             children = n - 1;
+        }
+        if (rel != 0) {
+            team.countPush(treeBroadcast ? (treeParent(rel) + root) % n : root, e);
+        }
+        // The children's notices, and (not at the root) the parent's data: a sender needs both.
+        team.awaitPushes(e, children + (rel != 0 ? 1 : 0), 0, n);
+        long from = rel == 0 ? s.offset : d.offset;
+        for (int k = 0; k < children; k++) {
+            int child = treeBroadcast ? treeChild(rel, n, k) : k + 1;
+            team.pushInto((child + root) % n, e, d.offset, from, nbytes);
         }
         if (rel == 0) {
             MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
         }
-        // (The root has now heard from every member, but must not count that as a sync: the
-        // others do not know it, and all members must decide alike when to sync.)
-        team.awaitPushes(e, children, 0, n);
+        // (The root has heard from every member, but must not count that as a sync: the others do
+        // not know it, and all members must decide alike when to sync.)
+    }
+
+    /**
+     * The start of a large push collective in which every member sends to every other, members
+     * not all on this node: tells every member that this PE has entered the call (so its dest is
+     * free), waits until all have, and returns the epoch whose counters count the data.
+     */
+    private long allEntered() {
+        int n = team.members.length;
+        long e = team.beginPush();
+        for (int k = 1; k < n; k++) {
+            team.countPush((team.me + k) % n, e);
+        }
+        team.awaitPushes(e, n - 1, 0, n);
+        team.receivedFromAll(e);
+        return team.beginPush(); // no sync: every member is known to be at e
     }
 
     /**
@@ -241,6 +265,18 @@ final class Collectives {
             long from = pushDown(e, 0, gatherAt0(e, s.offset, nbytes), nbytes * n);
             MemorySegment.copy(st.self, from, st.self, d.offset, nbytes * n);
             team.receivedFromAll(e); // the data left PE 0 after every member had entered this call
+            return;
+        }
+        if (pushAcross && fixed) {
+            team.checkSameArgs(routine, "bytes per PE", nbytes);
+            checkFits(d, nbytes * n, routine + " dest");
+            long e = allEntered();
+            for (int k = 1; k < n; k++) {
+                team.pushInto((team.me + k) % n, e, d.offset + team.me * nbytes, s.offset, nbytes);
+            }
+            MemorySegment.copy(st.self, s.offset, st.self, d.offset + team.me * nbytes, nbytes);
+            team.awaitPushes(e, n - 1, 0, n);
+            team.receivedFromAll(e);
             return;
         }
         if (push && !fixed) {
@@ -373,6 +409,19 @@ final class Collectives {
             MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
             return;
         }
+        if (pushAcross && dst == 1 && sst == 1) {
+            // Every member's dest is free once all have entered: each block goes straight there.
+            long e = allEntered();
+            int me = team.me;
+            for (int k = 1; k < n; k++) {
+                int i = (me + k) % n;
+                team.pushInto(i, e, d.offset + me * nbytes, s.offset + i * nbytes, nbytes);
+            }
+            MemorySegment.copy(st.self, s.offset + me * nbytes, st.self, d.offset + me * nbytes, nbytes);
+            team.awaitPushes(e, n - 1, 0, n);
+            team.receivedFromAll(e);
+            return;
+        }
         team.syncInternal();
         for (int i = 0; i < n; i++) {
             int from = team.members[i];
@@ -467,6 +516,10 @@ final class Collectives {
             team.receivedFromAll(e);
             return;
         }
+        if (pushAcross && (TeamSlots.LANDING_BYTES / n) >> shift > 0) {
+            reducePushed(op, type, d, s, count, shift);
+            return;
+        }
         if (nbytes <= SMALL_REDUCE_BYTES || n == 1) {
             team.syncInternal();
             MemorySegment a = accumulator(nbytes);
@@ -475,14 +528,8 @@ final class Collectives {
             MemorySegment.copy(a, 0, st.self, d.offset, nbytes);
             return;
         }
-        // Reduce-scatter: member i reduces elements [lo(i), lo(i+1)), then everyone gathers the slices.
-        // Across nodes (4 PEs on 2 loaded cores, UCX/TCP, 4-64 KiB) two alternatives measured no
-        // better: the slices put into every member's dest and completed before the second sync (as
-        // on one node below) was 0.8-1.2x this before collective pushes became active messages and
-        // 1.2-1.6x after; reduce-scatter + allgather without syncs (notices that members entered,
-        // gets of the slices, results put and counted, or pushed through the buffers when they
-        // fit) was 2-10x slower: its data moved while the peers that had to serve it yielded the
-        // core in their waits.
+        // Reduce-scatter: member i reduces elements [lo(i), lo(i+1)), then everyone gathers the slices
+        // (one node, or across nodes with `pull`).
         team.syncInternal();
         long lo = count * team.me / n;
         long hi = count * (team.me + 1) / n;
@@ -513,6 +560,56 @@ final class Collectives {
         }
         fetched();
         team.syncInternal();
+    }
+
+    /**
+     * A reduction too large for the push buffers, members not all on this node: reduce-scatter
+     * then allgather, both pushed, in rounds of at most {@link TeamSlots#LANDING_BYTES}. In a
+     * round each member pushes slice i of its source into member i's landing area (at its own
+     * place there); member i reduces the slices in team order (so every member gets bitwise the
+     * same result) and pushes the reduced slice into every member's dest. Two one-way hops a round
+     * and no sync: having a member's slice proves it entered the call (its dest is free), and a
+     * member starts round r + 1 only with every member's result of round r, sent after that member
+     * had read its landing area. (Pulled, with three syncs, 64 KiB over UCX/TCP at 4 PEs on 2 cores
+     * took 10-30x OSHMEM's time: the gets waited for peers that yielded the core in their waits.)
+     */
+    private void reducePushed(ReduceOp op, String type, SymArrayImpl<?> d, SymArrayImpl<?> s, long count, int shift) {
+        int n = team.members.length;
+        int me = team.me;
+        long perSlice = (TeamSlots.LANDING_BYTES / n) >> shift; // elements of a slice, at most
+        long perRound = perSlice * n;
+        long place = perSlice << shift; // member k's slice at k * place in the landing area
+        long e1 = team.beginPush(); // counts the slices
+        long e2 = team.beginPush(); // counts the results
+        for (long base = 0; base < count; base += perRound) {
+            long c = Math.min(perRound, count - base);
+            for (int k = 1; k < n; k++) {
+                int i = (me + k) % n; // staggered, so that members do not all send to PE 0 first
+                long lo = base + c * i / n;
+                long hi = base + c * (i + 1) / n;
+                team.pushInto(i, e1, team.landingOff + me * place, s.offset + (lo << shift), (hi - lo) << shift);
+            }
+            long lo = base + c * me / n;
+            long len = base + c * (me + 1) / n - lo;
+            team.awaitPushes(e1, n - 1, 0, n);
+            MemorySegment a = accumulator(len << shift);
+            for (int k = 0; k < n; k++) {
+                long at = k == me ? s.offset + (lo << shift) : team.landingOff + k * place;
+                if (k == 0) {
+                    MemorySegment.copy(st.self, at, a, 0, len << shift);
+                } else {
+                    Reductions.combine(op, type, a, 0, st.self, at, len);
+                }
+            }
+            // Into this PE's dest first (its source there, if the same, is read by nobody else).
+            long mine = d.offset + (lo << shift);
+            MemorySegment.copy(a, 0, st.self, mine, len << shift);
+            for (int k = 1; k < n; k++) {
+                team.pushInto((me + k) % n, e2, mine, mine, len << shift);
+            }
+            team.awaitPushes(e2, n - 1, 0, n);
+        }
+        team.receivedFromAll(e2);
     }
 
     void scan(SymArray<?> dest, SymArray<?> source, long count, boolean inclusive) {

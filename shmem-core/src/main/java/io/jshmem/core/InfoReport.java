@@ -51,8 +51,9 @@ public final class InfoReport {
                 + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast),"
                 + " broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
                 + " PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
-                + " into every PE's dest; larger broadcasts across nodes: each member gets the data from its parent"
-                + " when told it is ready, no sync; else pull)");
+                + " into every PE's dest; larger collectives across nodes push into the receivers' dest once they have"
+                + " entered (reductions: slices into a " + TeamSlots.LANDING_BYTES / 1024 + " KiB landing area per round,"
+                + " results into every dest), no sync; else pull)");
         lines.add("  SHMEM_ATOMICS:        " + c.atomics() + " (auto: CPU atomics on this node's PEs unless the network"
                 + " transport's atomics are not atomic with them, as with InfiniBand/RoCE device atomics; transport:"
                 + " every atomic through the network transport)");

@@ -90,6 +90,8 @@ final class TeamImpl implements ShmemTeam {
     /** Heap offsets of this team's arrival word and of its push buffer 0 (the others follow). */
     private final long arriveOff;
     private final long bufferOff;
+    /** Heap offset of this team's landing area ({@link TeamSlots#LANDING_BYTES}). */
+    final long landingOff;
     /**
      * The number of team operations (syncs and collectives) this PE has entered: the same sequence
      * on every member, so it names an operation across the team.
@@ -189,6 +191,7 @@ final class TeamImpl implements ShmemTeam {
         }
         this.arriveOff = rt.slots().arrive(slot);
         this.bufferOff = rt.slots().buffer(slot);
+        this.landingOff = rt.slots().landing(slot);
         this.collectives = new Collectives(this);
     }
 
@@ -419,7 +422,16 @@ final class TeamImpl implements ShmemTeam {
 
     /** Puts {@code n} bytes at this PE's heap offset {@code from} into team PE {@code pe}'s push buffer of epoch {@code e}, at {@code at}, then counts it there. */
     void pushTo(int pe, long e, long at, long from, long n) {
-        st.comm.pushCounted(members[pe], buffer(e) + at, from, n, pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))],
+        pushInto(pe, e, buffer(e) + at, from, n);
+    }
+
+    /**
+     * Puts {@code n} bytes at this PE's heap offset {@code from} into team PE {@code pe}'s heap at
+     * {@code off} (its dest, or the landing area, which the caller knows to be free), then counts
+     * it there at epoch {@code e}.
+     */
+    void pushInto(int pe, long e, long off, long from, long n) {
+        st.comm.pushCounted(members[pe], off, from, n, pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))],
                 1 + ((long) ident << 32));
     }
 

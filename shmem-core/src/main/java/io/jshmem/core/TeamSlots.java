@@ -6,8 +6,9 @@ import io.jshmem.ShmemException;
  * The per-team areas of the internal symmetric region. Slot s holds, on every PE, the barrier
  * flags of the team using slot s (one cache line per round), a few scratch words, the member's
  * arrival word (the epoch of the last collective it entered or finished, see {@link TeamImpl}), one
- * counter line per push buffer and {@link #PUSH_BUFFERS} buffers through which small collectives
- * push their data (used in turn by epoch). A PE may be
+ * counter line per push buffer, {@link #PUSH_BUFFERS} buffers through which small collectives
+ * push their data (used in turn by epoch) and a landing area of {@link #LANDING_BYTES} into which
+ * large reductions across nodes push the members' slices. A PE may be
  * in several teams, each with its own slot; disjoint teams may share a slot number. Members of a
  * parent team agree on a slot that is free on all of them (an AND of free-slot masks).
  */
@@ -27,10 +28,16 @@ final class TeamSlots {
      * back-to-back collectives need a sync only every PUSH_BUFFERS - 1 calls (with two, every call).
      */
     static final int PUSH_BUFFERS = 4;
+    /**
+     * Bytes of a slot's landing area: a reduction across nodes moves at most this much per round
+     * (its pages are touched only by such reductions).
+     */
+    static final int LANDING_BYTES = 64 << 10;
     private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;
     private static final long COUNTERS_AT = ARRIVE_AT + LINE;
     private static final long BUF_AT = COUNTERS_AT + PUSH_BUFFERS * LINE;
-    static final long SLOT_BYTES = BUF_AT + (long) PUSH_BUFFERS * BUF_BYTES;
+    private static final long LANDING_AT = BUF_AT + (long) PUSH_BUFFERS * BUF_BYTES;
+    static final long SLOT_BYTES = LANDING_AT + LANDING_BYTES;
     static final long TOTAL_BYTES = MAX_TEAMS * SLOT_BYTES;
 
     private final long base;
@@ -63,6 +70,11 @@ final class TeamSlots {
     /** Offset of push buffer 0 of a slot; the others follow it. */
     long buffer(int slot) {
         return base + slot * SLOT_BYTES + BUF_AT;
+    }
+
+    /** Offset of the landing area of a slot. */
+    long landing(int slot) {
+        return base + slot * SLOT_BYTES + LANDING_AT;
     }
 
     /**
@@ -104,7 +116,7 @@ final class TeamSlots {
      */
     synchronized void take(int slot) {
         freeMask &= ~(1L << slot);
-        st.self.asSlice(flag(slot, 0), SLOT_BYTES).fill((byte) 0);
+        st.self.asSlice(flag(slot, 0), LANDING_AT).fill((byte) 0); // (the landing area need not be zero)
     }
 
     synchronized void release(int slot) {
