@@ -103,7 +103,7 @@ final class Collectives {
             }
             return;
         }
-        if (pushAcross && nbytes > TeamSlots.BUF_BYTES) {
+        if (pushAcross && nbytes > TeamSlots.BUF_BYTES && team.members.length <= TeamSlots.ENTRY_WORDS) {
             broadcastPushed(d, s, nbytes, root);
             return;
         }
@@ -121,55 +121,50 @@ final class Collectives {
     /**
      * A broadcast too large for the push buffers, members not all on this node: each member tells
      * its parent (the root, or its parent in the binomial tree) that it has entered the call, so
-     * its dest is free; a sender that has its data and every child's notice pushes the data
-     * straight into the children's dest. Two one-way hops, nothing waits for a peer to serve a
-     * read. (Pulling, where each member got the data from its parent after a notice and told it
+     * its dest is free; a sender that has the data pushes it straight into each child's dest as
+     * soon as that child has entered. Two one-way hops, no sync, nothing waits for a peer to serve
+     * a read. (Pulling, where each member got the data from its parent after a notice and told it
      * when done, had four, and the gets waited for parents yielding the core: 4-PE broadcasts of
      * 64 KiB over UCX/TCP on 2 cores were 4x OSHMEM's time.)
      */
     private void broadcastPushed(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, int root) {
-        long e = team.beginPush();
+        long e = team.beginEntered();
         int n = team.members.length;
         int rel = (team.me - root + n) % n;
-        int children = 0;
-        if (treeBroadcast) {
-            while (treeChild(rel, n, children) >= 0) {
-                children++;
-            }
-        } else if (rel == 0) {
-            children = n - 1;
-        }
         if (rel != 0) {
-            team.countPush(treeBroadcast ? (treeParent(rel) + root) % n : root, e);
+            team.tellEntered(treeBroadcast ? (treeParent(rel) + root) % n : root, e);
+            team.awaitPushes(e, 1, 0, n);
         }
-        // The children's notices, and (not at the root) the parent's data: a sender needs both.
-        team.awaitPushes(e, children + (rel != 0 ? 1 : 0), 0, n);
         long from = rel == 0 ? s.offset : d.offset;
-        for (int k = 0; k < children; k++) {
-            int child = treeBroadcast ? treeChild(rel, n, k) : k + 1;
-            team.pushInto((child + root) % n, e, d.offset, from, nbytes);
+        for (int k = 0; ; k++) {
+            int c = treeBroadcast ? treeChild(rel, n, k) : rel == 0 && k + 1 < n ? k + 1 : -1;
+            if (c < 0) {
+                break;
+            }
+            int child = (c + root) % n;
+            team.awaitEntered(child, e);
+            team.pushInto(child, e, d.offset, from, nbytes);
         }
         if (rel == 0) {
             MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
         }
-        // (The root has heard from every member, but must not count that as a sync: the others do
-        // not know it, and all members must decide alike when to sync.)
     }
 
     /**
      * The start of a large push collective in which every member sends to every other, members
      * not all on this node: tells every member that this PE has entered the call (so its dest is
-     * free), waits until all have, and returns the epoch whose counters count the data.
+     * free) and waits until all have; returns the epoch whose counters count the data.
      */
     private long allEntered() {
         int n = team.members.length;
-        long e = team.beginPush();
+        long e = team.beginEntered();
         for (int k = 1; k < n; k++) {
-            team.countPush((team.me + k) % n, e);
+            team.tellEntered((team.me + k) % n, e);
         }
-        team.awaitPushes(e, n - 1, 0, n);
-        team.receivedFromAll(e);
-        return team.beginPush(); // no sync: every member is known to be at e
+        for (int k = 1; k < n; k++) {
+            team.awaitEntered((team.me + n - k) % n, e); // the order in which they are likely to arrive
+        }
+        return e;
     }
 
     /**
@@ -267,7 +262,7 @@ final class Collectives {
             team.receivedFromAll(e); // the data left PE 0 after every member had entered this call
             return;
         }
-        if (pushAcross && fixed) {
+        if (pushAcross && fixed && n <= TeamSlots.ENTRY_WORDS) {
             team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine + " dest");
             long e = allEntered();
@@ -409,7 +404,7 @@ final class Collectives {
             MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
             return;
         }
-        if (pushAcross && dst == 1 && sst == 1) {
+        if (pushAcross && dst == 1 && sst == 1 && n <= TeamSlots.ENTRY_WORDS) {
             // Every member's dest is free once all have entered: each block goes straight there.
             long e = allEntered();
             int me = team.me;

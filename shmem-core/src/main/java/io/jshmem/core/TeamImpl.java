@@ -93,6 +93,12 @@ final class TeamImpl implements ShmemTeam {
     /** Heap offset of this team's landing area ({@link TeamSlots#LANDING_BYTES}). */
     final long landingOff;
     /**
+     * Heap offsets of this team's entry words (word k: the last operation team PE k said it had
+     * entered, see {@link #tellEntered}) and of the word an entry is sent from.
+     */
+    private final long entriesOff;
+    private final long entryOutOff;
+    /**
      * The number of team operations (syncs and collectives) this PE has entered: the same sequence
      * on every member, so it names an operation across the team.
      */
@@ -192,6 +198,8 @@ final class TeamImpl implements ShmemTeam {
         this.arriveOff = rt.slots().arrive(slot);
         this.bufferOff = rt.slots().buffer(slot);
         this.landingOff = rt.slots().landing(slot);
+        this.entriesOff = rt.slots().entries(slot);
+        this.entryOutOff = rt.slots().scratch(slot, 1);
         this.collectives = new Collectives(this);
     }
 
@@ -509,6 +517,41 @@ final class TeamImpl implements ShmemTeam {
         }
         checkEvery = Math.min(checkEvery * 2, 1_000_000_000L);
         checkAt = System.nanoTime() + checkEvery;
+    }
+
+    /**
+     * Starts a team operation across nodes whose senders wait for their receivers'
+     * {@linkplain #tellEntered entry} before pushing, and whose receivers wait for exactly those
+     * pushes: it needs no sync for the push buffers' sake (a push to a PE at epoch e lands on the
+     * counter of buffer e mod {@link TeamSlots#PUSH_BUFFERS} only once that PE has entered e).
+     */
+    long beginEntered() {
+        long e = ++epoch;
+        publish(e);
+        return e;
+    }
+
+    /**
+     * Tells team PE {@code pe} that this PE has entered operation {@code e} (so its dest is free):
+     * writes e into this PE's entry word there, in one push (the add of 0 to that word is the
+     * fence and wake-up). Every such word is awaited in the same operation, so none arrives late.
+     */
+    void tellEntered(int pe, long e) {
+        CtxBase.LONG.set(st.self, entryOutOff, e);
+        long word = entriesOff + 8L * me;
+        st.comm.pushCounted(members[pe], word, entryOutOff, 8, word, 0);
+    }
+
+    /** Waits until team PE {@code pe} has told this PE that it entered operation {@code e}. */
+    void awaitEntered(int pe, long e) {
+        MemorySegment self = st.self;
+        long off = entriesOff + 8L * pe;
+        long v;
+        startWait();
+        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) < e; ) {
+            w = st.waiter.idle(w, self, off, 8, v);
+            checkWhileWaiting(w, e, pe, pe + 1);
+        }
     }
 
     /** After receiving from every member at epoch {@code e}: each has finished everything before it. */

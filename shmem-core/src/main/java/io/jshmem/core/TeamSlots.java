@@ -6,7 +6,7 @@ import io.jshmem.ShmemException;
  * The per-team areas of the internal symmetric region. Slot s holds, on every PE, the barrier
  * flags of the team using slot s (one cache line per round), a few scratch words, the member's
  * arrival word (the epoch of the last collective it entered or finished, see {@link TeamImpl}), one
- * counter line per push buffer, {@link #PUSH_BUFFERS} buffers through which small collectives
+ * counter line per push buffer, {@link #ENTRY_WORDS} entry words, {@link #PUSH_BUFFERS} buffers through which small collectives
  * push their data (used in turn by epoch) and a landing area of {@link #LANDING_BYTES} into which
  * large reductions across nodes push the members' slices. A PE may be
  * in several teams, each with its own slot; disjoint teams may share a slot number. Members of a
@@ -33,9 +33,15 @@ final class TeamSlots {
      * (its pages are touched only by such reductions).
      */
     static final int LANDING_BYTES = 64 << 10;
+    /**
+     * Entry words per slot, one per member (team PE k writes word k of the PEs it tells): "entered
+     * operation e" for large collectives across nodes. Larger teams move such data the pull way.
+     */
+    static final int ENTRY_WORDS = 1024;
     private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;
     private static final long COUNTERS_AT = ARRIVE_AT + LINE;
-    private static final long BUF_AT = COUNTERS_AT + PUSH_BUFFERS * LINE;
+    private static final long ENTRIES_AT = COUNTERS_AT + PUSH_BUFFERS * LINE;
+    private static final long BUF_AT = ENTRIES_AT + ENTRY_WORDS * 8L;
     private static final long LANDING_AT = BUF_AT + (long) PUSH_BUFFERS * BUF_BYTES;
     static final long SLOT_BYTES = LANDING_AT + LANDING_BYTES;
     static final long TOTAL_BYTES = MAX_TEAMS * SLOT_BYTES;
@@ -65,6 +71,11 @@ final class TeamSlots {
     /** Offset of the counter of push buffer {@code i} of a slot (a line each). */
     long pushCounter(int slot, int i) {
         return base + slot * SLOT_BYTES + COUNTERS_AT + (long) i * LINE;
+    }
+
+    /** Offset of entry word 0 of a slot (8 bytes each). */
+    long entries(int slot) {
+        return base + slot * SLOT_BYTES + ENTRIES_AT;
     }
 
     /** Offset of push buffer 0 of a slot; the others follow it. */
