@@ -255,6 +255,10 @@ final class Collectives {
         if (pushAcross && fixed && nbytes * n <= TeamSlots.BUF_BYTES) {
             team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine + " dest");
+            if (n == 2) {
+                MemorySegment.copy(st.self, exchangeAcross(s.offset, nbytes, 0), st.self, d.offset, nbytes * n);
+                return;
+            }
             // Gathered at team PE 0 and pushed back down, as small reductions are.
             long e = team.beginPush();
             long from = pushDown(e, 0, gatherAt0(e, s.offset, nbytes), nbytes * n);
@@ -495,6 +499,13 @@ final class Collectives {
             // Gathered at team PE 0, combined there in team order (the result every member gets,
             // bitwise), pushed back down. 2(n-1) messages in two hops; every member pushing to every
             // other (n(n-1) messages, one hop) cost 2-3x more with more PEs than cores over TCP.
+            // With 2 members both ways are 2 messages, and the exchange is one hop.
+            if (n == 2) {
+                long buf = exchangeAcross(s.offset, nbytes, 0);
+                MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes);
+                Reductions.combine(op, type, st.self, d.offset, st.self, buf + nbytes, count);
+                return;
+            }
             long e = team.beginPush();
             long buf = gatherAt0(e, s.offset, nbytes);
             if (team.me == 0) {
@@ -689,7 +700,8 @@ final class Collectives {
     /**
      * All-to-all through the push buffers, members not all on this node: member i gets this PE's
      * {@code nbytes} at heap offset {@code from + i * blockStride} at {@code me * nbytes} of its
-     * buffer; returns this PE's buffer, which then holds every member's block in team order.
+     * buffer (with a stride of 0, the same block for all: an allgather); returns this PE's buffer,
+     * which then holds every member's block in team order.
      */
     private long exchangeAcross(long from, long nbytes, long blockStride) {
         int n = team.members.length;

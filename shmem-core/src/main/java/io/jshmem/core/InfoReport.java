@@ -48,7 +48,7 @@ public final class InfoReport {
                 + " on a node: node leaders gather, disseminate among themselves, release; else dissemination)");
         lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push, tree: through per-team buffers up to "
                 + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
-                + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast),"
+                + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast; exchanged between 2 PEs),"
                 + " broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
                 + " PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
                 + " into every PE's dest; larger collectives across nodes push into the receivers' dest once they have"
