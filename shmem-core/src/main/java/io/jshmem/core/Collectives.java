@@ -61,6 +61,12 @@ final class Collectives {
     private final boolean pushAcross;
     /** Whether a broadcast across nodes goes down a binomial tree rather than from the root to every member. */
     private final boolean treeBroadcast;
+    /**
+     * Per root: the last operation at which every sender of a small broadcast from that root
+     * learned that its receivers had entered it (so had finished everything before); the same on
+     * every member. Null until needed.
+     */
+    private long[] entryKnown;
     /** Whether a {@link #fetch} went through the transport since the last {@link #fetched}. */
     private boolean fetching;
     private MemorySegment acc = MemorySegment.NULL;
@@ -107,9 +113,25 @@ final class Collectives {
             broadcastPushed(d, s, nbytes, root);
             return;
         }
-        if (pushAcross) {
-            long e = team.beginPush();
-            long from = pushDown(e, root, s.offset, nbytes);
+        if (pushAcross && nbytes <= TeamSlots.BUF_BYTES) {
+            long e;
+            boolean tell = false;
+            if (team.members.length > TeamSlots.ENTRY_WORDS) {
+                e = team.beginPush();
+            } else {
+                // Instead of a sync when the buffers may still be in use (every few calls), each
+                // member tells its sender that it has entered: only senders need to know. Every
+                // member decides alike, from what all know of the earlier calls.
+                e = team.beginEntered();
+                if (entryKnown == null) {
+                    entryKnown = new long[team.members.length];
+                }
+                tell = !team.pushBuffersFree(e) && entryKnown[root] < e - (TeamSlots.PUSH_BUFFERS - 1);
+                if (tell) {
+                    entryKnown[root] = e;
+                }
+            }
+            long from = pushDown(e, root, s.offset, nbytes, tell);
             MemorySegment.copy(st.self, from, st.self, d.offset, nbytes);
             return;
         }
@@ -136,11 +158,7 @@ final class Collectives {
             team.awaitPushes(e, 1, 0, n);
         }
         long from = rel == 0 ? s.offset : d.offset;
-        for (int k = 0; ; k++) {
-            int c = treeBroadcast ? treeChild(rel, n, k) : rel == 0 && k + 1 < n ? k + 1 : -1;
-            if (c < 0) {
-                break;
-            }
+        for (int k = 0, c; (c = child(rel, n, k)) >= 0; k++) {
             int child = (c + root) % n;
             team.awaitEntered(child, e);
             team.pushInto(child, e, d.offset, from, nbytes);
@@ -186,33 +204,38 @@ final class Collectives {
      * Pushes {@code nbytes} at heap offset {@code from} of team PE {@code root} down to every member
      * at epoch {@code e} (members not all on this node, data within the push buffers): from the
      * root to each member, or down a binomial tree over ranks relative to the root (biggest subtree
-     * first) when {@link #treeBroadcast}. Returns where this PE has the data: {@code from} at the
-     * root, its push buffer elsewhere.
+     * first) when {@link #treeBroadcast}. With {@code tell}, each member first tells its sender
+     * that it has entered, and a sender waits for that before pushing. Returns where this PE has
+     * the data: {@code from} at the root, its push buffer elsewhere.
      */
-    private long pushDown(long e, int root, long from, long nbytes) {
+    private long pushDown(long e, int root, long from, long nbytes, boolean tell) {
         int n = team.members.length;
         int rel = (team.me - root + n) % n;
-        if (!treeBroadcast) {
-            if (rel != 0) {
-                team.awaitPushes(e, 1, root, root + 1);
-                return team.buffer(e);
-            }
-            for (int i = 0; i < n; i++) {
-                if (i != root) {
-                    team.pushTo(i, e, 0, from, nbytes);
-                }
-            }
-            return from;
-        }
         if (rel != 0) {
-            int parent = (treeParent(rel) + root) % n;
+            int parent = treeBroadcast ? (treeParent(rel) + root) % n : root;
+            if (tell) {
+                team.tellEntered(parent, e);
+            }
             team.awaitPushes(e, 1, parent, parent + 1);
             from = team.buffer(e);
         }
-        for (int k = 0, c; (c = treeChild(rel, n, k)) >= 0; k++) {
-            team.pushTo((c + root) % n, e, 0, from, nbytes);
+        for (int k = 0, c; (c = child(rel, n, k)) >= 0; k++) {
+            int child = (c + root) % n;
+            if (tell) {
+                team.awaitEntered(child, e);
+            }
+            team.pushTo(child, e, 0, from, nbytes);
         }
         return from;
+    }
+
+    /**
+     * Child {@code k} of rank {@code rel} (relative to the root) in a broadcast across nodes: in
+     * the binomial tree when {@link #treeBroadcast}, else every other rank is the root's. -1 when
+     * there are no more.
+     */
+    private int child(int rel, int n, int k) {
+        return treeBroadcast ? treeChild(rel, n, k) : rel == 0 && k + 1 < n ? k + 1 : -1;
     }
 
     /**
@@ -261,7 +284,7 @@ final class Collectives {
             }
             // Gathered at team PE 0 and pushed back down, as small reductions are.
             long e = team.beginPush();
-            long from = pushDown(e, 0, gatherAt0(e, s.offset, nbytes), nbytes * n);
+            long from = pushDown(e, 0, gatherAt0(e, s.offset, nbytes), nbytes * n, false);
             MemorySegment.copy(st.self, from, st.self, d.offset, nbytes * n);
             team.receivedFromAll(e); // the data left PE 0 after every member had entered this call
             return;
@@ -514,7 +537,7 @@ final class Collectives {
                     Reductions.combine(op, type, st.self, d.offset, st.self, buf + i * nbytes, count);
                 }
             }
-            long from = pushDown(e, 0, d.offset, nbytes);
+            long from = pushDown(e, 0, d.offset, nbytes, false);
             if (team.me != 0) {
                 MemorySegment.copy(st.self, from, st.self, d.offset, nbytes);
             }

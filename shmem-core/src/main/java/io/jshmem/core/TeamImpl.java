@@ -420,12 +420,20 @@ final class TeamImpl implements ShmemTeam {
      * of broadcasts syncs once every {@code PUSH_BUFFERS - 1} calls.
      */
     long beginPush() {
-        if (allFinishedBefore < epoch - (TeamSlots.PUSH_BUFFERS - 2)) {
+        if (!pushBuffersFree(epoch + 1)) {
             syncInternal();
         }
         long e = ++epoch;
         publish(e);
         return e;
+    }
+
+    /**
+     * Whether every member is known, on every member, to have finished operation e -
+     * {@link TeamSlots#PUSH_BUFFERS}, the last to use the push buffer and counter of epoch e.
+     */
+    boolean pushBuffersFree(long e) {
+        return allFinishedBefore > e - TeamSlots.PUSH_BUFFERS;
     }
 
     /** Puts {@code n} bytes at this PE's heap offset {@code from} into team PE {@code pe}'s push buffer of epoch {@code e}, at {@code at}, then counts it there. */
