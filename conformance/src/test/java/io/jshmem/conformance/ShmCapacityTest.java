@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shared-memory directory is checked at init: on a 48 MiB tmpfs mounted for the test as
+ * The shared-memory directory is checked at init: on a small tmpfs mounted for the test as
  * JSHMEM_SHM_DIR (Docker's /dev/shm is 64 MB), heaps that do not fit fail init on every PE with a
  * message naming the directory, the bytes needed and available, and the fixes; heaps that fit run;
  * with JSHMEM_SHM_PREALLOCATE their pages are taken at init, so a directory filled afterwards
@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 class ShmCapacityTest {
     private static final String SCENARIOS = "io.jshmem.conformance.ShmCapacityScenarios";
-    private static final long TMPFS_BYTES = 48L << 20;
+    /** Room for 4 PEs' segments with a 2 MiB heap, not with an 8 MiB one. */
+    private static final long TMPFS_BYTES = 4 * (SymmetricHeap.INTERNAL_SIZE + (2L << 20)) + (8L << 20);
     private static Path dir;
 
     @BeforeAll

@@ -17,7 +17,7 @@ import java.nio.file.Path;
  */
 public final class SymmetricHeap {
     /** Bytes reserved for the runtime's own symmetric data at the start of each segment. */
-    public static final long INTERNAL_SIZE = 8L << 20;
+    public static final long INTERNAL_SIZE = 16L << 20;
     /**
      * Offset of the wait-control line (sleeper count and futex doorbell, see the core's Waiter):
      * the first line of the internal region, at the same offset on every PE, zero at creation.
