@@ -50,7 +50,7 @@ public final class InfoReport {
                 + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
                 + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast; exchanged between 2 PEs),"
                 + " broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
-                + " PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
+                + " PEs, or above the buffers from 3 PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
                 + " into every PE's dest; larger collectives across nodes push into the receivers' dest once they have"
                 + " entered (reductions: slices into a " + TeamSlots.LANDING_BYTES / 1024 + " KiB landing area per round,"
                 + " results into every dest), no sync; else pull)");
