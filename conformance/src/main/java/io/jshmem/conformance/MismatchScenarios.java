@@ -13,7 +13,10 @@ import io.jshmem.SymType;
  * <li>{@code broadcast-roots}: PE 0 broadcasts from root 0, the others from root 1;
  * <li>{@code malloc-sizes}: PE 0 allocates 16 longs, the others 8, then PE 0 writes past 8;
  * <li>{@code finalize-vs-barrier}: the last PE finalizes while the others wait in a barrier (as
- *     when an exception unwinds through try-with-resources).
+ *     when an exception unwinds through try-with-resources);
+ * <li>{@code large-broadcast-sizes}: PE 0 broadcasts 16384 longs, the others 8192 (above the
+ *     push buffers: across nodes the root pushes into their dest once they say they entered, so
+ *     it must see there that they called something else, and push nothing).
  * </ul>
  * A PE that gets past the mismatched call prints {@code PAST <pe>}; none should, but a broadcast
  * root (which waits for no one: the mismatch shows at the barrier after it).
@@ -38,6 +41,11 @@ public final class MismatchScenarios {
                 }
             }
             case "broadcast-roots" -> shmem.teamWorld().broadcast(dst, src, 4, me == 0 ? 0 : 1);
+            case "large-broadcast-sizes" -> {
+                SymLongArray big = shmem.calloc(SymType.LONG, 16384);
+                SymLongArray from = shmem.calloc(SymType.LONG, 16384);
+                shmem.teamWorld().broadcast(big, from, me == 0 ? 16384 : 8192, 0);
+            }
             case "malloc-sizes" -> {
                 SymLongArray a = shmem.calloc(SymType.LONG, me == 0 ? 16 : 8);
                 if (me == 0) {

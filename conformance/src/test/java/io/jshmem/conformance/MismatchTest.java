@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -35,5 +37,23 @@ class MismatchTest {
         if (!rootsGetPast) {
             assertFalse(r.stdout().contains("PAST"), scenario + ": a PE got past the mismatched call" + r.tail());
         }
+    }
+
+    /**
+     * Across nodes a large broadcast's root pushes into the members' dest once they say they
+     * entered the call: it must see there that they called it with another size, end the job and
+     * get past nothing (every peer over UCX).
+     */
+    @Test
+    void aLargeBroadcastWithOtherSizesEndsTheJobBeforeTheRootPushes() throws Exception {
+        String why = io.jshmem.conformance.spawn.Jobs.ucxUnavailable().orElse(null);
+        Assumptions.assumeTrue(why == null, () -> "UCX: " + why);
+        Oshrun.Result r = Oshrun.run(4, List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self"), Oshrun.conformanceClasses(),
+                SCENARIOS, "large-broadcast-sizes");
+        assertNotEquals(0, r.exitCode(), r.tail());
+        assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith("oshrun:") && l.contains("collective calls do not match")
+                && l.contains("called broadcast while PE") && l.contains("with different arguments")),
+                "oshrun does not report the mismatch" + r.tail());
+        assertFalse(r.stdout().contains("PAST"), "a PE got past the mismatched broadcast" + r.tail());
     }
 }

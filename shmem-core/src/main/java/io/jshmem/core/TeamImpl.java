@@ -541,24 +541,32 @@ final class TeamImpl implements ShmemTeam {
 
     /**
      * Tells team PE {@code pe} that this PE has entered operation {@code e} (so its dest is free):
-     * writes e into this PE's entry word there, in one push (the add of 0 to that word is the
-     * fence and wake-up). Every such word is awaited in the same operation, so none arrives late.
+     * writes e and what this PE is doing (as in an arrival word) into this PE's entry word there,
+     * in one push (the add of 0 to that word is the fence and wake-up). Every such word is awaited
+     * in the same operation, so none arrives late.
      */
     void tellEntered(int pe, long e) {
-        CtxBase.LONG.set(st.self, entryOutOff, e);
+        CtxBase.LONG.set(st.self, entryOutOff, e << IDENT_BITS | ident);
         long word = entriesOff + 8L * me;
         st.comm.pushCounted(members[pe], word, entryOutOff, 8, word, 0);
     }
 
-    /** Waits until team PE {@code pe} has told this PE that it entered operation {@code e}. */
+    /**
+     * Waits until team PE {@code pe} has told this PE that it entered operation {@code e}; if it
+     * is doing something else there (another collective, or other arguments), ends the job before
+     * any data is sent to it.
+     */
     void awaitEntered(int pe, long e) {
         MemorySegment self = st.self;
         long off = entriesOff + 8L * pe;
         long v;
         startWait();
-        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) < e; ) {
+        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) >>> IDENT_BITS < e; ) {
             w = st.waiter.idle(w, self, off, 8, v);
             checkWhileWaiting(w, e, pe, pe + 1);
+        }
+        if ((int) (v & IDENT_MASK) != ident) {
+            mismatch(pe, e, (int) (v & IDENT_MASK));
         }
     }
 
