@@ -59,6 +59,11 @@ final class Collectives {
     private final boolean push;
     /** Whether small collectives push into the members' buffers (members not all on this node). */
     private final boolean pushAcross;
+    /**
+     * Whether larger ones push straight into the members' dest once told they entered (members
+     * not all on this node, and no more of them than a slot has entry words).
+     */
+    private final boolean pushIntoDest;
     /** Whether a broadcast across nodes goes down a binomial tree rather than from the root to every member. */
     private final boolean treeBroadcast;
     /**
@@ -83,6 +88,7 @@ final class Collectives {
         this.st = team.st;
         this.push = team.allLocal && !st.config.collAlgorithm().equals("pull");
         this.pushAcross = !team.allLocal && !st.config.collAlgorithm().equals("pull");
+        this.pushIntoDest = pushAcross && team.members.length <= TeamSlots.ENTRY_WORDS;
         String algorithm = st.config.collAlgorithm();
         this.treeBroadcast = algorithm.equals("tree")
                 || algorithm.equals("auto") && team.members.length > TREE_BROADCAST_ABOVE;
@@ -116,14 +122,14 @@ final class Collectives {
             }
             return;
         }
-        if (pushAcross && nbytes > TeamSlots.BUF_BYTES && team.members.length <= TeamSlots.ENTRY_WORDS) {
+        if (pushIntoDest && nbytes > TeamSlots.BUF_BYTES) {
             broadcastPushed(d, s, nbytes, root);
             return;
         }
         if (pushAcross && nbytes <= TeamSlots.BUF_BYTES) {
             long e;
             boolean tell = false;
-            if (team.members.length > TeamSlots.ENTRY_WORDS) {
+            if (!pushIntoDest) {
                 e = team.beginPush();
             } else {
                 // Instead of a sync when the buffers may still be in use (every few calls), each
@@ -161,7 +167,7 @@ final class Collectives {
         int n = team.members.length;
         int rel = (team.me - root + n) % n;
         if (rel != 0) {
-            team.tellEntered(treeLargeBroadcast ? (treeParent(rel) + root) % n : root, e);
+            team.tellEntered((parent(treeLargeBroadcast, rel) + root) % n, e);
             team.awaitPushes(e, 1, 0, n);
         }
         long from = rel == 0 ? s.offset : d.offset;
@@ -219,7 +225,7 @@ final class Collectives {
         int n = team.members.length;
         int rel = (team.me - root + n) % n;
         if (rel != 0) {
-            int parent = treeBroadcast ? (treeParent(rel) + root) % n : root;
+            int parent = (parent(treeBroadcast, rel) + root) % n;
             if (tell) {
                 team.tellEntered(parent, e);
             }
@@ -234,6 +240,11 @@ final class Collectives {
             team.pushTo(child, e, 0, from, nbytes);
         }
         return from;
+    }
+
+    /** The parent of rank {@code rel} > 0 (relative to the root) in a broadcast across nodes, as {@link #child}. */
+    private static int parent(boolean tree, int rel) {
+        return tree ? treeParent(rel) : 0;
     }
 
     /**
@@ -295,16 +306,10 @@ final class Collectives {
             team.receivedFromAll(e); // the data left PE 0 after every member had entered this call
             return;
         }
-        if (pushAcross && fixed && n <= TeamSlots.ENTRY_WORDS) {
+        if (pushIntoDest && fixed) {
             team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine + " dest");
-            long e = allEntered();
-            for (int k = 1; k < n; k++) {
-                team.pushInto((team.me + k) % n, e, d.offset + team.me * nbytes, s.offset, nbytes);
-            }
-            MemorySegment.copy(st.self, s.offset, st.self, d.offset + team.me * nbytes, nbytes);
-            team.awaitPushes(e, n - 1, 0, n);
-            team.receivedFromAll(e);
+            exchange(allEntered(), d.offset, s.offset, nbytes, 0);
             return;
         }
         if (push && !fixed) {
@@ -437,17 +442,9 @@ final class Collectives {
             MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
             return;
         }
-        if (pushAcross && dst == 1 && sst == 1 && n <= TeamSlots.ENTRY_WORDS) {
+        if (pushIntoDest && dst == 1 && sst == 1) {
             // Every member's dest is free once all have entered: each block goes straight there.
-            long e = allEntered();
-            int me = team.me;
-            for (int k = 1; k < n; k++) {
-                int i = (me + k) % n;
-                team.pushInto(i, e, d.offset + me * nbytes, s.offset + i * nbytes, nbytes);
-            }
-            MemorySegment.copy(st.self, s.offset + me * nbytes, st.self, d.offset + me * nbytes, nbytes);
-            team.awaitPushes(e, n - 1, 0, n);
-            team.receivedFromAll(e);
+            exchange(allEntered(), d.offset, s.offset, nbytes, nbytes);
             return;
         }
         team.syncInternal();
@@ -727,24 +724,33 @@ final class Collectives {
     // ---------------------------------------------------------------- helpers
 
     /**
-     * All-to-all through the push buffers, members not all on this node: member i gets this PE's
-     * {@code nbytes} at heap offset {@code from + i * blockStride} at {@code me * nbytes} of its
-     * buffer (with a stride of 0, the same block for all: an allgather); returns this PE's buffer,
-     * which then holds every member's block in team order.
+     * All-to-all through the push buffers, members not all on this node ({@link #exchange} into
+     * the push buffer of a new epoch); returns this PE's buffer, which then holds every member's
+     * block in team order.
      */
     private long exchangeAcross(long from, long nbytes, long blockStride) {
-        int n = team.members.length;
-        int me = team.me;
         long e = team.beginPush();
         long buf = team.buffer(e);
+        exchange(e, buf, from, nbytes, blockStride);
+        return buf;
+    }
+
+    /**
+     * All-to-all at epoch {@code e}, members not all on this node: member i gets this PE's
+     * {@code nbytes} at heap offset {@code from + i * blockStride} at {@code into + me * nbytes}
+     * of its heap (its push buffer of e, or its dest once it has entered; with a stride of 0 the
+     * same block for all: an allgather). Returns when this PE has every member's block.
+     */
+    private void exchange(long e, long into, long from, long nbytes, long blockStride) {
+        int n = team.members.length;
+        int me = team.me;
         for (int k = 1; k < n; k++) {
             int i = (me + k) % n; // staggered, so that members do not all send to PE 0 first
-            team.pushTo(i, e, me * nbytes, from + i * blockStride, nbytes);
+            team.pushInto(i, e, into + me * nbytes, from + i * blockStride, nbytes);
         }
-        MemorySegment.copy(st.self, from + me * blockStride, st.self, buf + me * nbytes, nbytes);
+        MemorySegment.copy(st.self, from + me * blockStride, st.self, into + me * nbytes, nbytes);
         team.awaitPushes(e, n - 1, 0, n);
         team.receivedFromAll(e);
-        return buf;
     }
 
     /**

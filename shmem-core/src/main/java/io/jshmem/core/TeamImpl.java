@@ -423,9 +423,7 @@ final class TeamImpl implements ShmemTeam {
         if (!pushBuffersFree(epoch + 1)) {
             syncInternal();
         }
-        long e = ++epoch;
-        publish(e);
-        return e;
+        return beginEntered();
     }
 
     /**

@@ -6,11 +6,11 @@ import io.jshmem.ShmemException;
  * The per-team areas of the internal symmetric region. Slot s holds, on every PE, the barrier
  * flags of the team using slot s (one cache line per round), a few scratch words, the member's
  * arrival word (the epoch of the last collective it entered or finished, see {@link TeamImpl}), one
- * counter line per push buffer, {@link #ENTRY_WORDS} entry words, {@link #PUSH_BUFFERS} buffers through which small collectives
- * push their data (used in turn by epoch) and a landing area of {@link #LANDING_BYTES} into which
- * large reductions across nodes push the members' slices. A PE may be
- * in several teams, each with its own slot; disjoint teams may share a slot number. Members of a
- * parent team agree on a slot that is free on all of them (an AND of free-slot masks).
+ * counter line per push buffer, {@link #ENTRY_WORDS} entry words, {@link #PUSH_BUFFERS} buffers
+ * through which small collectives push their data (used in turn by epoch) and a landing area of
+ * {@link #LANDING_BYTES} into which large reductions across nodes push the members' slices. A PE
+ * may be in several teams, each with its own slot; disjoint teams may share a slot number. Members
+ * of a parent team agree on a slot that is free on all of them (an AND of free-slot masks).
  */
 final class TeamSlots {
     static final int MAX_TEAMS = 64;
