@@ -58,13 +58,21 @@ final class Channel {
     final UcxJob job;
     /** Null for a PRIVATE context's channel: only its creating thread uses it. */
     final ReentrantLock lock;
+    /**
+     * Held through a whole quiet of a shared channel (null for a PRIVATE one): threads' quiets run
+     * one after the other. Two at once shared {@link #flushRequests} (one thread awaited and freed
+     * the other's flush request too: UCX aborted on the double free), and a thread that found an
+     * endpoint clean because another thread's flush was still in flight returned before its own
+     * puts had completed.
+     */
+    private final ReentrantLock quietLock;
     /** Application threads inside the transport (posting, or waiting and progressing the worker themselves): the progress thread stays out of their way. */
     final AtomicInteger waiters = new AtomicInteger();
     MemorySegment worker = MemorySegment.NULL;
     /** {@code worker.address()}, for the hot-path calls; 0 once destroyed. */
     volatile long workerHandle;
     private final long[] eps;
-    /** {@link #flushAll}'s requests and their PEs, kept so that a quiet allocates nothing. */
+    /** {@link #flushAll}'s requests and their PEs, kept so that a quiet allocates nothing; guarded by {@link #quietLock}. */
     private final long[] flushRequests;
     private final int[] flushPes;
     private final long[] rkeys;
@@ -89,6 +97,7 @@ final class Channel {
     Channel(UcxJob job, boolean locked) {
         this.job = job;
         this.lock = locked ? new ReentrantLock() : null;
+        this.quietLock = locked ? new ReentrantLock() : null;
         this.fetches = new NbiFetches(this, locked);
         this.eps = new long[job.npes];
         this.flushRequests = new long[job.npes];
@@ -426,6 +435,19 @@ final class Channel {
      * (two PEs hung in their barrier's quiet that way). This PE's operations are all on its own endpoints.
      */
     void flushAll() {
+        if (quietLock != null) {
+            quietLock.lock();
+        }
+        try {
+            flushAllHeld();
+        } finally {
+            if (quietLock != null) {
+                quietLock.unlock();
+            }
+        }
+    }
+
+    private void flushAllHeld() {
         int posted = 0;
         lock();
         try {
@@ -464,6 +486,19 @@ final class Channel {
             checkOpen();
             return; // never used: nothing to complete
         }
+        if (quietLock != null) {
+            quietLock.lock();
+        }
+        try {
+            flushHeld(pe);
+        } finally {
+            if (quietLock != null) {
+                quietLock.unlock();
+            }
+        }
+    }
+
+    private void flushHeld(int pe) {
         long ep = ep(pe);
         long r = 0;
         lock();

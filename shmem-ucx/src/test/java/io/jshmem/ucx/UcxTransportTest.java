@@ -203,16 +203,26 @@ class UcxTransportTest {
         int each = 1500;
         List<Thread> ts = new ArrayList<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        for (int k = 0; k < threads; k++) {
+        for (int t = 0; t < threads; t++) {
+            int k = t;
             Thread th = new Thread(() -> {
                 try {
                     byte[] buf = new byte[256];
+                    long mine = off + 512 + 8L * k;
                     for (int i = 0; i < each; i++) {
                         t0.atomic64(1, off, (i & 1) == 0 ? AmoOp.FETCH_ADD : AmoOp.ADD, 1, 0);
                         t0.atomic32(1, off + 8, AmoOp.ADD, 2, 0);
                         if (i % 50 == 0) {
                             t0.get(1, off + 64, MemorySegment.ofArray(buf));
+                        }
+                        if (i % 5 == 0) {
+                            // Quiets of several threads at once: each completes this thread's put.
+                            t0.putValue(1, mine, i, 8);
                             t0.quiet();
+                            long seen = heap1.get(ValueLayout.JAVA_LONG, mine);
+                            if (seen != i) {
+                                throw new AssertionError("thread " + k + ": quiet returned before its put " + i + " landed (saw " + seen + ")");
+                            }
                         }
                     }
                 } catch (Throwable e) {
