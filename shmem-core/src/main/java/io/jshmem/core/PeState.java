@@ -61,7 +61,9 @@ final class PeState {
         this.waiter = new Waiter(spin, config.waitYieldNanos(), transport, this::checkAbort);
         if (transport != null) {
             MemorySegment mine = self;
-            transport.wakeOnRemoteWrites(() -> Waiter.poke(mine));
+            // signal, not poke: the fence makes sure no sleeper misses a write the transport made
+            // (over TCP a sleeper relies on this wake-up, see RemoteTransport.remoteWritesWake).
+            transport.wakeOnRemoteWrites(() -> Waiter.signal(mine));
         }
     }
 

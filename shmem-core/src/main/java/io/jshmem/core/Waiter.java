@@ -40,7 +40,11 @@ import java.util.concurrent.locks.LockSupport;
  * yield round instead of yielding when there was something to do), and a wait that finds
  * something to progress starts spinning again (or, where PEs outnumber cores and nothing spins,
  * restarts its yield period): a PE that is the target of a stream of gets or atomics keeps serving
- * them itself, and yields and sleeps only after they stop.
+ * them itself, and yields and sleeps only after they stop. Going to sleep, it hands the transport
+ * to whoever else progresses it ({@link RemoteTransport#waiterSleeps}). Where every remote write
+ * is applied by this PE's own progress, which then rings (TCP:
+ * {@link RemoteTransport#remoteWritesWake}), it sleeps as long as on one node; where a network
+ * card may write its memory silently (RDMA), at most {@value #MAX_SLEEP_NANOS_NETWORK} ns at a time.
  *
  * <p><b>Why yield before sleeping.</b> A sleeping PE wakes 25-65 us (p90 about 0.5 ms here) after
  * the bell, and in a barrier everyone waits for the last sleeper; a PE that was merely
@@ -58,7 +62,7 @@ final class Waiter {
     static final long BELL = SymmetricHeap.WAIT_CONTROL + 4;
     /** Longest single sleep: bounds a missed wake-up from a plain put and how late an abort is noticed. */
     private static final long MAX_SLEEP_NANOS = 2_000_000;
-    /** With a network transport, remote writes land without ringing: sleep only briefly. */
+    /** With a network transport whose writes may land without ringing (RDMA): sleep only briefly. */
     private static final long MAX_SLEEP_NANOS_NETWORK = 100_000;
     private static final long FIRST_SLEEP_NANOS = 50_000;
 
@@ -107,7 +111,9 @@ final class Waiter {
         this.minSpins = maxSpins == 0 ? 0 : (int) Math.max(1, Math.min(maxSpins, MIN_SPIN_NANOS / SPIN_NANOS));
         this.spins = maxSpins;
         this.yieldNanos = yieldNanos;
-        this.maxSleepNanos = transport != null ? MAX_SLEEP_NANOS_NETWORK : MAX_SLEEP_NANOS;
+        // Idle PEs waking every 100 us over TCP took a tenth of a core each from the PEs at work
+        // (4 PEs on 2 cores); over TCP every remote write rings (RemoteTransport.remoteWritesWake).
+        this.maxSleepNanos = transport != null && !transport.remoteWritesWake() ? MAX_SLEEP_NANOS_NETWORK : MAX_SLEEP_NANOS;
         this.transport = transport;
         this.abortCheck = abortCheck;
     }
@@ -207,6 +213,9 @@ final class Waiter {
         }
         long sleeps = w & ~PHASE;
         long nanos = Math.min(maxSleepNanos, FIRST_SLEEP_NANOS << Math.min(8, sleeps));
+        if (transport != null) {
+            transport.waiterSleeps();
+        }
         if (Futex.ready()) {
             sleep(seg, off, width, seen, nanos);
         } else {

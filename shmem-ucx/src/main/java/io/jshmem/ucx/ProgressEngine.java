@@ -86,6 +86,15 @@ final class ProgressEngine implements Runnable {
         }
     }
 
+    /**
+     * The application thread that was polling the worker goes to sleep: stop napping (this thread
+     * keeps out of a polling thread's way for up to {@link #WAITER_NAP_NANOS}) and serve peers now.
+     */
+    void takeOver() {
+        transport.lastAppProgress = 0;
+        LockSupport.unpark(thread);
+    }
+
     boolean alive() {
         return thread.isAlive();
     }

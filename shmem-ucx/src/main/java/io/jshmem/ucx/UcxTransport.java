@@ -47,6 +47,8 @@ public final class UcxTransport implements RemoteTransport {
     /** UCX_NET_DEVICES this transport set (JSHMEM_UCX_LISTEN), or null. */
     String netDevices;
     boolean coherentAtomics = true;
+    /** Decided at wire-up ({@link WireUp#writesNeedProgress}): see {@link #remoteWritesWake}. */
+    boolean remoteWritesWake;
     private volatile boolean closed;
 
     private final ThreadLocal<Scratch> scratch;
@@ -373,6 +375,16 @@ public final class UcxTransport implements RemoteTransport {
         return parent != null ? parent.coherentAtomics : coherentAtomics;
     }
 
+    /**
+     * Decided at wire-up from the transports of this PE's endpoints ({@link WireUp#writesNeedProgress}):
+     * true when each is one whose puts and atomics the target's progress carries out (tcp), so that
+     * the progress thread (or a waiting thread, see {@link #progress}) rings sleepers after it.
+     */
+    @Override
+    public boolean remoteWritesWake() {
+        return parent != null ? parent.remoteWritesWake : remoteWritesWake;
+    }
+
     // ================================================================== ordering and completion
 
     @Override
@@ -418,6 +430,14 @@ public final class UcxTransport implements RemoteTransport {
             return false;
         }
         boolean did = main.tryProgress();
+        if (did) {
+            // Another thread of this PE may sleep on what this progress wrote (cheap when none does).
+            ProgressEngine p = progress;
+            Runnable w = p != null ? p.wake : null;
+            if (w != null) {
+                w.run();
+            }
+        }
         // Work the progress thread did counts too: a PE asleep in a wait while peers' operations
         // keep coming must wake up and serve them itself (polling, as a waiting PE does) instead
         // of leaving each to the progress thread's poll(2) wake-up, tens of microseconds apiece.
@@ -430,6 +450,14 @@ public final class UcxTransport implements RemoteTransport {
             }
         }
         return did;
+    }
+
+    @Override
+    public void waiterSleeps() {
+        ProgressEngine p = progress;
+        if (p != null) {
+            p.takeOver();
+        }
     }
 
     /** {@link ProgressEngine#served} when {@link #progress} last looked (a racy read is harmless). */

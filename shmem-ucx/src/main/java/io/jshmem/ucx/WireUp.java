@@ -156,6 +156,7 @@ final class WireUp {
         List<String> infos = endpointInfos(main, job.npes);
         t.name = "ucx (" + selectedTransports(infos) + ")";
         t.coherentAtomics = atomicsCoherent(main, infos);
+        t.remoteWritesWake = writesNeedProgress(infos);
     }
 
     /** {@link #DEFAULT_SPIN_MICROS} if the PEs on this PE's node are no more than its cores, else 0. */
@@ -259,6 +260,26 @@ final class WireUp {
         for (String info : infos) {
             if (!cpuAtomics(info)) {
                 return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Transports whose puts and atomics into this PE's memory are carried out by this PE's own
+     * progress (a peer's process or network card never writes it directly): tcp, and self (this PE
+     * itself). Not RDMA transports, nor cma, knem or xpmem (a peer's process copies), nor, to be
+     * safe, UCX's shared memory (posix, sysv: it may carry puts into memory UCX maps).
+     */
+    static final Set<String> PROGRESS_WRITE_TRANSPORTS = Set.of("tcp", "self");
+
+    /** Whether every lane of this PE's endpoints ({@code infos}) uses {@link #PROGRESS_WRITE_TRANSPORTS}. */
+    static boolean writesNeedProgress(List<String> infos) {
+        for (String info : infos) {
+            for (String tl : transportsIn(info)) {
+                if (!PROGRESS_WRITE_TRANSPORTS.contains(tl)) {
+                    return false;
+                }
             }
         }
         return true;

@@ -235,6 +235,15 @@ class UcpBindingsTest {
         String verbs = info + "#                 lane[3]:  5:rc_mlx5/mlx5_0:1 md[4]   -> md[4]/ib/sysdev[255] rma_bw#1 amo\n";
         assertEquals(List.of("tcp", "rc_mlx5"), WireUp.atomicTransportsIn(verbs));
         assertFalse(WireUp.cpuAtomics(verbs));
+        // Writes into this PE's memory: over tcp only this PE's progress applies them; RDMA, cross-
+        // memory attach or UCX's shared memory may write it without this PE knowing.
+        String tcpOnly = info.replace("3:posix/memory md[3]            -> md[3]/posix", "1:tcp/eth0 md[1]   -> md[1]/tcp");
+        assertEquals(List.of("tcp"), WireUp.transportsIn(tcpOnly));
+        assertTrue(WireUp.writesNeedProgress(List.of(tcpOnly, tcpOnly)));
+        assertFalse(WireUp.writesNeedProgress(List.of(tcpOnly, info)));
+        assertFalse(WireUp.writesNeedProgress(List.of(tcpOnly, verbs)));
+        assertFalse(WireUp.writesNeedProgress(List.of(tcpOnly.replace("tcp/eth0", "cma/memory"))));
+        assertTrue(WireUp.writesNeedProgress(List.of()));
     }
 
     @Test

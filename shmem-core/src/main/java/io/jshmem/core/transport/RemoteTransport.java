@@ -95,6 +95,26 @@ public interface RemoteTransport extends AutoCloseable {
     }
 
     /**
+     * Whether every write a peer makes into this PE's memory through this transport is applied by
+     * this PE's own progress (its progress thread, or a thread of it waiting in the library), which
+     * then runs the {@link #wakeOnRemoteWrites} callback: true over TCP, where even puts and
+     * atomics are carried out by the target. Then a PE waiting on its memory may sleep as long as
+     * on one node. False when a network card or a peer's process may write it without this PE
+     * knowing (RDMA, cross-memory attach): then sleepers must look again soon.
+     */
+    default boolean remoteWritesWake() {
+        return false;
+    }
+
+    /**
+     * Called by a thread of this PE that stops progressing this transport to sleep on its memory:
+     * whoever else progresses it (a progress thread keeping out of the waiting thread's way) must
+     * take over now, not after its own nap.
+     */
+    default void waiterSleeps() {
+    }
+
+    /**
      * Whether this transport's atomics are atomic with CPU atomics on the same word. True when the
      * target's CPU performs them (TCP, shared memory); false for network-card atomics (InfiniBand,
      * RoCE), which are atomic only with each other: then every PE must update words an off-node PE
