@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.jshmem.ShmemException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -84,6 +85,23 @@ final class Channel {
      */
     private final boolean[] dirty;
     private final boolean peerErrors;
+    /**
+     * Wakes this PE's threads sleeping on its memory ({@code RemoteTransport#wakeOnRemoteWrites});
+     * set on the PE's main channel only (peers' writes arrive through its worker), else null. Run
+     * after every progress call on this worker that did something, whoever made it (the progress
+     * thread, a waiting thread, a thread awaiting its own operation): that call may have applied a
+     * peer's write another thread of this PE sleeps on.
+     */
+    volatile Runnable wake;
+
+    /** Runs {@link #wake}, if set; cheap when nobody sleeps. */
+    void wakeSleepers() {
+        Runnable w = wake;
+        if (w != null) {
+            w.run();
+        }
+    }
+
     /** Set by {@link #release}: the worker is gone, nothing may touch it. */
     private volatile boolean released;
 
@@ -305,9 +323,18 @@ final class Channel {
         }
     }
 
-    /** Whether puts or posted atomics to {@code pe} were issued since its last flush (a racy read). */
-    boolean dirty(int pe) {
-        return dirty[pe];
+    /**
+     * Whether puts or posted atomics to {@code pe} may not have completed: issued since its last
+     * flush, or a quiet of another thread is in progress (it may have cleared the flag while its
+     * flush is still in flight). Racy reads, in that order: a quiet takes {@link #quietLock} before
+     * it clears the flag and releases it only once its flush completed.
+     */
+    boolean mayHaveIncomplete(int pe) {
+        if (dirty[pe]) {
+            return true;
+        }
+        VarHandle.acquireFence(); // the flag's read before the lock's
+        return quietLock != null && quietLock.isLocked();
     }
 
     /** A blocking put or get: posted, then awaited. */
@@ -558,6 +585,9 @@ final class Channel {
             } finally {
                 unlock();
             }
+            if (idle == 0) {
+                wakeSleepers();
+            }
             if (st == Ucp.UCS_OK) {
                 return;
             }
@@ -608,12 +638,17 @@ final class Channel {
         if (lock != null && !lock.tryLock()) {
             return false;
         }
+        boolean did;
         try {
             long w = workerHandle;
-            return w != 0 && Ucp.progress(w) != 0;
+            did = w != 0 && Ucp.progress(w) != 0;
         } finally {
             unlock();
         }
+        if (did) {
+            wakeSleepers();
+        }
+        return did;
     }
 
     int[] connectedPes() {

@@ -49,8 +49,6 @@ final class ProgressEngine implements Runnable {
     private volatile boolean stopping;
     /** Rounds in which this thread found work: a PE waiting in the library reads it to take over (see {@link UcxTransport#progress}). */
     volatile long served;
-    /** Wakes this PE's threads sleeping on its memory (see {@code RemoteTransport#wakeOnRemoteWrites}); null until set. */
-    volatile Runnable wake;
 
     ProgressEngine(Channel transport, int eventFd, Arena arena, long spinNanos) {
         this.transport = transport;
@@ -138,10 +136,7 @@ final class ProgressEngine implements Runnable {
                     served++; // only this thread writes it
                     // What progress did may have been a peer's write into this PE's memory that a
                     // thread of this PE sleeps on: wake it now, not at its sleep's timeout.
-                    Runnable w = wake;
-                    if (w != null) {
-                        w.run();
-                    }
+                    transport.wakeSleepers();
                     // isInitialized first: the event class's first use starts JFR's machinery
                     // (~0.2 CPU-s), for nothing when no recording runs.
                     if (busy == null && FlightRecorder.isInitialized() && UcxProgressEvent.ON.isEnabled()) {

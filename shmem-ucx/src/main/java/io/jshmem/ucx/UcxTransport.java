@@ -304,7 +304,7 @@ public final class UcxTransport implements RemoteTransport {
             RemoteTransport.super.putCounted(pe, offset, source, counterOffset, increment);
             return;
         }
-        if (main.dirty(pe)) {
+        if (main.mayHaveIncomplete(pe)) {
             quiet(pe);
         }
         push(pe, offset, source.address(), source.byteSize(), counterOffset, increment);
@@ -429,15 +429,7 @@ public final class UcxTransport implements RemoteTransport {
         if (closed) {
             return false;
         }
-        boolean did = main.tryProgress();
-        if (did) {
-            // Another thread of this PE may sleep on what this progress wrote (cheap when none does).
-            ProgressEngine p = progress;
-            Runnable w = p != null ? p.wake : null;
-            if (w != null) {
-                w.run();
-            }
-        }
+        boolean did = main.tryProgress(); // rings sleepers if it applied anything
         // Work the progress thread did counts too: a PE asleep in a wait while peers' operations
         // keep coming must wake up and serve them itself (polling, as a waiting PE does) instead
         // of leaving each to the progress thread's poll(2) wake-up, tens of microseconds apiece.
@@ -465,9 +457,7 @@ public final class UcxTransport implements RemoteTransport {
 
     @Override
     public void wakeOnRemoteWrites(Runnable wake) {
-        if (progress != null) {
-            progress.wake = wake;
-        }
+        main.wake = wake;
         if (pushes != null) {
             pushes.wake = wake;
         }

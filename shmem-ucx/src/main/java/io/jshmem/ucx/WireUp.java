@@ -156,6 +156,8 @@ final class WireUp {
         List<String> infos = endpointInfos(main, job.npes);
         t.name = "ucx (" + selectedTransports(infos) + ")";
         t.coherentAtomics = atomicsCoherent(main, infos);
+        // From this PE's own endpoints: peers reach it with the same UCX_TLS (a job's PEs share
+        // their environment), so through the same transports.
         t.remoteWritesWake = writesNeedProgress(infos);
     }
 

@@ -53,6 +53,9 @@ record Target(Metric metric, double bound) {
      * most 1.5 times OSHMEM's.
      */
     private static Optional<Target> ucxTcp(Row.Key k) {
+        if (k.pes() != 2 && k.pes() != 4) {
+            return Optional.empty();
+        }
         if (k.metric() == Metric.CPU && k.op().startsWith("job_")) {
             return Optional.of(new Target(Metric.CPU, 1.5));
         }

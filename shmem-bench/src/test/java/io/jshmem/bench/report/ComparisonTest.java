@@ -83,11 +83,13 @@ class ComparisonTest {
                 "jshmem,ucx-tcp,4,get,1048576,bw_MBps,85,MB/s", "oshmem,ucx-tcp,4,get,1048576,bw_MBps,100,MB/s",
                 "jshmem,ucx-tcp,4,job_amo,0,cpu_s,14,s", "oshmem,ucx-tcp,4,job_amo,0,cpu_s,10,s",
                 "jshmem,ucx-tcp,4,job_coll,0,cpu_s,16,s", "oshmem,ucx-tcp,4,job_coll,0,cpu_s,10,s",
-                "jshmem,shm,2,fetch_add,8,lat_us,0.6,us", "oshmem,shm,2,fetch_add,8,lat_us,1,us");
+                "jshmem,shm,2,fetch_add,8,lat_us,0.6,us", "oshmem,shm,2,fetch_add,8,lat_us,1,us",
+                "jshmem,ucx-tcp,8,barrier_all,0,lat_us,29,us", "oshmem,ucx-tcp,8,barrier_all,0,lat_us,10,us");
         assertEquals(List.of("2 shm fetch_add lat_us MISSED", "2 ucx-tcp put lat_us MISSED",
                         "4 ucx-tcp barrier_all lat_us MISSED", "4 ucx-tcp broadcast lat_us MET",
                         "4 ucx-tcp broadcast lat_p50_us NO_TARGET", "4 ucx-tcp get bw_MBps MISSED",
-                        "4 ucx-tcp job_amo cpu_s MET", "4 ucx-tcp job_coll cpu_s MISSED"),
+                        "4 ucx-tcp job_amo cpu_s MET", "4 ucx-tcp job_coll cpu_s MISSED",
+                        "8 ucx-tcp barrier_all lat_us NO_TARGET"),
                 c.stream().map(x -> x.key().pes() + " " + x.key().transport() + " " + x.key().op() + " "
                         + x.key().metric().label() + " " + x.status()).toList());
     }

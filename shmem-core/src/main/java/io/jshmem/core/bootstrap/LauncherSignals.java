@@ -13,8 +13,9 @@ import sun.misc.SignalHandler;
  *
  * <p>Uses {@code sun.misc.Signal} (module jdk.unsupported, kept for exactly this use). It used to
  * be reached through reflection and a dynamic proxy, whose class generation cost every PE ~12 ms
- * of start-up; a lambda handler costs ~3. Without the module (a trimmed runtime) or with -Xrs the
- * JVM's own handling simply stays.
+ * of start-up; a lambda handler costs ~3. With -Xrs the JVM's own handling simply stays. The
+ * module is required (every full JDK has it); on the class path a runtime without it keeps the
+ * JVM's handling too.
  */
 final class LauncherSignals {
     private LauncherSignals() {
