@@ -121,11 +121,21 @@ final class Summary {
                     .append(" | ").append(pair(m.get(Metric.BIND), Summary::bound))
                     .append(" | ").append(pair(m.get(Metric.WALL), Summary::num))
                     .append(" | ").append(pair(cpu, Summary::num))
-                    .append(" | ").append(cpu == null ? "" : cpu.ratio().isPresent() ? ratio(cpu.ratio().getAsDouble()) : "")
+                    .append(" | ").append(cpuCell(cpu))
                     .append(" | ").append(pair(m.get(Metric.LOAD), Summary::num))
                     .append(" | ").append(pair(m.get(Metric.OTHER_CPU), Summary::num))
                     .append(" |\n");
         });
+    }
+
+    /** The CPU ratio, with its target where the job has one (UCX jobs): "1.42 (≤ 1.50: met)". */
+    private static String cpuCell(Comparison cpu) {
+        if (cpu == null || cpu.ratio().isEmpty()) {
+            return "";
+        }
+        String r = ratio(cpu.ratio().getAsDouble());
+        return cpu.target().map(t -> r + " (" + t.describe() + ": "
+                + (cpu.status() == Comparison.Status.MET ? "met" : "**missed**") + ")").orElse(r);
     }
 
     /** "jshmem / oshmem", "-" for a side without the value. */

@@ -102,6 +102,11 @@ class ComparisonTest {
         assertTrue(md.contains("0 of 0 targets met"), md);
         assertTrue(md.contains("| coll | 2 | shm | yes / yes |  | 3.00 / 2.00 | 1.50 | 0.50 / - |  |"), md);
         assertTrue(!md.contains("| job_coll |"), md);
+        // UCX jobs have a CPU-seconds target (at most 1.5x OSHMEM's): the table says whether it is met.
+        String ucx = Summary.markdown(pair("jshmem,ucx-tcp,4,job_amo,0,cpu_s,14,s", "oshmem,ucx-tcp,4,job_amo,0,cpu_s,10,s",
+                "jshmem,ucx-tcp,4,job_coll,0,cpu_s,16,s", "oshmem,ucx-tcp,4,job_coll,0,cpu_s,10,s"), List.of(), "");
+        assertTrue(ucx.contains("| amo | 4 | ucx-tcp |  |  | 14.0 / 10.0 | 1.40 (≤ 1.50: met) |  |  |"), ucx);
+        assertTrue(ucx.contains("| coll | 4 | ucx-tcp |  |  | 16.0 / 10.0 | 1.60 (≤ 1.50: **missed**) |  |  |"), ucx);
     }
 
     @Test
