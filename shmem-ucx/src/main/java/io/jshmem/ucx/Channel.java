@@ -462,15 +462,11 @@ final class Channel {
      * (two PEs hung in their barrier's quiet that way). This PE's operations are all on its own endpoints.
      */
     void flushAll() {
-        if (quietLock != null) {
-            quietLock.lock();
-        }
+        quietLock();
         try {
             flushAllHeld();
         } finally {
-            if (quietLock != null) {
-                quietLock.unlock();
-            }
+            quietUnlock();
         }
     }
 
@@ -513,15 +509,24 @@ final class Channel {
             checkOpen();
             return; // never used: nothing to complete
         }
-        if (quietLock != null) {
-            quietLock.lock();
-        }
+        quietLock();
         try {
             flushHeld(pe);
         } finally {
-            if (quietLock != null) {
-                quietLock.unlock();
-            }
+            quietUnlock();
+        }
+    }
+
+    /** One quiet at a time on a shared channel (they share the flush request array); none on a private one. */
+    private void quietLock() {
+        if (quietLock != null) {
+            quietLock.lock();
+        }
+    }
+
+    private void quietUnlock() {
+        if (quietLock != null) {
+            quietLock.unlock();
         }
     }
 

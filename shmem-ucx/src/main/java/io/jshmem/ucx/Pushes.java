@@ -40,8 +40,6 @@ final class Pushes {
 
     private final int me;
     private final MemorySegment heap;
-    /** Wakes this PE's threads sleeping on its memory; null until the runtime sets it. */
-    volatile Runnable wake;
     private volatile boolean reported;
 
     Pushes(int me, MemorySegment heap) {
@@ -71,7 +69,7 @@ final class Pushes {
 
     /**
      * {@code ucp_am_recv_callback_t}: copies the data, then adds to the counter (a full fence, so the
-     * waiter that sees the count sees the data), then wakes sleepers. Must not throw: an exception
+     * waiter that sees the count sees the data); the progress call that ran it wakes sleepers. Must not throw: an exception
      * crossing the upcall ends the JVM. A message outside the heap (a bug; senders check their
      * offsets) is dropped and reported once.
      */
@@ -91,11 +89,9 @@ final class Pushes {
             if (length > 0) {
                 MemorySegment.copy(ALL, data, heap, at, length);
             }
+            // No wake-up here: whoever progressed the worker rings after the call (Channel.wakeSleepers),
+            // once for all the messages it handled.
             LONG.getAndAdd(heap, counter, increment);
-            Runnable w = wake;
-            if (w != null) {
-                w.run();
-            }
         } catch (Throwable t) {
             drop(t.toString());
         }

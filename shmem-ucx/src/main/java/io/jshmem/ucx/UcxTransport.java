@@ -457,10 +457,7 @@ public final class UcxTransport implements RemoteTransport {
 
     @Override
     public void wakeOnRemoteWrites(Runnable wake) {
-        main.wake = wake;
-        if (pushes != null) {
-            pushes.wake = wake;
-        }
+        main.wake = wake; // pushes arrive through the main worker too: its progress rings for them
     }
 
     // ================================================================== contexts
