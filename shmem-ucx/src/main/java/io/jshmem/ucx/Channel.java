@@ -38,6 +38,12 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Channel {
     /** Waits spin (each round calls ucp_worker_progress, 1-4 us on tcp) this many rounds before yielding. */
     private static final int SPIN_ROUNDS = 2_000;
+    /**
+     * The same where this node's PEs outnumber its cores: the operation awaited usually needs a
+     * peer that waits for this core (a flush needs the target's progress), and 2,000 rounds held
+     * it for milliseconds (4 PEs on 2 cores over TCP: runs of 2.5 ms without a switch).
+     */
+    private static final int SPIN_ROUNDS_OVERSUBSCRIBED = 4;
     private static final int YIELD_ROUNDS = 20_000;
     /**
      * Transfers larger than this go in chunks of this size with up to {@link #WINDOW} requests in
@@ -577,6 +583,7 @@ final class Channel {
             throw job.peerError(pe, "UCX " + what + (pe >= 0 ? " to PE " + pe : "") + " failed", (byte) r);
         }
         long start = 0;
+        int spinRounds = job.oversubscribed ? SPIN_ROUNDS_OVERSUBSCRIBED : SPIN_ROUNDS;
         int idle = 0; // rounds since the last one in which progress did something
         for (int i = 0; ; i++) {
             byte st;
@@ -602,7 +609,7 @@ final class Channel {
             // Back off only while nothing moves: a large transfer progressing keeps being driven
             // (sleeping between fragments halved the 1 MiB get bandwidth over TCP), and the timeout
             // and failure checks still run now and then.
-            if (idle >= SPIN_ROUNDS || (i & 1023) == 1023) {
+            if (idle >= spinRounds || (i & 1023) == 1023) {
                 if (start == 0) {
                     start = System.nanoTime();
                 }
@@ -618,7 +625,7 @@ final class Channel {
                     throw new ShmemException("PE " + job.me + ": UCX " + what + (pe >= 0 ? " to PE " + pe : "")
                             + " did not complete: " + stuck);
                 }
-                if (idle < SPIN_ROUNDS) {
+                if (idle < spinRounds) {
                     continue;
                 }
                 if (idle < YIELD_ROUNDS) {

@@ -36,6 +36,8 @@ final class UcxJob {
     /** UCX status of a failed endpoint, by PE (0: healthy). Written by the error handler. */
     final byte[] peerStatus;
     volatile boolean peerFailed;
+    /** Whether this node runs more PEs than it has cores (set at wire-up, before any wait): waits yield sooner. */
+    boolean oversubscribed;
     volatile String abortReason;
     volatile boolean closed;
     /** ucp_err_handler_cb_t stub shared by every endpoint (arg: the peer's PE number). */

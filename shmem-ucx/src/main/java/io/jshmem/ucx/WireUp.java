@@ -106,6 +106,7 @@ final class WireUp {
                     + ")");
             job.context = out.get(ADDRESS, 0);
 
+            job.oversubscribed = !corePerPe(heap, Runtime.getRuntime().availableProcessors());
             step(job, Step.WORKER);
             int eventFd = main.createWorker(true);
             // Before the address is published: a peer may push as soon as it has connected.
@@ -163,12 +164,17 @@ final class WireUp {
 
     /** {@link #DEFAULT_SPIN_MICROS} if the PEs on this PE's node are no more than its cores, else 0. */
     static long defaultSpinMicros(SymmetricHeap heap, int cores) {
+        return corePerPe(heap, cores) ? DEFAULT_SPIN_MICROS : 0;
+    }
+
+    /** Whether this node runs no more PEs than it has cores. */
+    static boolean corePerPe(SymmetricHeap heap, int cores) {
         String node = heap.nodeOf(heap.myPe());
         int local = 0;
         for (int pe = 0; pe < heap.peers().length; pe++) {
             local += node.equals(heap.nodeOf(pe)) ? 1 : 0;
         }
-        return local <= cores ? DEFAULT_SPIN_MICROS : 0;
+        return local <= cores;
     }
 
     /** An 8-byte get from every connected peer, all in flight together: reports an unreachable peer at init, by number. */
