@@ -8,6 +8,7 @@ import io.jshmem.SymDoubleArray;
 import io.jshmem.SymIntArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
+import io.jshmem.TeamPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -51,7 +52,8 @@ final class CollectiveCases {
             }
         }
         cases.add(Case.of("coll.reduce.in-place", CollectiveCases::reduceInPlace));
-        cases.add(Case.of("coll.reduce.large-back-to-back", CollectiveCases::reduceLarge));
+        cases.add(Case.of("coll.reduce.large-back-to-back", c -> reduceLarge(c, c.shmem.teamWorld())));
+        cases.add(Case.atLeast(2, "coll.reduce.large-back-to-back-pairs", CollectiveCases::reduceLargeOnPairs));
         cases.add(Case.of("coll.large-messages", CollectiveCases::largeMessages));
         cases.add(Case.atLeast(2, "coll.reduce.on-split-team", CollectiveCases::reduceOnTeam));
         for (SymType<?> t : Elements.TYPES) {
@@ -449,9 +451,13 @@ final class CollectiveCases {
      * The doubles mix magnitudes so that the sum depends on the order of the additions: every PE
      * must get the team-order sum, and the same bits as every other PE.
      */
-    private static void reduceLarge(CaseContext c) {
-        long[] counts = {255, 257, 1023, 1025, 2047, 3001, 8193, 40_001};
-        ShmemTeam w = c.shmem.teamWorld();
+    private static void reduceLarge(CaseContext c, ShmemTeam w) {
+        long[] counts = {255, 257, 1023, 1025, 2047, 3001, 8192, 8193, 40_001};
+        int np = w.nPes();
+        int[] members = new int[np]; // team order
+        for (int k = 0; k < np; k++) {
+            members[k] = w.translatePe(k, c.shmem.teamWorld());
+        }
         int k = counts.length;
         SymLongArray[] src = new SymLongArray[k];
         SymLongArray[] dst = new SymLongArray[k];
@@ -478,10 +484,10 @@ final class CollectiveCases {
             long n = counts[j];
             for (long i = 0; i < n; i++) {
                 long want = 0;
-                double wantD = mixedMagnitude(0, i);
-                for (int pe = 0; pe < c.npes; pe++) {
-                    want += largeValue(pe, i, j);
-                    wantD = pe == 0 ? wantD : wantD + mixedMagnitude(pe, i);
+                double wantD = mixedMagnitude(members[0], i);
+                for (int m = 0; m < np; m++) {
+                    want += largeValue(members[m], i, j);
+                    wantD = m == 0 ? wantD : wantD + mixedMagnitude(members[m], i);
                 }
                 double got = ddst[j].get(i);
                 bits = bits * 31 + Double.doubleToRawLongBits(got);
@@ -496,10 +502,25 @@ final class CollectiveCases {
         SymLongArray all = c.calloc(SymType.LONG, c.npes);
         mine.set(0, bits);
         w.fcollect(all, mine, 1);
-        for (int pe = 0; pe < c.npes; pe++) {
-            if (!c.checkEq(bits, all.get(pe), "digest of PE " + pe + "'s double sums (the bits must be the same everywhere)")) {
+        for (int m = 0; m < np; m++) {
+            if (!c.checkEq(bits, all.get(m), "digest of PE " + members[m] + "'s double sums (the bits must be the same everywhere)")) {
                 return;
             }
+        }
+    }
+
+    /**
+     * {@link #reduceLarge} on teams of two (PE i with PE i + npes/2, the columns of a 2-D split; a
+     * third member where npes is odd): on two hosts each pair spans both, where two members
+     * exchange their whole inputs instead of reduce-scatter then allgather.
+     */
+    private static void reduceLargeOnPairs(CaseContext c) {
+        TeamPair teams = c.shmem.teamWorld().split2d(c.npes / 2, null, 0, null, 0);
+        try {
+            reduceLarge(c, teams.yTeam());
+        } finally {
+            teams.xTeam().close();
+            teams.yTeam().close();
         }
     }
 

@@ -53,7 +53,7 @@ public final class InfoReport {
                 + " PEs, or above the buffers from 3 PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
                 + " into every PE's dest; larger collectives across nodes push into the receivers' dest once they have"
                 + " entered (reductions: slices into a " + TeamSlots.LANDING_BYTES / 1024 + " KiB landing area per round,"
-                + " results into every dest), no sync; else pull)");
+                + " results into every dest; 2 PEs exchange inputs up to " + Collectives.EXCHANGE_BYTES / 1024 + " KiB), no sync; else pull)");
         lines.add("  SHMEM_ATOMICS:        " + c.atomics() + " (auto: CPU atomics on this node's PEs unless the network"
                 + " transport's atomics are not atomic with them, as with InfiniBand/RoCE device atomics; transport:"
                 + " every atomic through the network transport)");

@@ -427,6 +427,23 @@ final class TeamImpl implements ShmemTeam {
     }
 
     /**
+     * Starts a push collective across nodes whose data fills the push buffers of {@code buffers}
+     * consecutive epochs (at most {@code PUSH_BUFFERS / 2}, wrapping around the slot's buffers);
+     * returns the first, e. Every member starts it at e as any operation (calls that do not match
+     * meet at the same epoch and are caught) and then moves past all of them, so the next
+     * operation starts at e + buffers: no buffer of this one is written again before every member
+     * is known to have finished it (having finished e, where the last of them was e + buffers - 1).
+     */
+    long beginPushRun(int buffers) {
+        if (!pushBuffersFree(epoch + buffers)) {
+            syncInternal();
+        }
+        long e = beginEntered();
+        epoch += buffers - 1;
+        return e;
+    }
+
+    /**
      * Whether every member is known, on every member, to have finished operation e -
      * {@link TeamSlots#PUSH_BUFFERS}, the last to use the push buffer and counter of epoch e.
      */
