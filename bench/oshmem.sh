@@ -12,7 +12,7 @@ usage: bench/oshmem.sh [--quick] [--pes N] [--transport shm|ucx-tcp] [--prog P]
 Compiles bench/c/*.c with oshcc -O2 into bench/build/c/ (when a source is
 newer than its binary) and runs them with oshrun, appending CSV rows
 (impl,transport,pes,op,bytes,metric,value,unit) to FILE (default: stdout).
-Installs openmpi-bin/libopenmpi-dev/libucx0 with apt-get if oshcc is missing.
+Installs openmpi-bin/libopenmpi-dev/libucx0 with apt-get if oshcc or shmem.h is missing.
 
   --quick            short calibration target and 3 repetitions (smoke run)
   --pes N            PE count; repeat or comma-separate (default: 2,4)
@@ -104,8 +104,10 @@ emit() {
     if [[ -n $out ]]; then cat >>"$out"; else cat; fi
 }
 
-if ! command -v oshcc >/dev/null || ! command -v oshrun >/dev/null; then
-    log "oshcc/oshrun missing: installing openmpi-bin libopenmpi-dev libucx0"
+# openmpi-bin alone (which .ci/run installs for the Slurm tests) has oshcc but not shmem.h.
+if ! command -v oshcc >/dev/null || ! command -v oshrun >/dev/null \
+        || ! echo '#include <shmem.h>' | oshcc -E -x c - >/dev/null 2>&1; then
+    log "oshcc, oshrun or shmem.h missing: installing openmpi-bin libopenmpi-dev libucx0"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >&2
     apt-get install -y -qq openmpi-bin libopenmpi-dev libucx0 >&2

@@ -61,6 +61,9 @@ need=()
 command -v slurmctld >/dev/null || need+=(slurm-wlm)
 [[ -e /usr/lib/x86_64-linux-gnu/libpmi2.so.0 || -e /usr/lib/$(uname -m)-linux-gnu/libpmi2.so.0 ]] || need+=(libpmi2-0)
 ldconfig -p | grep -q 'libpmix\.so\.2 ' || need+=(libpmix2)
+# Slurm's mpi/pmix plugin dlopens the unversioned libpmix.so, which only the -dev package has; a
+# slurmd started without it has no pmix plugin, and its `srun --mpi=pmix` steps hang.
+[[ -e /usr/lib/$(uname -m)-linux-gnu/libpmix.so ]] || need+=(libpmix-dev)
 if ((${#need[@]})); then
     [[ $install == yes ]] || { log "missing packages: ${need[*]} (run without --no-install)"; exit 1; }
     log "installing ${need[*]}"
@@ -146,6 +149,21 @@ fi
 for _ in $(seq 100); do scontrol ping >/dev/null 2>&1 && break; sleep 0.2; done
 scontrol ping >/dev/null 2>&1 || { log "slurmctld does not answer; see /var/log/slurm/slurmctld.log"; exit 1; }
 
+# A slurmd that could not load the PMIx library when it started (libpmix.so installed after it, as
+# on a fresh machine before this script installed libpmix-dev) says so in its log: restart it.
+for n in "${nodes[@]}"; do
+    pidf=/run/slurm/slurmd${n:+-$n}.pid
+    logf=/var/log/slurm/slurmd-${n:-$host}.log
+    running "$pidf" && [[ -f $logf ]] || continue
+    since=$(grep -n 'slurmd version .* started' "$logf" | tail -1 | cut -d: -f1)
+    if tail -n +"${since:-1}" "$logf" | grep -q 'can not load PMIx library'; then
+        log "restarting slurmd ${n:-$host}: it started without the PMIx library"
+        pid=$(cat "$pidf")
+        kill "$pid" || true
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        rm -f "$pidf"
+    fi
+done
 for n in "${nodes[@]}"; do
     if [[ -z $n ]]; then
         running /run/slurm/slurmd.pid || { log "starting slurmd"; slurmd; }
