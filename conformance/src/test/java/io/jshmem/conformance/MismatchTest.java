@@ -40,6 +40,25 @@ class MismatchTest {
     }
 
     /**
+     * The same with every peer over UCX, where 4 PEs sync through team PE 0 (central): the counters
+     * at PE 0 and the members' arrival words show the mismatch, and nobody gets past it.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "reduce-vs-barrier, barrier/sync, a reduction",
+        "malloc-sizes, malloc/calloc/align/realloc/free, with different arguments"})
+    void mismatchedCollectivesAcrossNodesEndTheJob(String scenario, String one, String other) throws Exception {
+        String why = io.jshmem.conformance.spawn.Jobs.ucxUnavailable().orElse(null);
+        Assumptions.assumeTrue(why == null, () -> "UCX: " + why);
+        Oshrun.Result r = Oshrun.run(4, List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self"), Oshrun.conformanceClasses(),
+                SCENARIOS, scenario);
+        assertNotEquals(0, r.exitCode(), scenario + r.tail());
+        assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith("oshrun:") && l.contains("collective calls do not match")
+                && l.contains(one) && l.contains(other)), scenario + ": oshrun does not report the mismatch" + r.tail());
+        assertFalse(r.stdout().contains("PAST"), scenario + ": a PE got past the mismatched call" + r.tail());
+    }
+
+    /**
      * Across nodes a large broadcast's root pushes into the members' dest once they say they
      * entered the call: it must see there that they called it with another size, end the job and
      * get past nothing (every peer over UCX).

@@ -19,9 +19,10 @@ import java.util.Map;
  * @param waitYieldNanos how long a wait yields before sleeping (JSHMEM_WAIT_YIELD_US, default 1000 us)
  * @param barrierAlgorithm JSHMEM_BARRIER_ALGORITHM: {@code auto} ({@code linear} for up to
  *                       {@value TeamImpl#LINEAR_SYNC_MAX} members on this node, {@code hierarchical}
- *                       for teams across nodes with several members on some node, else
- *                       {@code dissemination}), {@code linear}, {@code dissemination} (never
- *                       hierarchical) or {@code hierarchical}
+ *                       for teams across nodes with several members on some node, {@code central}
+ *                       for 3 to {@value TeamImpl#CENTRAL_SYNC_MAX} members across nodes, one per
+ *                       node, else {@code dissemination}), {@code linear}, {@code dissemination}
+ *                       (never hierarchical), {@code hierarchical} or {@code central}
  * @param collAlgorithm  JSHMEM_COLL_ALGORITHM: {@code auto} (push through per-team buffers for small
  *                       messages; larger reductions on one node (over 2 PEs) write their slices into the
  *                       members' dest; pull otherwise; across nodes, broadcasts to more than
@@ -150,7 +151,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 transport(env.get("SHMEM_TRANSPORT")),
                 micros(env, "JSHMEM_WAIT_SPIN_US", -1),
                 micros(env, "JSHMEM_WAIT_YIELD_US", DEFAULT_YIELD_NANOS),
-                choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination", "hierarchical"),
+                choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination", "hierarchical", "central"),
                 choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "tree", "pull"),
                 choice(env, "SHMEM_ATOMICS", "auto", "cpu", "transport"),
                 Network.fromEnvironment(env),

@@ -45,7 +45,8 @@ public final class InfoReport {
                 + " us (JSHMEM_WAIT_YIELD_US), then sleep on a " + (Futex.available() ? "futex" : "timer (no futex here)"));
         lines.add("  JSHMEM_BARRIER_ALGORITHM: " + c.barrierAlgorithm() + " (auto: linear on arrival words up to "
                 + TeamImpl.LINEAR_SYNC_MAX + " PEs of one node; hierarchical for teams across nodes with several PEs"
-                + " on a node: node leaders gather, disseminate among themselves, release; else dissemination)");
+                + " on a node: node leaders gather, disseminate among themselves, release; central for 3-" + TeamImpl.CENTRAL_SYNC_MAX
+                + " PEs across nodes, one per node: gathered at team PE 0, released from there; else dissemination)");
         lines.add("  JSHMEM_COLL_ALGORITHM: " + c.collAlgorithm() + " (auto, push, tree: through per-team buffers up to "
                 + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
                 + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast; exchanged between 2 PEs),"

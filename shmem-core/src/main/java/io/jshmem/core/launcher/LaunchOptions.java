@@ -432,7 +432,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_WAIT_SPIN_US     the longest waits spin before yielding; adaptive below
                                           it (default 20, or 0 when PEs outnumber cores)
                   JSHMEM_WAIT_YIELD_US    how long waits yield before sleeping (default 1000)
-                  JSHMEM_BARRIER_ALGORITHM  auto, linear, dissemination or hierarchical
+                  JSHMEM_BARRIER_ALGORITHM  auto, linear, dissemination, hierarchical or central
                   JSHMEM_COLL_ALGORITHM   auto, push, tree or pull
                   JSHMEM_JFR, JSHMEM_JFR_DIR  what --jfr and --jfr-dir set (for srun/mpirun)
                   SHMEM_ATOMICS           auto, cpu or transport (atomics on this node's PEs)
