@@ -122,9 +122,9 @@ final class TeamImpl implements ShmemTeam {
     private int ident = OP_SYNC;
     private int history;
 
-    /** Team operations, as published in arrival words. */
     /** Teams across nodes of up to this many members sync through team PE 0 ({@link #centralSync}) in {@code auto}. */
     static final int CENTRAL_SYNC_MAX = 8;
+    /** Team operations, as published in arrival words. */
     static final int OP_SYNC = 1;
     static final int OP_BROADCAST = 2;
     static final int OP_REDUCE = 3;
@@ -392,11 +392,7 @@ final class TeamImpl implements ShmemTeam {
             } else {
                 // The low 32 bits count the sender's syncs (compared modulo 2^32); at exactly this
                 // sync the whole word must be this PE's sum, else some call of the sender differed.
-                long poff = off + p * 8L;
-                for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, poff)) - d < 0; ) {
-                    w = st.waiter.idle(w, self, poff, 8, v);
-                    checkWhileWaiting(w, e, from, from + 1);
-                }
+                v = awaitCount(off + p * 8L, d, e, from, from + 1);
                 if ((int) v == d && v != sum) {
                     mismatch(from, e, (int) ((v - before - 1) >>> 32) & (int) IDENT_MASK);
                 }
@@ -422,19 +418,13 @@ final class TeamImpl implements ShmemTeam {
         int p = (int) (++disseminations & 1);
         long d = ++remoteSyncs[p];
         long increment = 1 + ((long) ident << 32);
-        MemorySegment self = st.self;
         int n = members.length;
-        long v;
         startWait();
         if (me != 0) {
             long before = remoteFlagSum[p];
             long sum = remoteFlagSum[p] += increment;
             st.comm.flagAdd(members[0], centralArriveOff + p * 8L, increment);
-            long off = centralReleaseOff + p * 8L;
-            for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, off)) - (int) d < 0; ) {
-                w = st.waiter.idle(w, self, off, 8, v);
-                checkWhileWaiting(w, e, 0, 1);
-            }
+            long v = awaitCount(centralReleaseOff + p * 8L, d, e, 0, 1);
             if ((int) v == (int) d && v != sum) {
                 mismatch(0, e, (int) ((v - before - 1) >>> 32) & (int) IDENT_MASK);
             }
@@ -442,11 +432,7 @@ final class TeamImpl implements ShmemTeam {
         }
         long sum = remoteFlagSum[p] += increment * (n - 1);
         long count = d * (n - 1);
-        long off = centralArriveOff + p * 8L;
-        for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, off)) - (int) count < 0; ) {
-            w = st.waiter.idle(w, self, off, 8, v);
-            checkWhileWaiting(w, e, 1, n);
-        }
+        long v = awaitCount(centralArriveOff + p * 8L, count, e, 1, n);
         if ((int) v == (int) count && v != sum) {
             checkArrivals(e, 1, n); // names the member, if its arrival word still says
             throw abortJob("collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me
@@ -552,14 +538,8 @@ final class TeamImpl implements ShmemTeam {
         if (count == 0) {
             return;
         }
-        MemorySegment self = st.self;
-        long off = pushCounterOff[p];
-        long v;
         startWait();
-        for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, off)) - (int) want < 0; ) {
-            w = st.waiter.idle(w, self, off, 8, v);
-            checkWhileWaiting(w, e, fromLo, fromHi);
-        }
+        long v = awaitCount(pushCounterOff[p], want, e, fromLo, fromHi);
         if (v != want) {
             String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me
                     + " called " + opName(ident & 0xFF) + ", but a member that sent it data called another"
@@ -600,6 +580,21 @@ final class TeamImpl implements ShmemTeam {
         checkArrivals(e, lo, hi);
         checkEvery = Math.min(checkEvery * 2, 1_000_000_000L);
         checkAt = System.nanoTime() + checkEvery;
+    }
+
+    /**
+     * Waits until the count in the low 32 bits of the word at {@code off} of this PE's heap reaches
+     * {@code count} (modulo 2^32: counters wrap), checking team PEs {@code [lo, hi)} as
+     * {@link #checkWhileWaiting} does (after {@link #startWait}); returns the word.
+     */
+    private long awaitCount(long off, long count, long e, int lo, int hi) {
+        MemorySegment self = st.self;
+        long v;
+        for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, off)) - (int) count < 0; ) {
+            w = st.waiter.idle(w, self, off, 8, v);
+            checkWhileWaiting(w, e, lo, hi);
+        }
+        return v;
     }
 
     /** Ends the job if one of team PEs {@code [lo, hi)} says, in its arrival word, that it is in another operation at epoch {@code e}. */

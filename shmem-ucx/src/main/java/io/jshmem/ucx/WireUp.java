@@ -135,7 +135,7 @@ final class WireUp {
             step(job, Step.PROGRESS);
             long spin = job.settings.ucxProgressSpinNanos();
             t.progress = new ProgressEngine(main, eventFd, job.arena,
-                    spin >= 0 ? spin : defaultSpinMicros(heap, Runtime.getRuntime().availableProcessors()) * 1_000L);
+                    spin >= 0 ? spin : job.oversubscribed ? 0 : DEFAULT_SPIN_MICROS * 1_000L);
             t.progress.start();
 
             step(job, Step.EXCHANGE);
@@ -160,11 +160,6 @@ final class WireUp {
         // From this PE's own endpoints: peers reach it with the same UCX_TLS (a job's PEs share
         // their environment), so through the same transports.
         t.remoteWritesWake = writesNeedProgress(infos);
-    }
-
-    /** {@link #DEFAULT_SPIN_MICROS} if the PEs on this PE's node are no more than its cores, else 0. */
-    static long defaultSpinMicros(SymmetricHeap heap, int cores) {
-        return corePerPe(heap, cores) ? DEFAULT_SPIN_MICROS : 0;
     }
 
     /** Whether this node runs no more PEs than it has cores. */
