@@ -103,12 +103,19 @@ public final class InfoReport {
     }
 
     /** {@link #settings} plus the job's shape, for SHMEM_INFO at init. */
-    static List<String> forJob(Config c, int npes, int localPes, String bootstrap, String transport) {
+    static List<String> forJob(Config c, PeState st, String bootstrap, String transport) {
         List<String> lines = settings(c, System.getenv());
-        lines.add("  job:                  " + npes + " PEs, " + localPes + " on this node; bootstrap: " + bootstrap);
+        lines.add("  job:                  " + st.npes + " PEs, " + st.nodePes + " on this node (" + st.localPes
+                + " through shared memory); bootstrap: " + bootstrap);
+        lines.add("  cores:                " + (st.coreShared ? "shared with other PEs of this node: waits do not spin"
+                : "one per PE of this node: waits spin before they yield"));
         lines.add("  transport in use:     " + transport);
         String bind = System.getenv(LaunchEnv.BIND);
-        lines.add("  binding:              " + ("core".equals(bind) ? "a core per PE (oshrun --bind-to core)" : "none"));
+        lines.add("  binding:              " + switch (bind == null ? "" : bind) {
+            case "core" -> "a core per PE (oshrun --bind-to core)";
+            case "shared" -> "to cores shared by several PEs (oshrun --bind-to core, more PEs than cores)";
+            default -> "none";
+        });
         String aot = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("-XX:AOTCache=")).map(a -> a.substring("-XX:AOTCache=".length())).findFirst()
                 .orElse("none (JSHMEM_AOT; jshmem classes in directories cannot be cached)");

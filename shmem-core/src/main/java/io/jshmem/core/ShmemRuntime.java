@@ -111,7 +111,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             lines.add("jshmem " + ShmemVersion.JSHMEM_VERSION + " (OpenSHMEM " + ShmemVersion.SPEC_MAJOR + "."
                     + ShmemVersion.SPEC_MINOR + ")");
             if (config.info()) {
-                lines.addAll(InfoReport.forJob(config, st.npes, st.localPes, bootstrap.describe(), rt.transportName()));
+                lines.addAll(InfoReport.forJob(config, st, bootstrap.describe(), rt.transportName()));
                 lines.addAll(InfoReport.forkSafety(rt.forkSafetyReport()));
             }
             Log.CORE.info(String.join(System.lineSeparator(), lines)); // one record: the report's lines stay together

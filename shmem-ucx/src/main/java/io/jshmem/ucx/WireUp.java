@@ -106,7 +106,7 @@ final class WireUp {
                     + ")");
             job.context = out.get(ADDRESS, 0);
 
-            job.oversubscribed = !corePerPe(heap, Runtime.getRuntime().availableProcessors());
+            job.oversubscribed = LaunchEnv.coreShared(heap.pesOnThisNode());
             step(job, Step.WORKER);
             int eventFd = main.createWorker(true);
             // Before the address is published: a peer may push as soon as it has connected.
@@ -160,16 +160,6 @@ final class WireUp {
         // From this PE's own endpoints: peers reach it with the same UCX_TLS (a job's PEs share
         // their environment), so through the same transports.
         t.remoteWritesWake = writesNeedProgress(infos);
-    }
-
-    /** Whether this node runs no more PEs than it has cores. */
-    static boolean corePerPe(SymmetricHeap heap, int cores) {
-        String node = heap.nodeOf(heap.myPe());
-        int local = 0;
-        for (int pe = 0; pe < heap.peers().length; pe++) {
-            local += node.equals(heap.nodeOf(pe)) ? 1 : 0;
-        }
-        return local <= cores;
     }
 
     /** An 8-byte get from every connected peer, all in flight together: reports an unreachable peer at init, by number. */

@@ -19,7 +19,10 @@ public final class LaunchEnv {
     public static final String LOCAL_PE = "JSHMEM_LOCAL_PE";
     /** Number of PEs on this PE's node. */
     public static final String LOCAL_NPES = "JSHMEM_LOCAL_NPES";
-    /** "core" when the launcher bound this PE to a CPU of its own (oshrun --bind-to). */
+    /**
+     * "core" when the launcher bound this PE to a CPU of its own (oshrun --bind-to), "shared" when
+     * to a CPU it shares with other PEs (--bind-to core with more PEs than CPUs).
+     */
     public static final String BIND = "JSHMEM_BIND";
         /** host:port of the launcher's bootstrap server. */
     public static final String BOOTSTRAP = "JSHMEM_BOOTSTRAP";
@@ -38,5 +41,19 @@ public final class LaunchEnv {
     public static final String JAVA_OPTS = "JSHMEM_JAVA_OPTS";
 
     private LaunchEnv() {
+    }
+
+    /**
+     * Whether this PE shares its core with other PEs of its node ({@code pesOnNode} of them, this
+     * one included, whatever transport connects them): then waiting PEs must not spin, since a spin
+     * only steals time from the PE being waited for. A PE the launcher bound to a CPU of its own
+     * has one, whatever its affinity mask (one CPU) says.
+     */
+    public static boolean coreShared(int pesOnNode) {
+        String bind = System.getenv(BIND);
+        if ("core".equals(bind)) {
+            return false;
+        }
+        return "shared".equals(bind) || pesOnNode > Runtime.getRuntime().availableProcessors();
     }
 }

@@ -164,6 +164,15 @@ public final class SymmetricHeap {
         return peers;
     }
 
+    /** How many PEs of the job run on this PE's node (this one included), mapped or not. */
+    public int pesOnThisNode() {
+        int n = 0;
+        for (String node : nodeOf) {
+            n += node.equals(nodeOf[myPe]) ? 1 : 0;
+        }
+        return n;
+    }
+
     /** Node id of each PE, as the bootstrap reported it. */
     public String nodeOf(int pe) {
         return nodeOf[pe];

@@ -77,6 +77,16 @@ final class CoreBinding {
         return null;
     }
 
+    /** Whether PE {@code pe} is bound to a CPU that another PE of the plan is bound to as well. */
+    static boolean shared(int[] cpuOf, int pe) {
+        for (int other = 0; other < cpuOf.length; other++) {
+            if (other != pe && cpuOf[other] == cpuOf[pe]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The CPUs this process may run on (Cpus_allowed_list), so binding respects an enclosing cpuset. */
     static List<Integer> allowedCpus() {
         try {

@@ -170,7 +170,8 @@ final class Job implements BootstrapServer.Listener {
         env.putAll(options.exportedEnv());
         env.putAll(jobVariables(pe)); // also replaces those of an enclosing job
         if (cpuOf[pe] >= 0) {
-            env.put(LaunchEnv.BIND, "core"); // the runtime then knows its core is its own
+            // The runtime then knows whether its core is its own (it waits without spinning if not).
+            env.put(LaunchEnv.BIND, CoreBinding.shared(cpuOf, pe) ? "shared" : "core");
         } else {
             env.remove(LaunchEnv.BIND);
         }

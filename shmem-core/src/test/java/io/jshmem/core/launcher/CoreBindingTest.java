@@ -2,6 +2,7 @@ package io.jshmem.core.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,6 +33,16 @@ class CoreBindingTest {
         assertArrayEquals(new int[] {0, 1, 0}, CoreBinding.plan("core", new boolean[3], TWO, true));
         assertArrayEquals(new int[] {-1, -1}, CoreBinding.plan("none", new boolean[2], TWO, true));
         assertArrayEquals(new int[] {4, 6}, CoreBinding.plan("auto", new boolean[2], List.of(4, 6), true));
+    }
+
+    @Test
+    void aCpuBoundToTwoPesIsShared() {
+        int[] plan = CoreBinding.plan("core", new boolean[3], TWO, true); // 0, 1, 0
+        assertTrue(CoreBinding.shared(plan, 0));
+        assertFalse(CoreBinding.shared(plan, 1));
+        assertTrue(CoreBinding.shared(plan, 2));
+        int[] fits = CoreBinding.plan("auto", new boolean[2], TWO, true);
+        assertFalse(CoreBinding.shared(fits, 0) || CoreBinding.shared(fits, 1));
     }
 
     @Test
