@@ -36,7 +36,7 @@ final class UcxJob {
     /** UCX status of a failed endpoint, by PE (0: healthy). Written by the error handler. */
     final byte[] peerStatus;
     volatile boolean peerFailed;
-    /** Whether this node runs more PEs than it has cores (set at wire-up, before any wait): waits yield sooner. */
+    /** Whether this node runs more PEs than this PE has CPUs (set at wire-up, before any wait): waits yield sooner, the progress thread does not poll. */
     boolean oversubscribed;
     volatile String abortReason;
     volatile boolean closed;
