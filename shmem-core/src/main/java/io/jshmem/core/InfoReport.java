@@ -40,7 +40,7 @@ public final class InfoReport {
         lines.add("  SHMEM_INFO:           " + (c.info() ? "on" : "off"));
         lines.add("  SHMEM_VERSION:        " + (c.version() ? "on" : "off"));
         lines.add("  thread levels:        SINGLE, FUNNELED, SERIALIZED, MULTIPLE (all provided)");
-        lines.add("  waiting:              spin adaptive, up to " + (c.waitSpinNanos() < 0 ? "20 us (auto; 0 when PEs outnumber cores)"
+        lines.add("  waiting:              spin adaptive, up to " + (c.waitSpinNanos() < 0 ? "20 us (auto; none where PEs share a core: see cores)"
                 : c.waitSpinNanos() / 1000 + " us") + " (JSHMEM_WAIT_SPIN_US), yield " + c.waitYieldNanos() / 1000
                 + " us (JSHMEM_WAIT_YIELD_US), then sleep on a " + (Futex.available() ? "futex" : "timer (no futex here)"));
         lines.add("  JSHMEM_BARRIER_ALGORITHM: " + c.barrierAlgorithm() + " (auto: linear on arrival words up to "
@@ -107,8 +107,10 @@ public final class InfoReport {
         List<String> lines = settings(c, System.getenv());
         lines.add("  job:                  " + st.npes + " PEs, " + st.nodePes + " on this node (" + st.localPes
                 + " through shared memory); bootstrap: " + bootstrap);
-        lines.add("  cores:                " + (st.coreShared ? "shared with other PEs of this node: waits do not spin"
-                : "one per PE of this node: waits spin before they yield"));
+        int cpus = Runtime.getRuntime().availableProcessors();
+        lines.add("  cores:                " + (st.coreShared ? "shared with other PEs of this node" : "one per PE of this node")
+                + " (" + st.nodePes + " PEs, " + cpus + (cpus == 1 ? " CPU" : " CPUs") + " for this PE"
+                + ("core".equals(System.getenv(LaunchEnv.BIND)) ? ", bound" : "") + ")");
         lines.add("  transport in use:     " + transport);
         String bind = System.getenv(LaunchEnv.BIND);
         lines.add("  binding:              " + switch (bind == null ? "" : bind) {
