@@ -33,6 +33,7 @@ final class CollectiveCases {
         }
         cases.add(Case.of("coll.broadcastmem", CollectiveCases::broadcastmem));
         cases.add(Case.of("coll.broadcast-large-back-to-back", CollectiveCases::broadcastLarge));
+        cases.add(Case.of("coll.broadcast-large-source-rewritten", CollectiveCases::broadcastLargeSourceRewritten));
         for (SymType<?> t : Elements.TYPES) {
             cases.add(Case.of("coll.fcollect." + t.name(), c -> fcollect(c, t)));
             cases.add(Case.of("coll.collect." + t.name(), c -> collect(c, t)));
@@ -158,6 +159,44 @@ final class CollectiveCases {
             }
             c.shmem.free(src);
         }
+    }
+
+    /**
+     * Large broadcasts from PE 0 with no barrier between them, PE 0 rewriting its source between
+     * calls: every member must get each call's data, so the root may only return once every
+     * member has read it.
+     */
+    private static void broadcastLargeSourceRewritten(CaseContext c) {
+        long n = 5_000; // 40 KB: above the push buffers
+        int calls = 8;
+        ShmemTeam w = c.shmem.teamWorld();
+        SymLongArray src = c.malloc(SymType.LONG, n);
+        SymLongArray[] dst = new SymLongArray[calls];
+        for (int k = 0; k < calls; k++) {
+            dst[k] = c.calloc(SymType.LONG, n);
+        }
+        c.shmem.barrierAll();
+        for (int k = 0; k < calls; k++) {
+            if (c.me == 0) {
+                for (long i = 0; i < n; i++) {
+                    src.set(i, k * 1_000_003L + i);
+                }
+            }
+            w.broadcast(dst[k], src, n, 0);
+        }
+        check:
+        for (int k = 0; k < calls; k++) {
+            for (long i = 0; i < n; i += 499) {
+                if (!c.checkEq(k * 1_000_003L + i, dst[k].get(i), "broadcast " + k + ": dest[" + i + "]")) {
+                    break check;
+                }
+            }
+        }
+        c.shmem.barrierAll();
+        for (SymLongArray a : dst) {
+            c.shmem.free(a);
+        }
+        c.shmem.free(src);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

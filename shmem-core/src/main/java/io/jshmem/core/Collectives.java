@@ -129,6 +129,10 @@ final class Collectives {
             }
             return;
         }
+        if (push) { // larger than the buffers, members all on this node
+            broadcastInPlace(d, s, nbytes, root);
+            return;
+        }
         if (pushIntoDest && nbytes > TeamSlots.BUF_BYTES) {
             broadcastPushed(d, s, nbytes, root);
             return;
@@ -158,6 +162,32 @@ final class Collectives {
         team.syncInternal();
         copyFrom(rootWorld, s.offset, st.self, d.offset, nbytes);
         team.syncInternal();
+    }
+
+    /**
+     * A broadcast too large for the push buffers, members all on this node: each member copies the
+     * root's source in place once the root has arrived, then arrives; the root returns (its source
+     * may change after that) once every member has. One hop each way, where a sync before and after
+     * the copy took four (4 PEs on 2 cores, 64 KiB: median 23.6 us against OSHMEM's 9.6).
+     */
+    private void broadcastInPlace(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, int root) {
+        long e = team.nextEpoch();
+        if (team.me != root) {
+            team.awaitArrival(root, e);
+            MemorySegment.copy(team.peers[root], s.offset, st.self, d.offset, nbytes);
+            team.arrive(e);
+            return;
+        }
+        team.arrive(e);
+        // The root's own copy: at once, unless dest overlaps the source the others are reading.
+        boolean overlap = d.offset != s.offset && d.offset < s.offset + nbytes && s.offset < d.offset + nbytes;
+        if (!overlap) {
+            MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
+        }
+        team.awaitAll(e);
+        if (overlap) {
+            MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
+        }
     }
 
     /**
