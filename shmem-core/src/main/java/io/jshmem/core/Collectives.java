@@ -164,6 +164,11 @@ final class Collectives {
         team.syncInternal();
     }
 
+    /** Whether the first {@code nbytes} of {@code d} and {@code s} (in this PE's heap) share a byte. */
+    private static boolean overlap(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes) {
+        return d.offset < s.offset + nbytes && s.offset < d.offset + nbytes;
+    }
+
     /**
      * A broadcast too large for the push buffers, members all on this node: each member copies the
      * root's source in place once the root has arrived, then arrives; the root returns (its source
@@ -180,7 +185,7 @@ final class Collectives {
         }
         team.arrive(e);
         // The root's own copy: at once, unless dest overlaps the source the others are reading.
-        boolean overlap = d.offset != s.offset && d.offset < s.offset + nbytes && s.offset < d.offset + nbytes;
+        boolean overlap = d.offset != s.offset && overlap(d, s, nbytes);
         if (!overlap) {
             MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
         }
@@ -661,7 +666,7 @@ final class Collectives {
             Reductions.combine(op, type, st.self, d.offset, st.self, buf, headCount);
             Reductions.combine(op, type, st.self, d.offset + head, st.self, tail, count - headCount);
         } else { // dest = theirs op mine; through private memory if dest overlaps the source it still reads
-            boolean overlap = d.offset < s.offset + nbytes && s.offset < d.offset + nbytes;
+            boolean overlap = overlap(d, s, nbytes);
             MemorySegment to = overlap ? accumulator(nbytes) : st.self;
             long at = overlap ? 0 : d.offset;
             MemorySegment.copy(st.self, buf, to, at, head);

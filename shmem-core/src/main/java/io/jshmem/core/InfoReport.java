@@ -109,8 +109,7 @@ public final class InfoReport {
                 + " through shared memory); bootstrap: " + bootstrap);
         int cpus = Runtime.getRuntime().availableProcessors();
         lines.add("  cores:                " + (st.coreShared ? "shared with other PEs of this node" : "one per PE of this node")
-                + " (" + st.nodePes + " PEs, " + cpus + (cpus == 1 ? " CPU" : " CPUs") + " for this PE"
-                + ("core".equals(System.getenv(LaunchEnv.BIND)) ? ", bound" : "") + ")");
+                + " (" + st.nodePes + " PEs, " + cpus + (cpus == 1 ? " CPU" : " CPUs") + " for this PE; binding below)");
         lines.add("  transport in use:     " + transport);
         String bind = System.getenv(LaunchEnv.BIND);
         lines.add("  binding:              " + switch (bind == null ? "" : bind) {
