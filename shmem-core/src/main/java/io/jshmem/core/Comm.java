@@ -225,7 +225,7 @@ final class Comm {
 
     /** A started {@link Flight.Transfer} event for a large transfer while JFR records them, else null. */
     private Flight.Transfer transfer(String routine, int pe, long bytes) {
-        if (bytes < Flight.TRANSFER_THRESHOLD || !Flight.Transfer.ON.isEnabled()) {
+        if (bytes < Flight.TRANSFER_THRESHOLD || !Flight.recorderStarted() || !Flight.Transfer.ON.isEnabled()) {
             return null;
         }
         Flight.Transfer e = new Flight.Transfer();

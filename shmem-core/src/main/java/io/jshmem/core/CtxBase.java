@@ -183,7 +183,7 @@ abstract class CtxBase implements ShmemCtx {
     }
 
     private static Flight.Wait waitEvent(String routine) {
-        if (!Flight.Wait.ON.isEnabled()) {
+        if (!Flight.recorderStarted() || !Flight.Wait.ON.isEnabled()) {
             return null;
         }
         Flight.Wait e = new Flight.Wait();
@@ -321,7 +321,7 @@ abstract class CtxBase implements ShmemCtx {
     @Override
     public final void fence() {
         checkUsable();
-        if (Flight.Fence.ON.isEnabled()) {
+        if (Flight.recorderStarted() && Flight.Fence.ON.isEnabled()) {
             Flight.Fence ev = new Flight.Fence();
             ev.begin();
             comm.fence();
@@ -334,7 +334,7 @@ abstract class CtxBase implements ShmemCtx {
     @Override
     public final void quiet() {
         checkUsable();
-        if (Flight.Quiet.ON.isEnabled()) {
+        if (Flight.recorderStarted() && Flight.Quiet.ON.isEnabled()) {
             Flight.Quiet ev = new Flight.Quiet();
             ev.begin();
             comm.quiet();

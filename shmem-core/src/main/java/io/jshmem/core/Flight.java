@@ -11,6 +11,7 @@ import jdk.jfr.Configuration;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
 import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;
@@ -19,8 +20,9 @@ import jdk.jfr.StackTrace;
 /**
  * JDK Flight Recorder events of jshmem (category "jshmem"), and the per-PE recording that
  * {@code oshrun --jfr} asks for. Each event type has a static probe: code checks
- * {@code X.ON.isEnabled()} (a static field read that the JIT folds while JFR does not record the
- * event) before it creates an event, so disabled events cost nothing measurable.
+ * {@link #recorderStarted()}, then {@code X.ON.isEnabled()} (a static field read that the JIT folds
+ * while JFR does not record the event), before it creates an event, so disabled events cost
+ * nothing measurable.
  */
 final class Flight {
     /** Transfers at least this large are recorded as {@link Transfer} events. */
@@ -30,6 +32,16 @@ final class Flight {
     static final String ENV_DIR = "JSHMEM_JFR_DIR";
 
     private Flight() {
+    }
+
+    /**
+     * Whether JFR has started in this JVM (oshrun --jfr, -XX:StartFlightRecording, jcmd JFR.start).
+     * Checked before any event class is touched: the first use of an event class makes the JDK
+     * instrument it and read its annotations (about 0.25 CPU-s, a quarter of a PE's start-up, in
+     * the first barrier of every program), which is wasted while nothing records.
+     */
+    static boolean recorderStarted() {
+        return FlightRecorder.isInitialized();
     }
 
     @Name("jshmem.Sync")

@@ -297,7 +297,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     @Override
     public void setLock(SymLongArray lock, long index) {
         long off = offset(lock, index, 1);
-        if (Flight.Lock.ON.isEnabled()) {
+        if (Flight.recorderStarted() && Flight.Lock.ON.isEnabled()) {
             Flight.Lock ev = new Flight.Lock();
             ev.begin();
             locks.set(off);
@@ -377,7 +377,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     /** A started {@link Flight.Allocation} event, or null while JFR does not record it. */
     private static Flight.Allocation allocationEvent(String routine, long bytes) {
-        if (!Flight.Allocation.ON.isEnabled()) {
+        if (!Flight.recorderStarted() || !Flight.Allocation.ON.isEnabled()) {
             return null;
         }
         Flight.Allocation e = new Flight.Allocation();

@@ -311,7 +311,7 @@ final class TeamImpl implements ShmemTeam {
 
     /** A started {@link Flight.Sync} event, or null while JFR does not record it. */
     static Flight.Sync syncEvent(TeamImpl team, String routine) {
-        if (!Flight.Sync.ON.isEnabled()) {
+        if (!Flight.recorderStarted() || !Flight.Sync.ON.isEnabled()) {
             return null;
         }
         Flight.Sync e = new Flight.Sync();
@@ -1065,7 +1065,7 @@ final class TeamImpl implements ShmemTeam {
 
     /** A started {@link Flight.Collective} event, or null while JFR does not record it. */
     private Flight.Collective collectiveEvent(String routine, SymArray<?> dest, long count, boolean bytes) {
-        if (!Flight.Collective.ON.isEnabled()) {
+        if (!Flight.recorderStarted() || !Flight.Collective.ON.isEnabled()) {
             return null;
         }
         Flight.Collective e = new Flight.Collective();
