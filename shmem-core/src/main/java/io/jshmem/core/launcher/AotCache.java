@@ -29,8 +29,8 @@ import java.util.stream.Stream;
  * most recent are kept.
  *
  * <p>The launcher's cache is chosen by {@code bin/oshrun} before any JVM runs, so it is named by
- * what the script knows: {@code launcher-<cksum>.aot}, the POSIX {@code cksum} of
- * {@code "<java>|<jshmem class path>"} ({@link #launcherName}). Beside it {@code launcher-<cksum>.key}
+ * what the script knows: {@code launcher-<hash>.aot}, a hash of
+ * {@code "<java>|<jshmem class path>"} ({@link #launcherName}). Beside it {@code launcher-<hash>.key}
  * holds the key (JDK and jar versions) it was made for: when the jars change in place the JVM ignores
  * the cache, and the next successful job makes a new one.
  *
@@ -144,27 +144,16 @@ final class AotCache {
     }
 
     /**
-     * {@code launcher-<N>.aot}, N the POSIX {@code cksum} (CRC-32 of the bytes, then of their count)
-     * of {@code java + "|" + classpath}, as bin/oshrun computes it with {@code printf '%s' ... | cksum}.
+     * {@code launcher-<N>.aot}, N the 32-bit FNV-1a hash (unsigned decimal) of the UTF-8 bytes of
+     * {@code java + "|" + classpath}, as bin/oshrun's {@code fnv1a} computes it (in bash: a
+     * {@code cksum} pipeline cost a fork and an exec on every job).
      */
     static String launcherName(String java, String classpath) {
-        byte[] bytes = (java + "|" + classpath).getBytes(StandardCharsets.UTF_8);
-        int crc = 0;
-        for (byte b : bytes) {
-            crc = cksumStep(crc, b);
+        int hash = 0x811c9dc5;
+        for (byte b : (java + "|" + classpath).getBytes(StandardCharsets.UTF_8)) {
+            hash = (hash ^ (b & 0xff)) * 0x01000193;
         }
-        for (long n = bytes.length; n != 0; n >>>= 8) {
-            crc = cksumStep(crc, (byte) n);
-        }
-        return "launcher-" + Integer.toUnsignedString(~crc) + ".aot";
-    }
-
-    private static int cksumStep(int crc, byte b) {
-        crc ^= (b & 0xff) << 24;
-        for (int i = 0; i < 8; i++) {
-            crc = crc < 0 ? (crc << 1) ^ 0x04C11DB7 : crc << 1;
-        }
-        return crc;
+        return "launcher-" + Integer.toUnsignedString(hash) + ".aot";
     }
 
     private static Path directory(Map<String, String> env) {

@@ -29,16 +29,20 @@ class AotCacheTest {
     @TempDir
     Path tmp;
 
-    /** bin/oshrun names the launcher's cache with cksum(1): the launcher must find the same name. */
+    /** bin/oshrun names the launcher's cache with its fnv1a function: the launcher must find the same name. */
     @Test
-    void launcherCacheNameIsWhatOshrunComputesWithCksum() throws Exception {
+    void launcherCacheNameIsWhatOshrunComputes() throws Exception {
+        Path oshrun = Path.of(System.getProperty("user.dir")).resolveSibling("bin").resolve("oshrun");
         for (String classpath : List.of("/opt/jshmem/lib/a.jar:/opt/jshmem/lib/b.jar", "/tmp/x y/lib/c.jar",
                 "/l/" + "x".repeat(300) + ".jar", "")) {
-            Process p = new ProcessBuilder("bash", "-c", "printf '%s' \"$1\" | cksum", "bash", JAVA + "|" + classpath)
-                    .redirectErrorStream(true).start();
+            // oshrun's own function, not a copy of it.
+            Process p = new ProcessBuilder("bash", "-c",
+                    "eval \"$(sed -n '/^fnv1a() {/,/^}/p' \"$0\")\" && fnv1a \"$1\" && echo \"$REPLY\"",
+                    oshrun.toString(), JAVA + "|" + classpath).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-            assertEquals("launcher-" + out.split(" ")[0] + ".aot", AotCache.launcherName(JAVA, classpath), classpath);
+            assertTrue(out.matches("[0-9]+"), "bin/oshrun's fnv1a printed: " + out);
+            assertEquals("launcher-" + out + ".aot", AotCache.launcherName(JAVA, classpath), classpath);
         }
         assertNotEquals(AotCache.launcherName(JAVA, "/a.jar"), AotCache.launcherName(JAVA, "/b.jar"));
     }
