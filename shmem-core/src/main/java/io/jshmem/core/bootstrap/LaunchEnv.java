@@ -33,9 +33,16 @@ public final class LaunchEnv {
     /** Seconds a PE keeps retrying a launcher that is busy (oshrun --launch-timeout); optional. */
     public static final String LAUNCH_TIMEOUT = "JSHMEM_LAUNCH_TIMEOUT";
 
+    /**
+     * The pid of the oshrun launcher, given to the PEs it starts as its own children (those on its
+     * host): a PE whose parent it is needs no walk through its ancestors at init to know it is no
+     * subprocess of a PE (IdentityGuard).
+     */
+    public static final String LAUNCHER_PID = "JSHMEM_LAUNCHER_PID";
+
     /** Every variable above: the launcher owns them, so they cannot be set with {@code -x}. */
     public static final List<String> JOB_VARIABLES =
-            List.of(JOBID, PE, NPES, NODE, LOCAL_PE, LOCAL_NPES, BOOTSTRAP, SECRET);
+            List.of(JOBID, PE, NPES, NODE, LOCAL_PE, LOCAL_NPES, BOOTSTRAP, SECRET, LAUNCHER_PID);
 
     /** Extra JVM options for every PE, split on whitespace; read by the launcher itself. */
     public static final String JAVA_OPTS = "JSHMEM_JAVA_OPTS";

@@ -1,5 +1,7 @@
 package io.jshmem.core.forksafety;
 
+import io.jshmem.core.bootstrap.LaunchEnv;
+
 import io.jshmem.SubprocessRefusedException;
 import io.jshmem.core.forksafety.PeIdentity.Scheme;
 import java.util.ArrayList;
@@ -26,7 +28,8 @@ import java.util.OptionalLong;
  *
  * <p>The check runs before the bootstrap is touched, so a refused process sends nothing to the
  * job. It costs two small file reads per ancestor (a handful) plus one maps file when an ancestor
- * matches, and nothing at all for a process with neither identity nor marker.
+ * matches, one read for a PE whose parent is the oshrun launcher that names itself in
+ * {@link LaunchEnv#LAUNCHER_PID}, and nothing at all for a process with neither identity nor marker.
  */
 public final class IdentityGuard {
     public static final String CLAUSE_1 = "OpenSHMEM subprocess clause 1 (if a process forks before the library is"
@@ -54,7 +57,7 @@ public final class IdentityGuard {
     public static void check(Map<String, String> env, ProcFs proc, long selfPid, List<Scheme> schemes) {
         Optional<PeIdentity> id = PeIdentity.find(env, schemes);
         if (id.isPresent()) {
-            checkAncestors(id.get(), proc, selfPid);
+            checkAncestors(id.get(), proc, selfPid, launcherPid(env, id.get()));
             return;
         }
         Optional<SpawnMarker> marker = SpawnMarker.read(env);
@@ -67,10 +70,29 @@ public final class IdentityGuard {
     private record Match(ProcFs.Stat owner, ProcFs.Stat child) {
     }
 
-    private static void checkAncestors(PeIdentity id, ProcFs proc, long selfPid) {
+    /** The oshrun launcher's pid when it gave one with this identity ({@link LaunchEnv#LAUNCHER_PID}), else -1. */
+    private static long launcherPid(Map<String, String> env, PeIdentity id) {
+        String pid = env.get(LaunchEnv.LAUNCHER_PID);
+        if (id.scheme() != Scheme.JSHMEM || pid == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(pid.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static void checkAncestors(PeIdentity id, ProcFs proc, long selfPid, long launcherPid) {
         Optional<ProcFs.Stat> self = proc.stat(selfPid);
         if (self.isEmpty()) {
             return; // no /proc: nothing to judge by
+        }
+        if (self.get().ppid() == launcherPid) {
+            // Started by the launcher that made this job's identity up: no ancestor can carry it
+            // (they all started before it existed), and this process is the PE itself. A subprocess
+            // of a PE has the PE as its parent and takes the walk below.
+            return;
         }
         ProcFs.Stat below = self.get();
         List<Match> matches = new ArrayList<>();

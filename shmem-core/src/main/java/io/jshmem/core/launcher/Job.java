@@ -169,6 +169,7 @@ final class Job implements BootstrapServer.Listener {
         Map<String, String> env = builder.environment();
         env.putAll(options.exportedEnv());
         env.putAll(jobVariables(pe)); // also replaces those of an enclosing job
+        env.put(LaunchEnv.LAUNCHER_PID, Long.toString(ProcessHandle.current().pid())); // its parent: see IdentityGuard
         if (cpuOf[pe] >= 0) {
             // The runtime then knows whether its core is its own (it waits without spinning if not).
             env.put(LaunchEnv.BIND, CoreBinding.shared(cpuOf, pe) ? "shared" : "core");

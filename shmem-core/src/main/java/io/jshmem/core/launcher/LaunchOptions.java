@@ -453,7 +453,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
                 JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET,
                 JSHMEM_LAUNCH_TIMEOUT, JSHMEM_HEARTBEAT_TIMEOUT (and JSHMEM_BIND=core for a PE
-                bound to a core of its own, =shared for one bound to a core other PEs share).
+                bound to a core of its own, =shared for one bound to a core other PEs share;
+                JSHMEM_LAUNCHER_PID for the PEs on this host).
 
                 A PE that exits before finalizing jshmem, or exits non-zero, ends the whole job; so
                 does a PE on another host whose agent fails, and a PE whose connection to oshrun is

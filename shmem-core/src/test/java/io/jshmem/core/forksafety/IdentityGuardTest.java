@@ -59,6 +59,29 @@ class IdentityGuardTest {
         assertDoesNotThrow(() -> IdentityGuard.check(PE1, proc.fs, 300, Scheme.ACTIVE));
     }
 
+    /** oshrun names itself (JSHMEM_LAUNCHER_PID): its own child is the PE and reads no ancestor. */
+    @Test
+    void aPeWhoseParentIsTheNamedLauncherLooksNoFurther() {
+        Map<String, String> pe = new java.util.HashMap<>(PE1);
+        pe.put("JSHMEM_LAUNCHER_PID", "200");
+        // An ancestor carrying the identity would refuse the PE, were the ancestors read.
+        proc.process(150, 100, "java", 15, PE1, "java -cp app.jar Main", List.of(SEGMENT))
+                .process(200, 150, "java", 20, Map.of("PATH", "/usr/bin"), "java io.jshmem.core.launcher.Launcher -np 2 Main", List.of())
+                .process(300, 200, "java", 30, pe, "java -cp app.jar Main", List.of());
+        assertDoesNotThrow(() -> IdentityGuard.check(pe, proc.fs, 300, Scheme.ACTIVE));
+        pe.put("JSHMEM_LAUNCHER_PID", "201");
+        assertEquals(150, refused(pe, 300).ownerPid(), "another launcher's pid: the ancestors are read");
+    }
+
+    /** A subprocess inherits JSHMEM_LAUNCHER_PID, but its parent is the PE: still refused. */
+    @Test
+    void aSubprocessWithTheLaunchersPidIsStillRefused() {
+        Map<String, String> pe = new java.util.HashMap<>(PE1);
+        pe.put("JSHMEM_LAUNCHER_PID", "200");
+        peAndChild(List.of(), 600, pe);
+        assertEquals(300, refused(pe, 400).ownerPid());
+    }
+
     @Test
     void clause1ParentNotInitializedYet() {
         peAndChild(List.of(), 600, PE1);
