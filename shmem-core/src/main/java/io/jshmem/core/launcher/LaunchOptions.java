@@ -394,9 +394,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 the job's, and read /dev/null. Closing the agent's standard input (the job ending,
                 oshrun dying) ends the remote PE: SIGTERM, then SIGKILL after 2 s.
 
-                Each PE's JVM gets -XX:CompileThresholdScaling=5 (the JIT leaves start-up code
-                interpreted; an option of yours overrides it), -XX:+UseSerialGC (unless an option
-                picks another collector),
+                Each PE's JVM gets -XX:+UseSerialGC (unless an option picks another collector),
                 --enable-native-access=ALL-UNNAMED (with -m: the jshmem modules and ALL-UNNAMED),
                 the --jvm-opt values, then $JSHMEM_JAVA_OPTS.
                 PE 0 reads oshrun's standard input if it runs on this machine; other PEs read /dev/null.

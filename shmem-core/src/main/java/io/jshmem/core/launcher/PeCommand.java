@@ -22,15 +22,6 @@ final class PeCommand {
      */
     private static final String DEFAULT_GC = "-XX:+UseSerialGC";
     private static final Pattern SELECTS_GC = Pattern.compile("-XX:\\+Use\\w*GC");
-    /**
-     * The JIT compiles a method after 5 times the JDK's invocation and loop counts: a PE's start-up
-     * and cold paths (class loading, method handles, bootstrap) then mostly stay interpreted instead
-     * of keeping compiler threads busy on cores the PEs need (C1 took ~0.1 CPU-s of a PE's ~0.35 in
-     * a 4-PE hello world on 2 cores; the conformance suite's 4-PE job used 25% less CPU), while hot
-     * loops still reach C1 and C2 within milliseconds. Always first among the options, so that a
-     * user's own -XX:CompileThresholdScaling (the JVM takes the last) wins.
-     */
-    static final String DEFAULT_JIT = "-XX:CompileThresholdScaling=5";
     /** The runtime maps shared memory and calls native transports through the FFM API. */
     static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     /** The same on the module path: jshmem's modules that call native code, and the class path's code. */
@@ -59,7 +50,6 @@ final class PeCommand {
 
         List<String> command = new ArrayList<>();
         command.add(java);
-        command.add(DEFAULT_JIT);
         if (jvmOptions.stream().noneMatch(SELECTS_GC.asMatchPredicate())) {
             command.add(DEFAULT_GC);
         }
