@@ -37,8 +37,8 @@ final class Flight {
     /**
      * Whether JFR has started in this JVM (oshrun --jfr, -XX:StartFlightRecording, jcmd JFR.start).
      * Checked before any event class is touched: the first use of an event class makes the JDK
-     * instrument it and read its annotations (about 0.25 CPU-s, a quarter of a PE's start-up, in
-     * the first barrier of every program), which is wasted while nothing records.
+     * instrument it and read its annotations (0.24-0.31 CPU-s per PE, in the first barrier of
+     * every program: more than the rest of a PE's start-up), which is wasted while nothing records.
      */
     static boolean recorderStarted() {
         return FlightRecorder.isInitialized();
