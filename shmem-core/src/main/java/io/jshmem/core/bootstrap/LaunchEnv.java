@@ -40,7 +40,10 @@ public final class LaunchEnv {
      */
     public static final String LAUNCHER_PID = "JSHMEM_LAUNCHER_PID";
 
-    /** Every variable above: the launcher owns them, so they cannot be set with {@code -x}. */
+    /**
+     * Every variable above: the launcher owns them, so they cannot be set with {@code -x}; all but
+     * {@link #LAUNCHER_PID} (only PEs on the launcher's host get it) are required of a PE.
+     */
     public static final List<String> JOB_VARIABLES =
             List.of(JOBID, PE, NPES, NODE, LOCAL_PE, LOCAL_NPES, BOOTSTRAP, SECRET, LAUNCHER_PID);
 
