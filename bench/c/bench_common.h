@@ -158,12 +158,12 @@ typedef double (*bench_rep_fn)(void *ctx, long iters);
 
 /*
  * Warm-up after calibration (shared with Harness.java): repetitions continue
- * until BENCH_WARMUP_ITERS iterations have run in all (calibration included:
- * enough for HotSpot's C2 to compile a fast operation's path) and
- * BENCH_QUIET_REPS in a row ran without JIT compilation on any PE (C: every
- * repetition); or until BENCH_WARMUP_BUDGET_TARGETS targets of timed work
- * (slow operations), or BENCH_MAX_WARMUP_REPS repetitions. After each
- * repetition the count is calibrated again from it.
+ * until BENCH_QUIET_REPS in a row ran without JIT compilation on any PE (C:
+ * every repetition) and either BENCH_WARMUP_ITERS iterations have run in all
+ * (calibration included: enough for HotSpot's C2 to compile a fast
+ * operation's path) or BENCH_WARMUP_BUDGET_TARGETS targets of timed work
+ * went by (slow operations); or until BENCH_MAX_WARMUP_REPS repetitions.
+ * After each repetition the count is calibrated again from it.
  */
 #define BENCH_WARMUP_ITERS 200000L
 #define BENCH_QUIET_REPS 3
@@ -231,8 +231,8 @@ static inline long bench_warm_up(const bench_opts *o, bench_rep_fn fn, void *ctx
         ++quiet;
         long next = n;
         if (shmem_my_pe() == 0) {
-            if ((quiet >= BENCH_QUIET_REPS && warmed >= BENCH_WARMUP_ITERS) ||
-                spent >= BENCH_WARMUP_BUDGET_TARGETS * o->target_us) {
+            if (quiet >= BENCH_QUIET_REPS &&
+                (warmed >= BENCH_WARMUP_ITERS || spent >= BENCH_WARMUP_BUDGET_TARGETS * o->target_us)) {
                 next = -n;
             } else if (timed > 0) {
                 double want = o->target_us * (double)n / timed;

@@ -164,13 +164,16 @@ public final class Harness {
     }
 
     /**
-     * Warm-up, as bench_warm_up: repetitions continue until {@value #WARMUP_ITERS} iterations have
-     * run in all (calibration included: enough invocations and loop back-edges for C2 to compile a
-     * fast operation's path; interpreted and C1 code is 10-40x slower, and a JIT that compiles
-     * nothing yet is not a sign of warmth) and {@value #QUIET_REPS} repetitions in a row ran
-     * without any JIT compilation on any PE; or until {@value #WARMUP_BUDGET_TARGETS} targets of
-     * timed work (slow operations, where a run of this many iterations would take minutes), or
-     * {@value #MAX_WARMUP_REPS} repetitions. After each repetition the count is calibrated again
+     * Warm-up, as bench_warm_up: repetitions continue until {@value #QUIET_REPS} repetitions in a
+     * row ran without any JIT compilation on any PE and either {@value #WARMUP_ITERS} iterations
+     * have run in all (calibration included: enough invocations and loop back-edges for C2 to
+     * compile a fast operation's path; interpreted and C1 code is 10-40x slower, and a JIT that
+     * compiles nothing yet is not a sign of warmth) or {@value #WARMUP_BUDGET_TARGETS} targets of
+     * timed work went by (slow operations, where a run of this many iterations would take
+     * minutes); or until {@value #MAX_WARMUP_REPS} repetitions. The budget alone does not end a
+     * warm-up: 4 PEs over TCP, barrier_all's first 3,000 calls (40 targets) left the PEs' C2
+     * threads compiling, and the timed loop that followed paid for it (a loop average of 140 us
+     * against 80-100 once quiet). After each repetition the count is calibrated again
      * from it, so it grows as the code gets faster. Returns the final count. C does the same,
      * every repetition counting as quiet there.
      */
@@ -186,7 +189,7 @@ public final class Harness {
             quiet = allPes(Jit.compileMillis() == jit0) ? quiet + 1 : 0;
             long next = n;
             if (me == 0) {
-                if (quiet >= QUIET_REPS && warmed >= WARMUP_ITERS || spent >= WARMUP_BUDGET_TARGETS * options.targetUs()) {
+                if (quiet >= QUIET_REPS && (warmed >= WARMUP_ITERS || spent >= WARMUP_BUDGET_TARGETS * options.targetUs())) {
                     next = -n; // done
                 } else if (timed > 0) {
                     long want = Math.max(minIters, Math.min(MAX_ITERS, (long) (options.targetUs() * n / timed)));
