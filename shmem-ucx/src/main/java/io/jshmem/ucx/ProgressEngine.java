@@ -41,11 +41,20 @@ final class ProgressEngine implements Runnable {
     private static final long WAITER_NAP_NANOS = 1_000_000;
     /** An application thread that progressed the worker this recently is still polling it. */
     private static final long APP_POLL_NANOS = 50_000;
+    /**
+     * The same where PEs outnumber cores: a waiting thread there yields between polls, and a yield
+     * often returns only after other PEs ran for hundreds of microseconds. With 50 us this thread
+     * took over in those gaps, armed the worker and was woken by the messages the waiting thread
+     * was about to handle (4 PEs on 2 cores over TCP, a barrier loop: 7,000 wake-ups a second,
+     * 20 us each, 8% of the CPU).
+     */
+    private static final long APP_POLL_NANOS_OVERSUBSCRIBED = 1_000_000;
 
     private final Channel transport;
     private final MemorySegment pollfd;
     private final Thread thread;
     private final long spinNanos;
+    private final long appPollNanos;
     private volatile boolean stopping;
     /** Rounds in which this thread found work: a PE waiting in the library reads it to take over (see {@link UcxTransport#progress}). */
     volatile long served;
@@ -53,6 +62,7 @@ final class ProgressEngine implements Runnable {
     ProgressEngine(Channel transport, int eventFd, Arena arena, long spinNanos) {
         this.transport = transport;
         this.spinNanos = spinNanos;
+        this.appPollNanos = transport.job.oversubscribed ? APP_POLL_NANOS_OVERSUBSCRIBED : APP_POLL_NANOS;
         this.pollfd = arena.allocate(Ucp.POLLFD);
         pollfd.set(JAVA_INT, 0, eventFd);
         pollfd.set(JAVA_SHORT, 4, Ucp.POLLIN);
@@ -105,7 +115,7 @@ final class ProgressEngine implements Runnable {
         try {
             while (!stopping) {
                 if (transport.waiters.get() > 0 || transport.lock.hasQueuedThreads()
-                        || System.nanoTime() - transport.lastAppProgress < APP_POLL_NANOS) {
+                        || System.nanoTime() - transport.lastAppProgress < appPollNanos) {
                     // An application thread is posting an operation or progressing the worker while
                     // it waits (for one of its operations, or in a barrier or wait on its memory): do
                     // not take the lock from it (the lock is not fair) or get woken by every message
