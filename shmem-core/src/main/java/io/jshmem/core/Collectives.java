@@ -489,8 +489,18 @@ final class Collectives {
             exchange(allEntered(), d.offset, s.offset, nbytes, nbytes);
             return;
         }
-        team.syncInternal();
-        for (int i = 0; i < n; i++) {
+        // One node, linear sync: each member's blocks are read as soon as that member has arrived
+        // (its own first), instead of after all have.
+        boolean split = team.linearSync();
+        long e = split ? team.enterSync() : 0;
+        if (!split) {
+            team.syncInternal();
+        }
+        for (int j = 0; j < n; j++) {
+            int i = (team.me + j) % n;
+            if (split && i != team.me) {
+                team.awaitArrival(i, e);
+            }
             int from = team.members[i];
             if (dst == 1 && sst == 1) {
                 fetch(from, s.offset + team.me * nbytes, st.self, d.offset + i * nbytes, nbytes);
@@ -499,6 +509,9 @@ final class Collectives {
                     fetch(from, s.offset + sst * (team.me * per + k) * unit, st.self, d.offset + dst * (i * per + k) * unit, unit);
                 }
             }
+        }
+        if (split) {
+            team.synced(e);
         }
         fetched();
         team.syncInternal();

@@ -679,6 +679,27 @@ final class TeamImpl implements ShmemTeam {
         ident = op | (int) ((h >>> 56) & 0xFF) << 8 | history << 16;
     }
 
+    /**
+     * Whether a sync is this PE's arrival plus a wait for every member's ({@link #syncInternal}):
+     * then a caller can split it ({@link #enterSync}, {@link #awaitArrival} per member, {@link #synced})
+     * and work on each member as soon as that one has arrived.
+     */
+    boolean linearSync() {
+        return linearSync;
+    }
+
+    /** A {@linkplain #linearSync linear} sync's first half: arrives at the next epoch and returns it. */
+    long enterSync() {
+        long e = ++epoch;
+        arrive(e);
+        return e;
+    }
+
+    /** A {@linkplain #linearSync linear} sync's end, once every member has arrived at {@code e}. */
+    void synced(long e) {
+        allFinishedBefore = e;
+    }
+
     /** Publishes that this PE has reached epoch {@code e} (its pushed data, if any, is in place). */
     void arrive(long e) {
         CtxBase.LONG.setRelease(st.self, arriveOff, e << IDENT_BITS | ident);
