@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Start-up survives a flood: while a local process (this test) opens 20,000 connections to the
  * launcher's bootstrap port (idle ones held open, ones closed at once, ones sending garbage), a
- * 4-PE job connects, computes and ends correctly, and oshrun reports the connections it dropped,
+ * 4-PE job connects, computes and (once the flood is over) ends correctly, and oshrun reports the connections it dropped,
  * with their address, in a few rate-limited lines. The PEs connect only once the flood is in full
  * swing ({@link FloodScenarios}). Skips, saying why, where the open-file limit forbids the flood.
  */
@@ -39,8 +39,9 @@ class BootstrapFloodTest {
         Assumptions.assumeTrue(fdLimit < 0 || fdLimit >= HELD + 1_000,
                 "the open-file limit (ulimit -n " + fdLimit + ") is too low to hold " + HELD + " flood connections");
         Path go = dir.resolve("go");
+        Path done = dir.resolve("done");
         try (Oshrun.Job job = Oshrun.start(4, List.of(), Oshrun.conformanceClasses(), "io.jshmem.conformance.FloodScenarios",
-                go.toString())) {
+                go.toString(), done.toString())) {
             int port = listeningPort(job.process.pid());
             AtomicInteger attempts = new AtomicInteger();
             AtomicInteger connected = new AtomicInteger();
@@ -56,6 +57,9 @@ class BootstrapFloodTest {
             for (Thread f : flooders) {
                 f.join();
             }
+            // The PEs wait for this before they finalize: a job that ended before the flood did
+            // would refuse the rest of it (closed port), and then the flood tested nothing.
+            Files.createFile(done);
             Oshrun.Result r = job.await();
             held.forEach(BootstrapFloodTest::closeQuietly);
             System.out.printf("[flood] %d connection attempts, %d connected; job exit %d%n", attempts.get(),
