@@ -20,9 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Start-up survives a flood: while a local process (this test) opens 20,000 connections to the
  * launcher's bootstrap port (idle ones held open, ones closed at once, ones sending garbage), a
- * 4-PE job connects, computes and (once the flood is over) ends correctly, and oshrun reports the connections it dropped,
- * with their address, in a few rate-limited lines. The PEs connect only once the flood is in full
- * swing ({@link FloodScenarios}). Skips, saying why, where the open-file limit forbids the flood.
+ * 4-PE job connects, computes and (once the flood is over) ends correctly, and oshrun reports the
+ * connections it dropped, with their address, in a few rate-limited lines. The PEs connect only
+ * once the flood is in full swing ({@link FloodScenarios}). Skips, saying why, where the
+ * open-file limit forbids the flood.
  */
 class BootstrapFloodTest {
     private static final int CONNECTIONS = 20_000;
