@@ -23,6 +23,7 @@ public final class AllCases {
         all.addAll(BadInputCases.cases());
         all.addAll(Spec16Cases.cases());
         all.addAll(ZeroLengthCases.cases());
+        all.addAll(AllocationCases.cases());
         return List.copyOf(all);
     }
 

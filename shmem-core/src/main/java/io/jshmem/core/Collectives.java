@@ -57,6 +57,9 @@ final class Collectives {
      */
     private static final int EXCHANGE_BUFFERS = TeamSlots.PUSH_BUFFERS / 2;
     static final long EXCHANGE_BYTES = EXCHANGE_BUFFERS * (long) TeamSlots.BUF_BYTES;
+    /** The routines' names for messages ("sum_reduce"), by {@link ReduceOp#ordinal()}: built once, not per call. */
+    private static final String[] REDUCE_ROUTINES = java.util.Arrays.stream(ReduceOp.values())
+            .map(op -> op.name().toLowerCase(java.util.Locale.ROOT) + "_reduce").toArray(String[]::new);
     /** Pull reductions fetch this many members' inputs at once (staging memory: that many inputs). */
     private static final int FETCH_BATCH = 8;
 
@@ -89,10 +92,15 @@ final class Collectives {
     private boolean fetching;
     private MemorySegment acc = MemorySegment.NULL;
     private MemorySegment staging = MemorySegment.NULL;
+    /** A page of zeros, read-only: the source of {@link #zero}. */
+    private static final MemorySegment ZEROS = Arena.global().allocate(4096).asReadOnly();
+    /** Every member's byte count in a pulled collect, reused by each call. */
+    private final long[] memberSizes;
 
     Collectives(TeamImpl team) {
         this.team = team;
         this.st = team.st;
+        this.memberSizes = new long[team.members.length];
         this.push = team.allLocal && !st.config.collAlgorithm().equals("pull");
         this.pushAcross = !team.allLocal && !st.config.collAlgorithm().equals("pull");
         this.pushIntoDest = pushAcross && team.members.length <= TeamSlots.ENTRY_WORDS;
@@ -109,8 +117,8 @@ final class Collectives {
         SymArrayImpl<?> d = st.check(dest);
         SymArrayImpl<?> s = st.check(source);
         long nbytes = bytes(d, s, count, bytes, "broadcast");
-        checkFits(d, nbytes, "broadcast dest");
-        checkFits(s, nbytes, "broadcast source");
+        checkFits(d, nbytes, "broadcast", "dest");
+        checkFits(s, nbytes, "broadcast", "source");
         int rootWorld = team.world(root);
         team.checkSameArgs("broadcast", "bytes", nbytes, "root", root);
         team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root);
@@ -324,19 +332,19 @@ final class Collectives {
         SymArrayImpl<?> d = st.check(dest);
         SymArrayImpl<?> s = st.check(source);
         long nbytes = bytes(d, s, count, bytes, routine);
-        checkFits(s, nbytes, routine + " source");
+        checkFits(s, nbytes, routine, "source");
         int n = team.members.length;
         long[] sizes;
         team.begin(fixed ? TeamImpl.OP_FCOLLECT : TeamImpl.OP_COLLECT, fixed ? nbytes : 0);
         if (push && fixed && nbytes + 8 <= TeamSlots.BUF_BYTES) {
             team.checkSameArgs(routine, "bytes per PE", nbytes);
-            checkFits(d, nbytes * n, routine + " dest");
+            checkFits(d, nbytes * n, routine, "dest");
             pushCollect(d, s, nbytes, true, routine);
             return;
         }
         if (pushAcross && fixed && nbytes * n <= TeamSlots.BUF_BYTES) {
             team.checkSameArgs(routine, "bytes per PE", nbytes);
-            checkFits(d, nbytes * n, routine + " dest");
+            checkFits(d, nbytes * n, routine, "dest");
             if (n == 2) {
                 MemorySegment.copy(st.self, exchangeAcross(s.offset, nbytes, 0), st.self, d.offset, nbytes * n);
                 return;
@@ -350,7 +358,7 @@ final class Collectives {
         }
         if (pushIntoDest && fixed) {
             team.checkSameArgs(routine, "bytes per PE", nbytes);
-            checkFits(d, nbytes * n, routine + " dest");
+            checkFits(d, nbytes * n, routine, "dest");
             exchange(allEntered(), d.offset, s.offset, nbytes, 0);
             return;
         }
@@ -372,16 +380,16 @@ final class Collectives {
         }
         if (fixed) {
             team.checkSameArgs(routine, "bytes per PE", nbytes);
-            checkFits(d, nbytes * n, routine + " dest");
+            checkFits(d, nbytes * n, routine, "dest");
             team.syncInternal();
             sizes = null;
         } else {
-            sizes = team.exchange(nbytes);
+            sizes = team.exchange(nbytes, memberSizes);
             long total = 0;
             for (long z : sizes) {
                 total += z;
             }
-            checkFits(d, total, routine + " dest");
+            checkFits(d, total, routine, "dest");
             team.syncInternal();
         }
         long at = 0;
@@ -469,8 +477,8 @@ final class Collectives {
         int n = team.members.length;
         long elems = nbytes / unit * n; // elements per array
         if (elems > 0) {
-            checkFits(d, ((elems - 1) * dst + 1) * unit, routine + " dest");
-            checkFits(s, ((elems - 1) * sst + 1) * unit, routine + " source");
+            checkFits(d, ((elems - 1) * dst + 1) * unit, routine, "dest");
+            checkFits(s, ((elems - 1) * sst + 1) * unit, routine, "source");
         }
         team.checkSameArgs(routine, "bytes per PE", nbytes, "dest stride", dst, "source stride", sst);
         team.begin(TeamImpl.OP_ALLTOALL, (nbytes * 131 + dst) * 131 + sst);
@@ -550,15 +558,15 @@ final class Collectives {
 
     void reduce(ReduceOp op, SymArray<?> dest, SymArray<?> source, long count) {
         team.checkLive();
-        String routine = op.name().toLowerCase(java.util.Locale.ROOT) + "_reduce";
+        String routine = REDUCE_ROUTINES[op.ordinal()];
         SymArrayImpl<?> d = st.check(dest);
         SymArrayImpl<?> s = st.check(source);
         long nbytes = bytes(d, s, count, false, routine);
         if (op.bitwise() && (d.type.name().equals("float") || d.type.name().equals("double"))) {
             throw st.error(routine + " is not defined for " + d.type.name() + " (bitwise reductions need an integral type)");
         }
-        checkFits(d, nbytes, routine + " dest");
-        checkFits(s, nbytes, routine + " source");
+        checkFits(d, nbytes, routine, "dest");
+        checkFits(s, nbytes, routine, "source");
         team.checkSameArgs(routine, "nelems", count, "op (ordinal)", op.ordinal());
         team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + d.type.name().hashCode());
         int n = team.members.length;
@@ -748,14 +756,14 @@ final class Collectives {
         SymArrayImpl<?> d = st.check(dest);
         SymArrayImpl<?> s = st.check(source);
         long nbytes = bytes(d, s, count, false, routine);
-        checkFits(d, nbytes, routine + " dest");
-        checkFits(s, nbytes, routine + " source");
+        checkFits(d, nbytes, routine, "dest");
+        checkFits(s, nbytes, routine, "source");
         team.checkSameArgs(routine, "nelems", count);
         team.begin(TeamImpl.OP_SCAN, (count * 131 + (inclusive ? 1 : 0)) * 131 + d.type.name().hashCode());
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             long e = produce(s.offset, nbytes, false);
             long buf = team.buffer(e);
-            st.self.asSlice(d.offset, nbytes).fill((byte) 0);
+            zero(st.self, d.offset, nbytes);
             int upto = inclusive ? team.me + 1 : team.me;
             for (int i = 0; i < upto; i++) {
                 team.awaitArrival(i, e);
@@ -773,7 +781,7 @@ final class Collectives {
             }
             MemorySegment.copy(st.self, s.offset, st.self, buf + team.me * nbytes, nbytes);
             team.awaitPushes(e, team.me, 0, team.me);
-            st.self.asSlice(d.offset, nbytes).fill((byte) 0);
+            zero(st.self, d.offset, nbytes);
             int upto = inclusive ? team.me + 1 : team.me;
             for (int i = 0; i < upto; i++) {
                 Reductions.combine(ReduceOp.SUM, d.type.name(), st.self, d.offset, st.self, buf + i * nbytes, count);
@@ -782,7 +790,7 @@ final class Collectives {
         }
         team.syncInternal();
         MemorySegment a = accumulator(nbytes);
-        a.asSlice(0, nbytes).fill((byte) 0);
+        zero(a, 0, nbytes);
         int upto = inclusive ? team.me + 1 : team.me;
         if (upto > 0) {
             reduceInto(ReduceOp.SUM, d.type.name(), a, s.offset, 0, count, d.shift, upto);
@@ -864,7 +872,7 @@ final class Collectives {
         if (st.comm.direct(worldPe) == null) {
             fetching = true;
         }
-        st.comm.getNbi(worldPe, from, dst.asSlice(dstOff, n));
+        st.comm.get(worldPe, from, dst, dstOff, n, true);
     }
 
     /** Completes the {@link #fetch}es started since the last call. */
@@ -880,7 +888,7 @@ final class Collectives {
         if (n == 0) {
             return;
         }
-        st.comm.get(worldPe, from, dst.asSlice(dstOff, n));
+        st.comm.get(worldPe, from, dst, dstOff, n, false);
     }
 
     private long bytes(SymArrayImpl<?> d, SymArrayImpl<?> s, long count, boolean bytes, String routine) {
@@ -893,9 +901,17 @@ final class Collectives {
         return bytes ? count : count << d.shift;
     }
 
-    private void checkFits(SymArrayImpl<?> a, long nbytes, String what) {
+    /** {@code what} ("dest", "source") of {@code routine}: named apart, so that the message is built only when thrown. */
+    private void checkFits(SymArrayImpl<?> a, long nbytes, String routine, String what) {
         if (nbytes > a.byteSize()) {
-            throw st.error(what + " needs " + nbytes + " bytes but " + a + " has " + a.byteSize());
+            throw st.error(routine + " " + what + " needs " + nbytes + " bytes but " + a + " has " + a.byteSize());
+        }
+    }
+
+    /** Zeroes {@code n} bytes of {@code seg} from {@code off}: copies of {@link #ZEROS}, no slice object. */
+    private static void zero(MemorySegment seg, long off, long n) {
+        for (long done = 0; done < n; done += ZEROS.byteSize()) {
+            MemorySegment.copy(ZEROS, 0, seg, off + done, Math.min(ZEROS.byteSize(), n - done));
         }
     }
 

@@ -137,7 +137,7 @@ final class Comm {
                 throw heap.fault(e, "put", pe);
             }
         } else if (n > 0) {
-            remote(pe).put(pe, off, source.asSlice(sourceOff, n));
+            remote(pe).put(pe, off, source, sourceOff, n);
         }
     }
 
@@ -205,6 +205,25 @@ final class Comm {
             remote(pe).getNbi(pe, off, dest);
         }
         end(ev);
+    }
+
+    /**
+     * Copies {@code n} bytes from {@code pe} into {@code dest} at {@code destOff} (the runtime's own
+     * data movement); over the transport, when {@code nbi}, complete after quiet.
+     */
+    void get(int pe, long off, MemorySegment dest, long destOff, long n, boolean nbi) {
+        MemorySegment s = direct[pe];
+        if (s != null) {
+            try {
+                MemorySegment.copy(s, off, dest, destOff, n);
+            } catch (InternalError e) {
+                throw heap.fault(e, nbi ? "get_nbi" : "get", pe);
+            }
+        } else if (nbi) {
+            remote(pe).getNbi(pe, off, dest, destOff, n);
+        } else {
+            remote(pe).get(pe, off, dest, destOff, n);
+        }
     }
 
     /** Fills {@code count} elements of a Java array from {@code pe}. */
@@ -412,7 +431,7 @@ final class Comm {
         if (s == null) {
             // Also on this node when the transport's atomics bypass the CPU: every add to the
             // counter must then go through the transport.
-            remote(pe).putCounted(pe, off, heap.self().asSlice(from, n), counterOff, increment);
+            remote(pe).putCounted(pe, off, heap.self(), from, n, counterOff, increment);
             return;
         }
         try {

@@ -788,10 +788,14 @@ final class TeamImpl implements ShmemTeam {
      * publishes its value, then reads everyone's. Used for agreements and SHMEM_DEBUG checks.
      */
     long[] exchange(long value) {
+        return exchange(value, new long[members.length]);
+    }
+
+    /** {@link #exchange(long)} into {@code all} (one element per member), which it returns. */
+    long[] exchange(long value, long[] all) {
         long off = scratch0;
         CtxBase.LONG.setRelease(st.self, off, value);
         syncInternal();
-        long[] all = new long[members.length];
         for (int i = 0; i < members.length; i++) {
             all[i] = st.comm.getValue(members[i], off, 8);
         }

@@ -15,6 +15,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The UCX transport of one PE (the RMA and atomic operations): one UCP context, the symmetric
@@ -75,21 +76,17 @@ public final class UcxTransport implements RemoteTransport {
 
     // ================================================================== RMA
 
+    // Local buffers are native segments, taken by address (with an offset and length: no slice
+    // object), or heap segments (Java arrays), copied through the bounce buffer.
+
     @Override
     public void put(int pe, long offset, MemorySegment source) {
-        main.waiters.incrementAndGet();
-        try {
-            long n = source.byteSize();
-            if (n == 0) {
-                main.ep(pe);
-            } else if (source.isNative()) {
-                main.transfer(Channel.PUT, pe, source.address(), n, offset, "put", scratch().window);
-            } else {
-                bounced(Channel.PUT, pe, offset, source);
-            }
-        } finally {
-            main.waiters.decrementAndGet();
-        }
+        put(pe, offset, source, 0, source.byteSize());
+    }
+
+    @Override
+    public void put(int pe, long offset, MemorySegment source, long sourceOffset, long n) {
+        rma(Channel.PUT, pe, offset, source, sourceOffset, n);
     }
 
     @Override
@@ -98,50 +95,60 @@ public final class UcxTransport implements RemoteTransport {
             put(pe, offset, source); // the array may be reused on return: copied, locally complete
             return;
         }
-        main.waiters.incrementAndGet();
-        try {
-            long n = source.byteSize();
-            if (n == 0) {
-                main.ep(pe);
-                return;
-            }
-            main.defer(main.post(Channel.PUT, pe, source.address(), n, offset), pe, "put_nbi");
-        } finally {
-            main.waiters.decrementAndGet();
-        }
+        nbi(Channel.PUT, pe, offset, source, 0, source.byteSize(), "put_nbi");
     }
 
     @Override
     public void get(int pe, long offset, MemorySegment dest) {
+        get(pe, offset, dest, 0, dest.byteSize());
+    }
+
+    @Override
+    public void get(int pe, long offset, MemorySegment dest, long destOffset, long n) {
+        rma(Channel.GET, pe, offset, dest, destOffset, n);
+    }
+
+    @Override
+    public void getNbi(int pe, long offset, MemorySegment dest) {
+        getNbi(pe, offset, dest, 0, dest.byteSize());
+    }
+
+    @Override
+    public void getNbi(int pe, long offset, MemorySegment dest, long destOffset, long n) {
+        if (!dest.isNative()) {
+            get(pe, offset, dest, destOffset, n);
+            return;
+        }
+        nbi(Channel.GET, pe, offset, dest, destOffset, n, "get_nbi");
+    }
+
+    /** A blocking put or get of {@code n} bytes of {@code local} from {@code at}. */
+    private void rma(Channel.Rma op, int pe, long offset, MemorySegment local, long at, long n) {
+        Objects.checkFromIndexSize(at, n, local.byteSize());
         main.waiters.incrementAndGet();
         try {
-            long n = dest.byteSize();
             if (n == 0) {
                 main.ep(pe);
-            } else if (dest.isNative()) {
-                main.transfer(Channel.GET, pe, dest.address(), n, offset, "get", scratch().window);
+            } else if (local.isNative()) {
+                main.transfer(op, pe, local.address() + at, n, offset, op == Channel.PUT ? "put" : "get", scratch().window);
             } else {
-                bounced(Channel.GET, pe, offset, dest);
+                bounced(op, pe, offset, at == 0 && n == local.byteSize() ? local : local.asSlice(at, n));
             }
         } finally {
             main.waiters.decrementAndGet();
         }
     }
 
-    @Override
-    public void getNbi(int pe, long offset, MemorySegment dest) {
-        if (!dest.isNative()) {
-            get(pe, offset, dest);
-            return;
-        }
+    /** A put or get of {@code n} bytes of the native segment {@code local} from {@code at}, completed by quiet. */
+    private void nbi(Channel.Rma op, int pe, long offset, MemorySegment local, long at, long n, String what) {
+        Objects.checkFromIndexSize(at, n, local.byteSize());
         main.waiters.incrementAndGet();
         try {
-            long n = dest.byteSize();
             if (n == 0) {
                 main.ep(pe);
                 return;
             }
-            main.defer(main.post(Channel.GET, pe, dest.address(), n, offset), pe, "get_nbi");
+            main.defer(main.post(op, pe, local.address() + at, n, offset), pe, what);
         } finally {
             main.waiters.decrementAndGet();
         }
@@ -299,15 +306,16 @@ public final class UcxTransport implements RemoteTransport {
      * before it are completed first, only when there are any (a collective's pushes have none).
      */
     @Override
-    public void putCounted(int pe, long offset, MemorySegment source, long counterOffset, long increment) {
+    public void putCounted(int pe, long offset, MemorySegment source, long sourceOffset, long n, long counterOffset, long increment) {
         if (!source.isNative()) {
-            RemoteTransport.super.putCounted(pe, offset, source, counterOffset, increment);
+            RemoteTransport.super.putCounted(pe, offset, source, sourceOffset, n, counterOffset, increment);
             return;
         }
+        Objects.checkFromIndexSize(sourceOffset, n, source.byteSize());
         if (main.mayHaveIncomplete(pe)) {
             quiet(pe);
         }
-        push(pe, offset, source.address(), source.byteSize(), counterOffset, increment);
+        push(pe, offset, source.address() + sourceOffset, n, counterOffset, increment);
     }
 
     private void push(int pe, long offset, long data, long n, long counterOffset, long increment) {

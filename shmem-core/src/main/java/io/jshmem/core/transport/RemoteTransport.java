@@ -21,6 +21,24 @@ public interface RemoteTransport extends AutoCloseable {
     /** Like {@link #get}, {@code dest} valid after {@link #quiet}. */
     void getNbi(int pe, long offset, MemorySegment dest);
 
+    /**
+     * {@link #put} of {@code n} bytes of {@code source} from {@code sourceOffset} (the runtime's own
+     * data movement), without a slice object: a transport that takes addresses overrides it.
+     */
+    default void put(int pe, long offset, MemorySegment source, long sourceOffset, long n) {
+        put(pe, offset, source.asSlice(sourceOffset, n));
+    }
+
+    /** {@link #get} into {@code n} bytes of {@code dest} from {@code destOffset}; see {@link #put(int, long, MemorySegment, long, long)}. */
+    default void get(int pe, long offset, MemorySegment dest, long destOffset, long n) {
+        get(pe, offset, dest.asSlice(destOffset, n));
+    }
+
+    /** {@link #getNbi} into {@code n} bytes of {@code dest} from {@code destOffset}; see {@link #put(int, long, MemorySegment, long, long)}. */
+    default void getNbi(int pe, long offset, MemorySegment dest, long destOffset, long n) {
+        getNbi(pe, offset, dest.asSlice(destOffset, n));
+    }
+
     /** Writes the low {@code bytes} (1, 2, 4 or 8) bytes of {@code value} (native order) to {@code pe}. */
     void putValue(int pe, long offset, long value, int bytes);
 
@@ -54,14 +72,15 @@ public interface RemoteTransport extends AutoCloseable {
     }
 
     /**
-     * Puts {@code source} at {@code offset} of {@code pe}, then adds {@code increment} to the
-     * 64-bit word at {@code counterOffset} there (a collective's push, or with no data a notice),
-     * after this PE's earlier puts and atomics to {@code pe}: a PE that sees the count sees the
-     * data. Like {@link #flagAdd}, quiet need not complete it. The default puts, fences and adds.
+     * Puts {@code n} bytes of {@code source} from {@code sourceOffset} at {@code offset} of
+     * {@code pe}, then adds {@code increment} to the 64-bit word at {@code counterOffset} there (a
+     * collective's push, or with no data a notice), after this PE's earlier puts and atomics to
+     * {@code pe}: a PE that sees the count sees the data. Like {@link #flagAdd}, quiet need not
+     * complete it. The default puts, fences and adds.
      */
-    default void putCounted(int pe, long offset, MemorySegment source, long counterOffset, long increment) {
-        if (source.byteSize() > 0) {
-            put(pe, offset, source);
+    default void putCounted(int pe, long offset, MemorySegment source, long sourceOffset, long n, long counterOffset, long increment) {
+        if (n > 0) {
+            put(pe, offset, source, sourceOffset, n);
         }
         fence();
         atomic64(pe, counterOffset, AmoOp.ADD, increment, 0);

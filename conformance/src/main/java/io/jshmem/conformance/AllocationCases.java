@@ -1,0 +1,164 @@
+package io.jshmem.conformance;
+
+import io.jshmem.Cmp;
+import io.jshmem.Shmem;
+import io.jshmem.ShmemTeam;
+import io.jshmem.SymIntArray;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Hot paths allocate nothing: once compiled, on-node RMA, atomics, waits, synchronization and
+ * collectives on the shared team create no Java objects. Besides garbage collections, an
+ * allocation costs its first touch of fresh heap pages: on this project's VM a page fault took
+ * about 12 us, so 128 bytes per 8-byte reduction (a message string built every call) made one
+ * call in 16 take 12 us (2 PEs: p99 11.5 us against a median of 0.6).
+ *
+ * <p>Each operation runs {@value #WARM_UP} times (so that the JIT has compiled it and removed the
+ * allocations escape analysis can), then in windows of {@value #WINDOW} calls measured with the
+ * thread's allocated-bytes counter until a window stays under one byte per call on every PE (at
+ * most {@value #MAX_WINDOWS}: a busy machine may compile late). A window can catch a one-off
+ * allocation (a deoptimization, a late compilation), never every window an allocation of every call. Every PE runs the same calls, so collectives match.
+ * Peers reached through a network transport are left out, and atomics and locks where atomics go
+ * through it (SHMEM_ATOMICS=transport): the rule is for on-node operations.
+ */
+final class AllocationCases {
+    private AllocationCases() {
+    }
+
+    private static final int WARM_UP = 6_000;
+    private static final int MAX_WINDOWS = 30;
+    private static final int WINDOW = 1_000;
+    /** Elements per PE of the large collectives: 64 KiB of longs, beyond the push buffers. */
+    private static final int LARGE = 8192;
+
+    static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        cases.add(Case.of("alloc.rma-amo", AllocationCases::rmaAndAtomics));
+        cases.add(Case.of("alloc.wait-sync", AllocationCases::waitsAndSyncs));
+        cases.add(Case.of("alloc.collectives", AllocationCases::collectives));
+        return cases;
+    }
+
+    private static void rmaAndAtomics(CaseContext c) {
+        Shmem shmem = c.shmem;
+        SymLongArray src = c.calloc(SymType.LONG, 1024);
+        SymLongArray dst = c.calloc(SymType.LONG, 1024);
+        SymIntArray ints = c.calloc(SymType.INT, 8);
+        // On-node peers only (load/store reachable); with none but itself, the PE targets itself.
+        int peer = shmem.ptr(dst, c.right()).isPresent() ? c.right() : c.me;
+        long[] array = new long[8];
+        MemorySegment seg = Arena.ofAuto().allocate(8192, 64);
+        MemorySegment seg8 = seg.asSlice(0, 8);
+        Map<String, Runnable> ops = new LinkedHashMap<>();
+        ops.put("put(long[])", () -> shmem.put(dst, 0, array, 0, 1, peer));
+        ops.put("get(long[])", () -> shmem.get(array, 0, src, 0, 1, peer));
+        ops.put("putmem 8 B", () -> shmem.putmem(dst, 0, seg8, peer));
+        ops.put("getmem 8 B", () -> shmem.getmem(seg8, src, 0, peer));
+        ops.put("putmem 8 KiB", () -> shmem.putmem(dst, 0, seg, peer));
+        ops.put("putmemNbi+quiet", () -> {
+            shmem.putmemNbi(dst, 0, seg8, peer);
+            shmem.quiet();
+        });
+        ops.put("iput", () -> shmem.iput(dst, 0, 2, array, 0, 1, 4, peer));
+        ops.put("p/g", () -> shmem.p(dst, 0, shmem.g(src, 0, peer), peer));
+        if (cpuAtomics()) {
+            ops.put("atomicFetchAdd", () -> shmem.atomicFetchAdd(dst, 1, 1, peer));
+            ops.put("atomicAdd", () -> shmem.atomicAdd(dst, 1, 1, peer));
+            ops.put("atomicCompareSwap", () -> shmem.atomicCompareSwap(dst, 1, 0, 0, peer));
+            ops.put("atomicFetchAdd(int)", () -> shmem.atomicFetchAdd(ints, 1, 1, peer));
+            ops.put("signalAdd", () -> shmem.signalAdd(dst, 2, 1, peer));
+        }
+        ops.put("fence", shmem::fence);
+        measure(c, ops);
+    }
+
+    private static void waitsAndSyncs(CaseContext c) {
+        Shmem shmem = c.shmem;
+        SymLongArray flags = c.calloc(SymType.LONG, 8 + c.npes);
+        Map<String, Runnable> ops = new LinkedHashMap<>();
+        ops.put("test", () -> shmem.test(flags, 0, Cmp.EQ, 0));
+        ops.put("waitUntil (already true)", () -> shmem.waitUntil(flags, 0, Cmp.EQ, 0));
+        ops.put("signalWaitUntil (already true)", () -> shmem.signalWaitUntil(flags, 0, Cmp.GE, 0));
+        int lock = 8 + c.me; // a lock of its own: the uncontended path, without waiting for the others
+        // A lock's queue tail is on PE 0: measured where every PE reaches it by load/store, so that
+        // every PE runs the same operations (the windows are agreed on by a collective).
+        if (cpuAtomics() && shmem.teamShared().nPes() == c.npes) {
+            ops.put("setLock/clearLock", () -> {
+                shmem.setLock(flags, lock);
+                shmem.clearLock(flags, lock);
+            });
+        }
+        ops.put("barrierAll", shmem::barrierAll);
+        ops.put("syncAll", shmem::syncAll);
+        measure(c, ops);
+    }
+
+    private static void collectives(CaseContext c) {
+        ShmemTeam team = c.shmem.teamShared(); // on this node by definition
+        int n = team.nPes();
+        SymLongArray src = c.calloc(SymType.LONG, (long) LARGE * c.npes);
+        SymLongArray dst = c.calloc(SymType.LONG, (long) LARGE * c.npes);
+        SymIntArray isrc = c.calloc(SymType.INT, 64);
+        SymIntArray idst = c.calloc(SymType.INT, 64);
+        Map<String, Runnable> ops = new LinkedHashMap<>();
+        ops.put("team sync", team::sync);
+        for (int elems : new int[] {1, LARGE}) {
+            String size = elems == 1 ? " 8 B" : " 64 KiB";
+            ops.put("broadcast" + size, () -> team.broadcast(dst, src, elems, 0));
+            ops.put("fcollect" + size, () -> team.fcollect(dst, src, elems));
+            ops.put("alltoall" + size, () -> team.alltoall(dst, src, elems));
+            ops.put("sumReduce" + size, () -> team.sumReduce(dst, src, elems));
+        }
+        ops.put("collect 8 B", () -> team.collect(dst, src, 1));
+        ops.put("alltoalls 8 B", () -> team.alltoalls(dst, src, 2, 1, 1));
+        ops.put("maxReduce(int)", () -> team.maxReduce(idst, isrc, 4));
+        ops.put("sumInscan 8 B", () -> team.sumInscan(dst, src, 1));
+        if (n > 0) {
+            measure(c, ops);
+        }
+    }
+
+    /** Whether atomics on this node are the CPU's (SHMEM_ATOMICS=transport sends them through the network transport). */
+    private static boolean cpuAtomics() {
+        return !"transport".equalsIgnoreCase(System.getenv("SHMEM_ATOMICS"));
+    }
+
+    /** Runs every operation as the class comment says and fails the case for each that allocates. */
+    private static void measure(CaseContext c, Map<String, Runnable> ops) {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        if (!threads.isThreadAllocatedMemorySupported() || !threads.isThreadAllocatedMemoryEnabled()) {
+            c.skip("this JVM does not count allocated bytes per thread");
+        }
+        ShmemTeam world = c.shmem.teamWorld();
+        SymLongArray allocating = c.calloc(SymType.LONG, 1);
+        SymLongArray anyAllocating = c.calloc(SymType.LONG, 1);
+        for (Map.Entry<String, Runnable> op : ops.entrySet()) {
+            Runnable r = op.getValue();
+            for (int i = 0; i < WARM_UP; i++) {
+                r.run();
+            }
+            long best = Long.MAX_VALUE;
+            int windows = 0;
+            do {
+                long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < WINDOW; i++) {
+                    r.run();
+                }
+                best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - before);
+                // Agreed by all PEs (the calls may be collective): another window while any PE allocated.
+                allocating.set(0, best < WINDOW ? 0 : 1);
+                world.maxReduce(anyAllocating, allocating, 1);
+            } while (anyAllocating.get(0) != 0 && ++windows < MAX_WINDOWS);
+            c.check(best < WINDOW, op.getKey() + " allocates: " + best + " bytes in " + WINDOW + " calls (the least of "
+                    + MAX_WINDOWS + " windows, after " + WARM_UP + " calls to compile it)");
+        }
+    }
+}
