@@ -8,26 +8,23 @@ final class Arrays2 {
     }
 
     /**
-     * A heap segment over {@code array[index, index + count)} (only the remote path needs one). The
-     * element size comes from the array's type, so an empty array (count 0) gives an empty slice;
-     * the range is checked like the on-node path's copy (IndexOutOfBoundsException).
+     * Checks {@code array[index, index + count)} for the remote path as the on-node path's copy
+     * would: a primitive array (else NullPointerException, IllegalArgumentException) holding that
+     * range (else IndexOutOfBoundsException). An empty array and count 0 pass.
      */
-    static MemorySegment slice(Object array, int index, int count) {
-        MemorySegment whole;
-        long scale;
-        switch (array) {
-            case long[] a -> { whole = MemorySegment.ofArray(a); scale = Long.BYTES; }
-            case int[] a -> { whole = MemorySegment.ofArray(a); scale = Integer.BYTES; }
-            case short[] a -> { whole = MemorySegment.ofArray(a); scale = Short.BYTES; }
-            case byte[] a -> { whole = MemorySegment.ofArray(a); scale = Byte.BYTES; }
-            case char[] a -> { whole = MemorySegment.ofArray(a); scale = Character.BYTES; }
-            case float[] a -> { whole = MemorySegment.ofArray(a); scale = Float.BYTES; }
-            case double[] a -> { whole = MemorySegment.ofArray(a); scale = Double.BYTES; }
+    static void checkRemoteRange(Object array, int index, int count) {
+        int length = switch (array) {
+            case long[] a -> a.length;
+            case int[] a -> a.length;
+            case short[] a -> a.length;
+            case byte[] a -> a.length;
+            case char[] a -> a.length;
+            case float[] a -> a.length;
+            case double[] a -> a.length;
             case null -> throw new NullPointerException("local array is null");
             default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass().getName());
-        }
-        java.util.Objects.checkFromIndexSize(index, count, whole.byteSize() / scale);
-        return whole.asSlice(index * scale, count * scale);
+        };
+        java.util.Objects.checkFromIndexSize(index, count, length);
     }
 
     /** Number of elements of {@code object}'s type that {@code local} holds; it must hold a whole number. */

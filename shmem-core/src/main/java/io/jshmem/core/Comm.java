@@ -170,7 +170,8 @@ final class Comm {
                 throw heap.fault(e, "put", pe);
             }
         } else {
-            remote(pe).put(pe, off, Arrays2.slice(array, index, count));
+            Arrays2.checkRemoteRange(array, index, count);
+            remote(pe).put(pe, off, array, index, layout, count);
         }
         end(ev);
     }
@@ -237,7 +238,8 @@ final class Comm {
                 throw heap.fault(e, "get", pe);
             }
         } else {
-            remote(pe).get(pe, off, Arrays2.slice(array, index, count));
+            Arrays2.checkRemoteRange(array, index, count);
+            remote(pe).get(pe, off, array, index, layout, count);
         }
         end(ev);
     }

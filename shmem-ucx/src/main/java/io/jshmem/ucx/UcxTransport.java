@@ -12,6 +12,7 @@ import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.AmoOp;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -132,7 +133,7 @@ public final class UcxTransport implements RemoteTransport {
             } else if (local.isNative()) {
                 main.transfer(op, pe, local.address() + at, n, offset, op == Channel.PUT ? "put" : "get", scratch().window);
             } else {
-                bounced(op, pe, offset, at == 0 && n == local.byteSize() ? local : local.asSlice(at, n));
+                bounced(op, pe, offset, at == 0 && n == local.byteSize() ? local : local.asSlice(at, n), null, 0, null, n);
             }
         } finally {
             main.waiters.decrementAndGet();
@@ -154,24 +155,48 @@ public final class UcxTransport implements RemoteTransport {
         }
     }
 
+    @Override
+    public void put(int pe, long offset, Object array, int index, ValueLayout layout, int count) {
+        arrayRma(Channel.PUT, pe, offset, array, index, layout, count);
+    }
+
+    @Override
+    public void get(int pe, long offset, Object array, int index, ValueLayout layout, int count) {
+        arrayRma(Channel.GET, pe, offset, array, index, layout, count);
+    }
+
+    /** A blocking put or get of {@code count} elements of a Java array (range checked by the caller), through the bounce buffer. */
+    private void arrayRma(Channel.Rma op, int pe, long offset, Object array, int index, ValueLayout layout, int count) {
+        main.waiters.incrementAndGet();
+        try {
+            if (count == 0) {
+                main.ep(pe);
+            } else {
+                bounced(op, pe, offset, null, array, index, layout, layout.byteSize() * count);
+            }
+        } finally {
+            main.waiters.decrementAndGet();
+        }
+    }
+
     /**
-     * A blocking put or get of a heap (array) segment through the bounce buffer: chunks of
-     * {@link Channel#CHUNK} in the buffer's slots, up to one per slot in flight; a slot is reused
-     * (put: refilled, get: copied out) once its request completed.
+     * A blocking put or get of {@code n} bytes of local data not in native memory, a heap segment
+     * {@code seg} or else {@code array} from element {@code index}, through the bounce buffer:
+     * chunks of {@link Channel#CHUNK} in the buffer's slots, up to one per slot in flight; a slot
+     * is reused (put: refilled, get: copied out) once its request completed.
      */
-    private void bounced(Channel.Rma op, int pe, long offset, MemorySegment local) {
+    private void bounced(Channel.Rma op, int pe, long offset, MemorySegment seg, Object array, int index, ValueLayout layout, long n) {
         boolean put = op == Channel.PUT;
         String what = put ? "put" : "get";
-        long n = local.byteSize();
         Scratch s = scratch();
         MemorySegment b = s.bounce(n);
         if (n <= Channel.CHUNK) {
             if (put) {
-                MemorySegment.copy(local, 0, b, 0, n);
+                copyLocal(true, seg, array, index, layout, 0, b, 0, n);
             }
             main.run(op, pe, b.address(), n, offset, what);
             if (!put) {
-                MemorySegment.copy(b, 0, local, 0, n);
+                copyLocal(false, seg, array, index, layout, 0, b, 0, n);
             }
             return;
         }
@@ -188,7 +213,7 @@ public final class UcxTransport implements RemoteTransport {
                     long len = Math.min(Channel.CHUNK, n - at);
                     long region = (long) slot * Channel.CHUNK;
                     if (put) {
-                        MemorySegment.copy(local, at, b, region, len);
+                        copyLocal(true, seg, array, index, layout, at, b, region, len);
                     }
                     window[slot] = main.post(op, pe, b.address() + region, len, offset + at);
                     posted++;
@@ -200,12 +225,37 @@ public final class UcxTransport implements RemoteTransport {
                 main.await(r, pe, what);
                 if (!put) {
                     long at = completed * Channel.CHUNK;
-                    MemorySegment.copy(b, (long) slot * Channel.CHUNK, local, at, Math.min(Channel.CHUNK, n - at));
+                    copyLocal(false, seg, array, index, layout, at, b, (long) slot * Channel.CHUNK, Math.min(Channel.CHUNK, n - at));
                 }
                 completed++;
             }
         } finally {
             main.abandonRequests(window, (int) (completed % slots), (int) (posted - completed));
+        }
+    }
+
+    /**
+     * Copies {@code len} bytes from byte {@code at} of the local data ({@code seg}, or else
+     * {@code array} from element {@code index}: {@code at} and {@code len} are whole elements, a
+     * chunk being a multiple of every element size) into the bounce buffer at {@code region}
+     * ({@code in}), or back out of it.
+     */
+    private static void copyLocal(boolean in, MemorySegment seg, Object array, int index, ValueLayout layout, long at,
+            MemorySegment bounce, long region, long len) {
+        if (seg != null) {
+            if (in) {
+                MemorySegment.copy(seg, at, bounce, region, len);
+            } else {
+                MemorySegment.copy(bounce, region, seg, at, len);
+            }
+            return;
+        }
+        int first = index + (int) (at / layout.byteSize());
+        int count = (int) (len / layout.byteSize());
+        if (in) {
+            MemorySegment.copy(array, first, bounce, layout, region, count);
+        } else {
+            MemorySegment.copy(bounce, layout, region, array, first, count);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.jshmem.core.transport;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * The narrow interface to PEs that are not on this node (UCX later). PEs on this node are reached
@@ -37,6 +39,25 @@ public interface RemoteTransport extends AutoCloseable {
     /** {@link #getNbi} into {@code n} bytes of {@code dest} from {@code destOffset}; see {@link #put(int, long, MemorySegment, long, long)}. */
     default void getNbi(int pe, long offset, MemorySegment dest, long destOffset, long n) {
         getNbi(pe, offset, dest.asSlice(destOffset, n));
+    }
+
+    /**
+     * Copies {@code count} elements of a Java array from {@code index} ({@code layout}: its element
+     * layout; the caller has checked the range) to {@code pe}; returns when the array may be
+     * reused. The default copies them into a fresh native segment; a transport with a buffer of its
+     * own overrides it.
+     */
+    default void put(int pe, long offset, Object array, int index, ValueLayout layout, int count) {
+        MemorySegment copy = Arena.ofAuto().allocate(layout.byteSize() * count);
+        MemorySegment.copy(array, index, copy, layout, 0, count);
+        put(pe, offset, copy);
+    }
+
+    /** Fills {@code count} elements of a Java array from {@code index} from {@code pe}; see {@link #put(int, long, Object, int, ValueLayout, int)}. */
+    default void get(int pe, long offset, Object array, int index, ValueLayout layout, int count) {
+        MemorySegment copy = Arena.ofAuto().allocate(layout.byteSize() * count);
+        get(pe, offset, copy);
+        MemorySegment.copy(copy, layout, 0, array, index, count);
     }
 
     /** Writes the low {@code bytes} (1, 2, 4 or 8) bytes of {@code value} (native order) to {@code pe}. */
