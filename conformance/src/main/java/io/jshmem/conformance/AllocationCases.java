@@ -2,7 +2,9 @@ package io.jshmem.conformance;
 
 import io.jshmem.Cmp;
 import io.jshmem.Shmem;
+import io.jshmem.ShmemContext;
 import io.jshmem.ShmemTeam;
+import io.jshmem.SignalOp;
 import io.jshmem.SymIntArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Hot paths allocate nothing: once compiled, on-node RMA, atomics, waits, synchronization and
@@ -75,9 +78,26 @@ final class AllocationCases {
             ops.put("atomicCompareSwap", () -> shmem.atomicCompareSwap(dst, 1, 0, 0, peer));
             ops.put("atomicFetchAdd(int)", () -> shmem.atomicFetchAdd(ints, 1, 1, peer));
             ops.put("signalAdd", () -> shmem.signalAdd(dst, 2, 1, peer));
+            ops.put("putSignal(long[])", () -> shmem.putSignal(dst, 8, array, 0, 1, dst, 16, 1, SignalOp.ADD, peer));
+            ops.put("putSignalNbi 8 B+quiet", () -> {
+                shmem.putSignalNbi(dst, 8, seg8, dst, 16, 1, SignalOp.SET, peer);
+                shmem.quiet();
+            });
+            ops.put("atomicFetchAddNbi+quiet", () -> {
+                shmem.atomicFetchAddNbi(array, 0, dst, 1, 1, peer);
+                shmem.quiet();
+            });
         }
         ops.put("fence", shmem::fence);
+        // A context of its own: the same paths through ShmemContext.
+        ShmemContext ctx = shmem.ctxCreate(Shmem.CTX_PRIVATE);
+        ops.put("context put+quiet", () -> {
+            ctx.putmem(dst, 0, seg8, peer);
+            ctx.quiet();
+        });
+        ops.put("context get", () -> ctx.get(array, 0, src, 0, 1, peer));
         measure(c, ops);
+        ctx.close();
     }
 
     private static void waitsAndSyncs(CaseContext c) {
@@ -96,6 +116,12 @@ final class AllocationCases {
                 shmem.clearLock(flags, lock);
             });
         }
+        SymLongArray ivars = c.calloc(SymType.LONG, 4); // the vector waits take every element
+        int[] status = new int[4];
+        long[] values = new long[4];
+        ops.put("waitUntilAll (already true)", () -> shmem.waitUntilAll(ivars, status, Cmp.EQ, 0));
+        ops.put("waitUntilAny (already true)", () -> shmem.waitUntilAny(ivars, status, Cmp.EQ, 0));
+        ops.put("testAllVector", () -> shmem.testAllVector(ivars, status, Cmp.EQ, values));
         ops.put("barrierAll", shmem::barrierAll);
         ops.put("syncAll", shmem::syncAll);
         measure(c, ops);
@@ -121,9 +147,15 @@ final class AllocationCases {
         ops.put("alltoalls 8 B", () -> team.alltoalls(dst, src, 2, 1, 1));
         ops.put("maxReduce(int)", () -> team.maxReduce(idst, isrc, 4));
         ops.put("sumInscan 8 B", () -> team.sumInscan(dst, src, 1));
-        if (n > 0) {
-            measure(c, ops);
-        }
+        // Teams split from it (even and odd members), which have slots of their own.
+        Optional<ShmemTeam> evens = team.splitStrided(0, 2, (n + 1) / 2, null, 0);
+        Optional<ShmemTeam> odds = n > 1 ? team.splitStrided(1, 2, n / 2, null, 0) : Optional.empty();
+        ShmemTeam half = evens.or(() -> odds).orElseThrow();
+        ops.put("split team sync", half::sync);
+        ops.put("split team broadcast 8 B", () -> half.broadcast(dst, src, 1, 0));
+        ops.put("split team sumReduce 8 B", () -> half.sumReduce(dst, src, 1));
+        measure(c, ops);
+        half.close();
     }
 
     /** Whether atomics on this node are the CPU's (SHMEM_ATOMICS=transport sends them through the network transport). */
