@@ -28,9 +28,10 @@ import java.util.Optional;
  * allocations escape analysis can), then in windows of {@value #WINDOW} calls measured with the
  * thread's allocated-bytes counter until a window stays under one byte per call on every PE (at
  * most {@value #MAX_WINDOWS}: a busy machine may compile late). A window can catch a one-off
- * allocation (a deoptimization, a late compilation), never every window an allocation of every call. Every PE runs the same calls, so collectives match.
- * Peers reached through a network transport are left out, and atomics and locks where atomics go
- * through it (SHMEM_ATOMICS=transport): the rule is for on-node operations.
+ * allocation (a deoptimization, a late compilation), never every window an allocation of every
+ * call. Every PE runs the same calls, so collectives match. Peers reached through a network
+ * transport are left out, and atomics and locks where atomics go through it
+ * (SHMEM_ATOMICS=transport): the rule is for on-node operations.
  */
 final class AllocationCases {
     private AllocationCases() {

@@ -13,18 +13,14 @@ final class Arrays2 {
      * range (else IndexOutOfBoundsException). An empty array and count 0 pass.
      */
     static void checkRemoteRange(Object array, int index, int count) {
-        int length = switch (array) {
-            case long[] a -> a.length;
-            case int[] a -> a.length;
-            case short[] a -> a.length;
-            case byte[] a -> a.length;
-            case char[] a -> a.length;
-            case float[] a -> a.length;
-            case double[] a -> a.length;
-            case null -> throw new NullPointerException("local array is null");
-            default -> throw new IllegalArgumentException("not a primitive array: " + array.getClass().getName());
-        };
-        java.util.Objects.checkFromIndexSize(index, count, length);
+        if (array == null) {
+            throw new NullPointerException("local array is null");
+        }
+        Class<?> element = array.getClass().componentType();
+        if (element == null || !element.isPrimitive()) {
+            throw new IllegalArgumentException("not a primitive array: " + array.getClass().getName());
+        }
+        checkArrayRange(array, index, count);
     }
 
     /** Number of elements of {@code object}'s type that {@code local} holds; it must hold a whole number. */

@@ -60,6 +60,8 @@ final class Collectives {
     /** The routines' names for messages ("sum_reduce"), by {@link ReduceOp#ordinal()}: built once, not per call. */
     private static final String[] REDUCE_ROUTINES = java.util.Arrays.stream(ReduceOp.values())
             .map(op -> op.name().toLowerCase(java.util.Locale.ROOT) + "_reduce").toArray(String[]::new);
+    /** A page of zeros, read-only: the source of {@link #zero}. */
+    private static final MemorySegment ZEROS = Arena.global().allocate(4096).asReadOnly();
     /** Pull reductions fetch this many members' inputs at once (staging memory: that many inputs). */
     private static final int FETCH_BATCH = 8;
 
@@ -92,8 +94,6 @@ final class Collectives {
     private boolean fetching;
     private MemorySegment acc = MemorySegment.NULL;
     private MemorySegment staging = MemorySegment.NULL;
-    /** A page of zeros, read-only: the source of {@link #zero}. */
-    private static final MemorySegment ZEROS = Arena.global().allocate(4096).asReadOnly();
     /** Every member's byte count in a pulled collect, reused by each call. */
     private final long[] memberSizes;
 

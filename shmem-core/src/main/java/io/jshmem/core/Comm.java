@@ -179,38 +179,21 @@ final class Comm {
     /** Fills {@code dest} from {@code pe}; returns when the data is there. */
     void get(int pe, long off, MemorySegment dest) {
         Flight.Transfer ev = transfer("get", pe, dest.byteSize());
-        MemorySegment s = direct[pe];
-        if (s != null) {
-            try {
-                MemorySegment.copy(s, off, dest, 0, dest.byteSize());
-            } catch (InternalError e) {
-                throw heap.fault(e, "get", pe);
-            }
-        } else {
-            remote(pe).get(pe, off, dest);
-        }
+        get(pe, off, dest, 0, dest.byteSize(), false);
         end(ev);
     }
 
     /** Like {@link #get}; over the transport, {@code dest} is valid after quiet. */
     void getNbi(int pe, long off, MemorySegment dest) {
         Flight.Transfer ev = transfer("get_nbi", pe, dest.byteSize());
-        MemorySegment s = direct[pe];
-        if (s != null) {
-            try {
-                MemorySegment.copy(s, off, dest, 0, dest.byteSize());
-            } catch (InternalError e) {
-                throw heap.fault(e, "get_nbi", pe);
-            }
-        } else {
-            remote(pe).getNbi(pe, off, dest);
-        }
+        get(pe, off, dest, 0, dest.byteSize(), true);
         end(ev);
     }
 
     /**
-     * Copies {@code n} bytes from {@code pe} into {@code dest} at {@code destOff} (the runtime's own
-     * data movement); over the transport, when {@code nbi}, complete after quiet.
+     * Copies {@code n} bytes from {@code pe} into {@code dest} at {@code destOff}; over the
+     * transport, when {@code nbi}, complete after quiet. The runtime's own data movement calls it
+     * directly (no transfer event, no slice object).
      */
     void get(int pe, long off, MemorySegment dest, long destOff, long n, boolean nbi) {
         MemorySegment s = direct[pe];
