@@ -26,7 +26,8 @@ final class BackToBackCases {
                 Case.of("coll.back-to-back.reduce", BackToBackCases::reductions),
                 Case.of("coll.back-to-back.fcollect-alltoall", BackToBackCases::gathers),
                 Case.of("coll.back-to-back.mixed-sizes", BackToBackCases::mixedSizes),
-                Case.of("coll.back-to-back.in-place", BackToBackCases::inPlace));
+                Case.of("coll.back-to-back.in-place", BackToBackCases::inPlace),
+                Case.of("coll.back-to-back.barrier-broadcast", BackToBackCases::barrierBroadcasts));
     }
 
     private static long v(long iteration, int pe, long j) {
@@ -153,6 +154,46 @@ final class BackToBackCases {
                                     "alltoall of " + size + " longs #" + i + ", end of the block of PE " + pe)) {
                         return;
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * Barriers followed by broadcasts, the pattern after which a barrier lets the broadcast's root
+     * leave first: the root changes every call (and is sometimes this PE), the root rewrites its
+     * source between the barrier and the broadcast, some barriers are followed by another barrier
+     * or by two broadcasts from different roots, and the same runs on the shared team with
+     * team syncs, so each member's choice of whom to wait for changes from call to call.
+     */
+    private static void barrierBroadcasts(CaseContext c) {
+        SymLongArray src = c.calloc(SymType.LONG, 1);
+        SymLongArray dst = c.calloc(SymType.LONG, 1);
+        ShmemTeam[] teams = {c.shmem.teamWorld(), c.shmem.teamShared()};
+        for (int i = 0; i < 3000; i++) {
+            ShmemTeam t = teams[i / 1000 % 2];
+            int n = t.nPes();
+            int root = (i * 7 / 3) % n;
+            src.set(0, -1);
+            if (t == teams[0]) {
+                c.shmem.barrierAll();
+            } else {
+                t.sync();
+            }
+            src.set(0, v(i, t.myPe(), 0));
+            if (i % 5 == 4) {
+                t.sync(); // a barrier after a barrier: nobody waits for a root
+            }
+            t.broadcast(dst, src, 1, root);
+            if (!c.checkEq(v(i, root, 0), dst.get(0), "broadcast #" + i + " from team PE " + root + " after a barrier")) {
+                return;
+            }
+            if (i % 3 == 0) {
+                int second = (root + 1) % n;
+                src.set(0, v(i + 1, t.myPe(), 0));
+                t.broadcast(dst, src, 1, second);
+                if (!c.checkEq(v(i + 1, second, 0), dst.get(0), "second broadcast #" + i + " from team PE " + second)) {
+                    return;
                 }
             }
         }

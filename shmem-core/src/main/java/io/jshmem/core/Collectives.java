@@ -11,11 +11,12 @@ import java.lang.foreign.MemorySegment;
  *
  * <p><b>Push</b> (every member on this node, data that fits a {@link TeamSlots#BUF_BYTES} buffer):
  * one one-way step, no barrier. At epoch e each contributing member copies its input into its own
- * push buffer e&1 and publishes e in its arrival word; each member waits only for the arrival words
- * of the members it needs (the root, for a broadcast) and copies or reduces straight from their
- * buffers into its {@code dest}. A broadcast root returns as soon as its data is in its buffer.
- * Buffers are reused every other epoch: before writing buffer e&1 a member waits until every
- * member has arrived at e-1, which means it has finished reading that buffer at e-2. So
+ * push buffer of epoch e ({@link TeamSlots#PUSH_BUFFERS}, in turn) and publishes e in its arrival
+ * word; each member waits only for the arrival words of the members it needs (the root, for a
+ * broadcast) and copies or reduces straight from their buffers into its {@code dest}. A broadcast
+ * root returns as soon as its data is in its buffer (and a barrier right before a broadcast lets
+ * the root leave first: {@link TeamImpl#rooted}). Before writing its buffer a member waits until
+ * every member has arrived at e-1, which means it has finished reading any earlier buffer. So
  * back-to-back collectives need no barrier, {@code dest} is only ever written by its own PE, and
  * {@code source} may be reused on return.
  *
@@ -122,6 +123,7 @@ final class Collectives {
         int rootWorld = team.world(root);
         team.checkSameArgs("broadcast", "bytes", nbytes, "root", root);
         team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root);
+        team.rooted(root);
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             long e = team.nextEpoch();
             long buf = team.buffer(e);

@@ -5,7 +5,8 @@ import io.jshmem.ShmemException;
 /**
  * The per-team areas of the internal symmetric region. Slot s holds, on every PE, the barrier
  * flags of the team using slot s (one cache line per round), a few scratch words, the member's
- * arrival word (the epoch of the last collective it entered or finished, see {@link TeamImpl}), one
+ * arrival word (the epoch of the last collective it entered or finished, see {@link TeamImpl}), its
+ * exit word, one
  * counter line per push buffer, {@link #ENTRY_WORDS} entry words, {@link #PUSH_BUFFERS} buffers
  * through which small collectives push their data (used in turn by epoch) and a landing area of
  * {@link #LANDING_BYTES} into which large reductions across nodes push the members' slices. A PE
@@ -41,7 +42,8 @@ final class TeamSlots {
      */
     static final int ENTRY_WORDS = 1024;
     private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;
-    private static final long COUNTERS_AT = ARRIVE_AT + LINE;
+    private static final long EXIT_AT = ARRIVE_AT + LINE;
+    private static final long COUNTERS_AT = EXIT_AT + LINE;
     private static final long ENTRIES_AT = COUNTERS_AT + PUSH_BUFFERS * LINE;
     private static final long BUF_AT = ENTRIES_AT + ENTRY_WORDS * 8L;
     private static final long LANDING_AT = BUF_AT + (long) PUSH_BUFFERS * BUF_BYTES;
@@ -68,6 +70,11 @@ final class TeamSlots {
 
     long arrive(int slot) {
         return base + slot * SLOT_BYTES + ARRIVE_AT;
+    }
+
+    /** Offset of a member's exit word: the epoch of the last barrier it left (see TeamImpl's exitGate). */
+    long exit(int slot) {
+        return base + slot * SLOT_BYTES + EXIT_AT;
     }
 
     /** Offset of the counter of push buffer {@code i} of a slot (a line each). */

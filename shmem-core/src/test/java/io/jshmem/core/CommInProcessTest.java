@@ -227,6 +227,48 @@ class CommInProcessTest {
         }
     }
 
+    /**
+     * On one node (linear barrier), a barrier that follows "barrier, then broadcast from r" lets
+     * every other member leave only after r has left: r then pushes its data before the others
+     * look for it. A loop of barriers alone is not ordered, and the broadcasts' data stays exact.
+     */
+    @Test
+    void afterBarrierThenBroadcastTheRootLeavesTheNextBarrierFirst() throws Exception {
+        try (InProcessJob job = new InProcessJob(new int[] {0, 0, 0, 0}, true, "auto", false)) {
+            int n = job.size();
+            List<Integer> gated = job.all(me -> {
+                Shmem s = job.shmem(me);
+                TeamImpl world = (TeamImpl) s.teamWorld();
+                SymLongArray src = s.malloc(SymType.LONG, 1);
+                SymLongArray dst = s.malloc(SymType.LONG, 1);
+                int checked = 0;
+                int root = -1;
+                for (int i = 0; i < ROUNDS; i++) {
+                    s.barrierAll();
+                    long e = world.epoch();
+                    if (root >= 0 && root != me) {
+                        assertTrue(world.exitEpoch(root) >= e, "PE " + me + " left barrier #" + i + " (epoch " + e
+                                + ") before the previous broadcast's root, PE " + root + " (it had left epoch " + world.exitEpoch(root) + ")");
+                        checked++;
+                    }
+                    if (i % 4 == 3) {
+                        root = -1; // next: a barrier after a barrier
+                        continue;
+                    }
+                    root = i % n;
+                    src.set(0, 1000L * i + me);
+                    s.teamWorld().broadcast(dst, src, 1, root);
+                    assertEquals(1000L * i + root, dst.get(0), "broadcast #" + i + " on PE " + me);
+                }
+                return checked;
+            });
+            for (int checked : gated) {
+                assertTrue(checked > ROUNDS / 3, "barriers checked per PE: " + gated);
+            }
+            assertEquals(List.of(), job.aborts());
+        }
+    }
+
     static Stream<Arguments> broadcastShapes() {
         return Stream.of(
                 Arguments.of(new int[] {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3}, "auto"), // 11 PEs on 4 nodes: tree
