@@ -583,7 +583,7 @@ final class Channel {
             throw job.peerError(pe, "UCX " + what + (pe >= 0 ? " to PE " + pe : "") + " failed", (byte) r);
         }
         long start = 0;
-        int spinRounds = job.oversubscribed ? SPIN_ROUNDS_OVERSUBSCRIBED : SPIN_ROUNDS;
+        int spinRounds = job.coreShared ? SPIN_ROUNDS_OVERSUBSCRIBED : SPIN_ROUNDS;
         int idle = 0; // rounds since the last one in which progress did something
         for (int i = 0; ; i++) {
             byte st;

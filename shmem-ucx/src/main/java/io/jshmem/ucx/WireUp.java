@@ -107,8 +107,10 @@ final class WireUp {
             job.context = out.get(ADDRESS, 0);
 
             // Against the CPUs this PE may use, not LaunchEnv.coreShared: a PE bound to a CPU of its
-            // own shares it with its progress thread, which must not poll it away from the PE.
+            // own shares it with its progress thread, which must not poll it away from the PE. (Its
+            // own waits for operations go by coreShared: the progress thread naps meanwhile.)
             job.oversubscribed = heap.pesOnThisNode() > Runtime.getRuntime().availableProcessors();
+            job.coreShared = LaunchEnv.coreShared(heap.pesOnThisNode());
             step(job, Step.WORKER);
             int eventFd = main.createWorker(true);
             // Before the address is published: a peer may push as soon as it has connected.
