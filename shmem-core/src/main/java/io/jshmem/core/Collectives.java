@@ -15,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  * word; each member waits only for the arrival words of the members it needs (the root, for a
  * broadcast) and copies or reduces straight from their buffers into its {@code dest}. A broadcast
  * root returns as soon as its data is in its buffer (and a barrier right before a broadcast lets
- * the root leave first: {@link TeamImpl#rooted}). Before writing its buffer a member waits until
+ * the root leave first: {@link TeamImpl#begin(int, long, int)}). Before writing its buffer a member waits until
  * every member has arrived at e-1, which means it has finished reading any earlier buffer. So
  * back-to-back collectives need no barrier, {@code dest} is only ever written by its own PE, and
  * {@code source} may be reused on return.
@@ -122,8 +122,7 @@ final class Collectives {
         checkFits(s, nbytes, "broadcast", "source");
         int rootWorld = team.world(root);
         team.checkSameArgs("broadcast", "bytes", nbytes, "root", root);
-        team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root);
-        team.rooted(root);
+        team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root, root);
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             long e = team.nextEpoch();
             long buf = team.buffer(e);

@@ -113,8 +113,6 @@ final class TeamImpl implements ShmemTeam {
     private int exitGate = -1;
     /** Whether the last team operation of this PE was a barrier (linear); cleared by the next {@link #begin}. */
     private boolean barrierJustEnded;
-    /** Whether the current operation started right after a linear barrier. */
-    private boolean afterBarrier;
     /** Heap offset of this team's landing area ({@link TeamSlots#LANDING_BYTES}). */
     final long landingOff;
     /**
@@ -700,10 +698,18 @@ final class TeamImpl implements ShmemTeam {
      * arguments that must be the same on every member; published with the next arrivals.
      */
     void begin(int op, long args) {
-        afterBarrier = barrierJustEnded;
-        barrierJustEnded = false;
-        if (afterBarrier) {
-            exitGate = -1;
+        begin(op, args, -1);
+    }
+
+    /**
+     * {@link #begin(int, long)} of a broadcast from team PE {@code root} (-1: not a broadcast). If
+     * the operation comes straight after a linear barrier, it sets whom this PE's next barrier
+     * waits for: the root (unless this PE is the root), else nobody ({@link #exitGate}).
+     */
+    void begin(int op, long args, int root) {
+        if (barrierJustEnded) {
+            barrierJustEnded = false;
+            exitGate = root == me ? -1 : root;
         }
         history = (int) (((history * 31L + (ident & 0xFFFF)) * 0x9E3779B97F4A7C15L) >>> 56);
         long h = args * 0x9E3779B97F4A7C15L;
@@ -786,16 +792,6 @@ final class TeamImpl implements ShmemTeam {
 
     private static String opName(int op) {
         return op > 0 && op < OP_NAMES.length ? OP_NAMES[op] : OP_NAMES[0];
-    }
-
-    /**
-     * A broadcast from team PE {@code root} has begun: if it came straight after a linear barrier,
-     * this PE leaves its next barrier only after the root (see {@link #exitGate}).
-     */
-    void rooted(int root) {
-        if (afterBarrier && root != me) {
-            exitGate = root;
-        }
     }
 
     /** The epoch of the last linear barrier team PE {@code pe} left (tests). */
