@@ -40,7 +40,7 @@ public final class InfoReport {
         lines.add("  SHMEM_INFO:           " + (c.info() ? "on" : "off"));
         lines.add("  SHMEM_VERSION:        " + (c.version() ? "on" : "off"));
         lines.add("  thread levels:        SINGLE, FUNNELED, SERIALIZED, MULTIPLE (all provided)");
-        lines.add("  waiting:              spin adaptive, up to " + (c.waitSpinNanos() < 0 ? "20 us (auto; none where PEs share a core: see cores)"
+        lines.add("  waiting:              spin adaptive, up to " + (c.waitSpinNanos() < 0 ? "20 us (auto; where PEs share a core, only while the awake PEs fit on the cores: see cores)"
                 : c.waitSpinNanos() / 1000 + " us") + " (JSHMEM_WAIT_SPIN_US), yield " + c.waitYieldNanos() / 1000
                 + " us (JSHMEM_WAIT_YIELD_US), then sleep on a " + (Futex.available() ? "futex" : "timer (no futex here)"));
         lines.add("  JSHMEM_BARRIER_ALGORITHM: " + c.barrierAlgorithm() + " (auto: linear on arrival words up to "

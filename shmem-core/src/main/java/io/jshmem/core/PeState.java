@@ -7,6 +7,8 @@ import io.jshmem.core.bootstrap.LaunchEnv;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -27,7 +29,7 @@ final class PeState {
     final int localPes;
     /** PEs on this node, this one included, mapped or not. */
     final int nodePes;
-    /** Whether this PE shares its core with others of its node (see {@link LaunchEnv#coreShared}): waits do not spin. */
+    /** Whether this PE shares its core with others of its node (see {@link LaunchEnv#coreShared}): waits spin only while the awake PEs fit on the cores. */
     final boolean coreShared;
     /** Live symmetric objects, marked unusable at finalize. */
     final Set<SymArrayImpl<?>> live = ConcurrentHashMap.newKeySet();
@@ -63,14 +65,22 @@ final class PeState {
         // cores spun as if each had a core (4-PE barrier over TCP: 330-370 us against 140-180).
         this.nodePes = heap.pesOnThisNode();
         this.coreShared = LaunchEnv.coreShared(nodePes);
-        long spin = config.waitSpinNanos() >= 0 ? config.waitSpinNanos() : coreShared ? 0 : 20_000;
-        this.waiter = new Waiter(spin, config.waitYieldNanos(), transport, this::checkAbort);
+        boolean autoSpin = config.waitSpinNanos() < 0;
+        long spin = autoSpin ? 20_000 : config.waitSpinNanos();
+        this.waiter = new Waiter(spin, config.waitYieldNanos(), transport, this::checkAbort,
+                autoSpin && coreShared ? awakePes(worldPeers, nodePes) : null);
         if (transport != null) {
             MemorySegment mine = self;
             // signal, not poke: the fence makes sure no sleeper misses a write the transport made
             // (over TCP a sleeper relies on this wake-up, see RemoteTransport.remoteWritesWake).
             transport.wakeOnRemoteWrites(() -> Waiter.signal(mine));
         }
+    }
+
+    /** The judge of when a wait may spin although this node's PEs outnumber its cores. */
+    private static AwakePes awakePes(MemorySegment[] worldPeers, int nodePes) {
+        MemorySegment[] mapped = Arrays.stream(worldPeers).filter(Objects::nonNull).toArray(MemorySegment[]::new);
+        return new AwakePes(mapped, nodePes, Runtime.getRuntime().availableProcessors());
     }
 
     void checkAbort() {

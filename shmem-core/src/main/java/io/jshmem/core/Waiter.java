@@ -18,8 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * spin that would have (the overrun is measured after each yield, so a yield that gave the core
  * away for a time slice counts as long); one that yielded longer than that, or slept, halves it.
  * The budget stays between about a microsecond (never zero, so it can recover) and the
- * configured spin time ({@code JSHMEM_WAIT_SPIN_US}, the maximum); where PEs outnumber cores
- * nothing spins, as before. A partner that is routinely late so costs a microsecond of spinning
+ * configured spin time ({@code JSHMEM_WAIT_SPIN_US}, the maximum). Where PEs outnumber cores a
+ * wait spins only when the PEs of the node that are not asleep fit on its cores ({@link AwakePes},
+ * judged at the start of each wait); otherwise it yields at once, since a spin would only steal
+ * time from the PE it waits for, and its yields teach the budget nothing. A partner that is routinely late so costs a microsecond of spinning
  * per wait, not the whole spin time. The state is two plain fields shared by the PE's threads:
  * a race between them only blurs what is learnt.
  *
@@ -38,7 +40,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>With a network transport</b> the waiting PE progresses it (every 16th spin, and on every
  * yield round instead of yielding when there was something to do), and a wait that finds
- * something to progress starts spinning again (or, where PEs outnumber cores and nothing spins,
+ * something to progress starts spinning again (or, where it may not spin now,
  * restarts its yield period): a PE that is the target of a stream of gets or atomics keeps serving
  * them itself, and yields and sleeps only after they stop. Going to sleep, it hands the transport
  * to whoever else progresses it ({@link RemoteTransport#waiterSleeps}). Where every remote write
@@ -72,6 +74,8 @@ final class Waiter {
     private static final long YIELD = 1L << 62;
     private static final long SLEEP = 2L << 62;
     private static final long LOW48 = (1L << 48) - 1;
+    /** In YIELD: the wait did not spin (the node's awake PEs outnumbered its cores), so its yields teach nothing. */
+    private static final long UNSPUN = 1L << 61;
     private static final int PROGRESS_EVERY = 16;
     /** Nanoseconds one {@link Thread#onSpinWait()} takes on this CPU (10-140 ns), measured once. */
     private static final double SPIN_NANOS = measureSpin();
@@ -97,6 +101,8 @@ final class Waiter {
     private final Runnable abortCheck;
     /** The network transport, progressed while waiting; null on one node. */
     private final RemoteTransport transport;
+    /** Where PEs outnumber cores: spin only while the awake ones fit on them. Null: spin as configured. */
+    private final AwakePes awakePes;
 
     /**
      * @param spinNanos    the longest a wait spins before yielding (0 when PEs outnumber cores:
@@ -107,6 +113,16 @@ final class Waiter {
      * @param abortCheck   run on the slow path; throws when the job is being aborted
      */
     Waiter(long spinNanos, long yieldNanos, RemoteTransport transport, Runnable abortCheck) {
+        this(spinNanos, yieldNanos, transport, abortCheck, null);
+    }
+
+    /**
+     * @param awakePes where this node's PEs outnumber its cores: a wait spins (up to
+     *                 {@code spinNanos}) only when the PEs not asleep fit on them, and otherwise
+     *                 yields at once; null: every wait may spin
+     */
+    Waiter(long spinNanos, long yieldNanos, RemoteTransport transport, Runnable abortCheck, AwakePes awakePes) {
+        this.awakePes = awakePes;
         this.maxSpins = (int) Math.min(Integer.MAX_VALUE, spinNanos / SPIN_NANOS);
         this.minSpins = maxSpins == 0 ? 0 : (int) Math.max(1, Math.min(maxSpins, MIN_SPIN_NANOS / SPIN_NANOS));
         this.spins = maxSpins;
@@ -165,7 +181,7 @@ final class Waiter {
 
     /** The first call of a wait (a wait that never calls idle needed no spin): adapts the spin, then spins. */
     private long first() {
-        if (maxSpins > 0) {
+        if (maySpin()) {
             // Stores only changes: in the steady state the PE's threads share these fields read-only.
             long overrun = lastOverrun;
             if (overrun != SPINNING) {
@@ -178,7 +194,12 @@ final class Waiter {
             return spin(0);
         }
         abortCheck.run();
-        return YIELD | (System.nanoTime() & LOW48);
+        return YIELD | UNSPUN | (System.nanoTime() & LOW48);
+    }
+
+    /** Whether a wait may spin now: spinning is configured and, where PEs outnumber cores, the awake ones fit. */
+    private boolean maySpin() {
+        return maxSpins > 0 && (awakePes == null || awakePes.fitCores());
     }
 
     private long later(long w, MemorySegment seg, long off, int width, long seen) {
@@ -193,7 +214,7 @@ final class Waiter {
             if (((now - started) & LOW48) < yieldNanos) {
                 abortCheck.run();
                 if (transport == null) {
-                    yieldCore(started);
+                    yieldCore(w, started);
                     return w;
                 }
                 if (transport.progress()) {
@@ -204,7 +225,7 @@ final class Waiter {
                     // got the core (a time slice, on a loaded machine).
                     return awake(now);
                 }
-                yieldCore(started);
+                yieldCore(w, started);
                 return w;
             }
             abortCheck.run();
@@ -230,9 +251,9 @@ final class Waiter {
     }
 
     /** Yields the core, then records how long after its spin the current wait still waits. */
-    private void yieldCore(long started) {
+    private void yieldCore(long w, long started) {
         Thread.yield();
-        if (maxSpins > 0) { // nothing to learn where nothing spins
+        if (maxSpins > 0 && (w & UNSPUN) == 0) { // nothing to learn where nothing spun
             lastOverrun = (System.nanoTime() - started) & LOW48;
         }
     }
@@ -242,11 +263,11 @@ final class Waiter {
      * wait to judge; the traffic, not the partner, woke it), else restarts the yield period.
      */
     private long awake(long now) {
-        if (maxSpins > 0) {
+        if (maySpin()) {
             lastOverrun = SPINNING;
             return 1;
         }
-        return YIELD | (now & LOW48);
+        return YIELD | UNSPUN | (now & LOW48);
     }
 
     /**

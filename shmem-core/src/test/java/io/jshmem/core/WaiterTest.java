@@ -1,6 +1,7 @@
 package io.jshmem.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -75,6 +76,37 @@ class WaiterTest {
             }
             assertEquals(0, waiter.spinBudget());
             assertEquals(0, spinsOfAWaitThatGivesUp(waiter, seg), "yields at once");
+        }
+    }
+
+    @Test
+    void wherePesOutnumberCoresAWaitSpinsOnlyWhileTheAwakeOnesFit() throws InterruptedException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mine = arena.allocate(256, 64);
+            MemorySegment b = arena.allocate(256, 64);
+            MemorySegment c = arena.allocate(256, 64);
+            // 4 PEs on 2 cores, three of them mapped here.
+            AwakePes awake = new AwakePes(new MemorySegment[] {mine, b, c}, 4, 2);
+            assertFalse(awake.fitCores(), "nobody asleep: 4 awake on 2 cores");
+            Waiter waiter = new Waiter(20_000, 10_000_000_000L, null, () -> { }, awake);
+            int max = waiter.maxSpins();
+            assertTrue(max > 0);
+
+            long w = waiter.idle(0, mine, WORD, 8, 0);
+            assertEquals(1L << 62, w & PHASE, "4 awake on 2 cores: yields at once");
+            Thread.sleep(2); // a long overrun: had it spun, this wait would halve the budget
+            w = waiter.idle(w, mine, WORD, 8, 0);
+            assertEquals(1L << 62, w & PHASE, "still yielding");
+
+            CtxBase.INT.set(b, Waiter.SLEEPERS, 1);
+            CtxBase.INT.set(c, Waiter.SLEEPERS, 1);
+            assertTrue(awake.fitCores(), "two asleep: 2 awake on 2 cores");
+            assertEquals(1, waiter.idle(0, mine, WORD, 8, 0), "the next wait spins");
+            assertEquals(max, waiter.spinBudget(), "the wait that did not spin taught the budget nothing");
+
+            CtxBase.INT.set(c, Waiter.SLEEPERS, 0);
+            assertFalse(awake.fitCores(), "one asleep: 3 awake on 2 cores");
+            assertEquals(1L << 62, waiter.idle(0, mine, WORD, 8, 0) & PHASE, "yields at once again");
         }
     }
 
