@@ -21,9 +21,9 @@ import java.util.concurrent.locks.LockSupport;
  * configured spin time ({@code JSHMEM_WAIT_SPIN_US}, the maximum). Where PEs outnumber cores a
  * wait spins only when the PEs of the node that are not asleep fit on its cores ({@link AwakePes},
  * judged at the start of each wait); otherwise it yields at once, since a spin would only steal
- * time from the PE it waits for, and its yields teach the budget nothing. A partner that is routinely late so costs a microsecond of spinning
- * per wait, not the whole spin time. The state is two plain fields shared by the PE's threads:
- * a race between them only blurs what is learnt.
+ * time from the PE it waits for, and its yields teach the budget nothing. A partner that is
+ * routinely late so costs a microsecond of spinning per wait, not the whole spin time. The state
+ * is two plain fields shared by the PE's threads: a race between them only blurs what is learnt.
  *
  * <p><b>The wait-control line.</b> Every PE's segment starts with a line
  * ({@link SymmetricHeap#WAIT_CONTROL}) holding a count of threads sleeping on some word of that
@@ -105,21 +105,14 @@ final class Waiter {
     private final AwakePes awakePes;
 
     /**
-     * @param spinNanos    the longest a wait spins before yielding (0 when PEs outnumber cores:
-     *                     spinning then only steals time from the PE being waited for)
+     * @param spinNanos    the longest a wait spins before yielding (0: never spins)
      * @param yieldNanos   how long to yield before sleeping
      * @param transport    the network transport, which may write this PE's memory without ringing
      *                     and needs progress from waiting PEs; null when every peer is on this node
      * @param abortCheck   run on the slow path; throws when the job is being aborted
-     */
-    Waiter(long spinNanos, long yieldNanos, RemoteTransport transport, Runnable abortCheck) {
-        this(spinNanos, yieldNanos, transport, abortCheck, null);
-    }
-
-    /**
-     * @param awakePes where this node's PEs outnumber its cores: a wait spins (up to
-     *                 {@code spinNanos}) only when the PEs not asleep fit on them, and otherwise
-     *                 yields at once; null: every wait may spin
+     * @param awakePes     where this node's PEs outnumber its cores: a wait spins only when the PEs
+     *                     not asleep fit on them, and otherwise yields at once (a spin would only
+     *                     steal time from the PE being waited for); null: every wait may spin
      */
     Waiter(long spinNanos, long yieldNanos, RemoteTransport transport, Runnable abortCheck, AwakePes awakePes) {
         this.awakePes = awakePes;

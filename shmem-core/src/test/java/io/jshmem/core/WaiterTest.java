@@ -38,7 +38,7 @@ class WaiterTest {
     void lateWaitsShrinkTheSpinToItsFloorAndPromptOnesRestoreIt() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment seg = arena.allocate(256, 64);
-            Waiter waiter = new Waiter(20_000, 0, null, () -> { });
+            Waiter waiter = new Waiter(20_000, 0, null, () -> { }, null);
             int max = waiter.maxSpins();
             int min = waiter.minSpins();
             assertTrue(min >= 1 && min <= max, "bounds " + min + ".." + max);
@@ -68,7 +68,7 @@ class WaiterTest {
     void nothingSpinsWherePesOutnumberCores() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment seg = arena.allocate(256, 64);
-            Waiter waiter = new Waiter(0, 0, null, () -> { });
+            Waiter waiter = new Waiter(0, 0, null, () -> { }, null);
             assertEquals(0, waiter.maxSpins());
             for (int i = 0; i < 10; i++) {
                 waiter.idle(0, seg, WORD, 8, 0);

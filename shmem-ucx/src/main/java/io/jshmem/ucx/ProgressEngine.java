@@ -115,6 +115,12 @@ final class ProgressEngine implements Runnable {
         return thread.isAlive();
     }
 
+    /** Parks for {@code nanos}; returns the next nap, twice as long up to {@link #WAITER_NAP_MAX_NANOS}. */
+    private static long nap(long nanos) {
+        LockSupport.parkNanos(nanos);
+        return Math.min(2 * nanos, WAITER_NAP_MAX_NANOS);
+    }
+
     @Override
     public void run() {
         long worker = transport.workerHandle;
@@ -130,8 +136,7 @@ final class ProgressEngine implements Runnable {
                     // not take the lock from it (the lock is not fair) or get woken by every message
                     // it is about to handle itself. It stops progressing when its wait ends or it
                     // goes to sleep; this thread takes over a nap later.
-                    LockSupport.parkNanos(nap);
-                    nap = Math.min(2 * nap, WAITER_NAP_MAX_NANOS);
+                    nap = nap(nap);
                     lastEvent = System.nanoTime();
                     continue;
                 }
@@ -140,8 +145,7 @@ final class ProgressEngine implements Runnable {
                     // lock instead made every release of it an unpark of this thread, which then
                     // preempted that thread on its core (PEs bound to a core each: a third of the
                     // barriers over TCP took 50-150 us instead of 14).
-                    LockSupport.parkNanos(nap);
-                    nap = Math.min(2 * nap, WAITER_NAP_MAX_NANOS);
+                    nap = nap(nap);
                     lastEvent = System.nanoTime();
                     continue;
                 }

@@ -55,9 +55,9 @@ public final class LaunchEnv {
 
     /**
      * Whether this PE shares its core with other PEs of its node ({@code pesOnNode} of them, this
-     * one included, whatever transport connects them): then a waiting PE spins only while the PEs not
-     * asleep fit on the cores, since a spin would steal time from the PE being waited for. A PE the launcher bound to a CPU of its own
-     * has one, whatever its affinity mask (one CPU) says.
+     * one included, whatever transport connects them): then a waiting PE spins only while the PEs
+     * not asleep fit on the cores, since a spin would steal time from the PE being waited for. A PE
+     * the launcher bound to a CPU of its own has one, whatever its affinity mask (one CPU) says.
      */
     public static boolean coreShared(int pesOnNode) {
         String bind = System.getenv(BIND);
