@@ -15,7 +15,7 @@ import java.util.Map;
  * @param transport     SHMEM_TRANSPORT: {@code auto} (shared memory on-node, network off-node),
  *                      {@code shm} (shared memory only) or {@code ucx} (UCX for every peer but self)
  * @param waitSpinNanos  the longest a wait spins before yielding (JSHMEM_WAIT_SPIN_US); -1: automatic
- *                       (20 us, or 0 when PEs outnumber cores)
+ *                       (20 us; where PEs outnumber cores, spinning only while the awake PEs fit on them)
  * @param waitYieldNanos how long a wait yields before sleeping (JSHMEM_WAIT_YIELD_US, default 1000 us)
  * @param barrierAlgorithm JSHMEM_BARRIER_ALGORITHM: {@code auto} ({@code linear} for up to
  *                       {@value TeamImpl#LINEAR_SYNC_MAX} members on this node, {@code hierarchical}

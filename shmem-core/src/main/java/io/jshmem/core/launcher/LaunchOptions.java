@@ -430,7 +430,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           init checks it has room for this node's heaps
                   JSHMEM_SHM_PREALLOCATE  allocate the heap's pages at init (posix_fallocate)
                   JSHMEM_WAIT_SPIN_US     the longest waits spin before yielding; adaptive below
-                                          it (default 20, or 0 when PEs outnumber cores)
+                                          it (default 20; where PEs outnumber cores, waits spin
+                                          only while the PEs not asleep fit on the cores)
                   JSHMEM_WAIT_YIELD_US    how long waits yield before sleeping (default 1000)
                   JSHMEM_BARRIER_ALGORITHM  auto, linear, dissemination, hierarchical or central
                   JSHMEM_COLL_ALGORITHM   auto, push, tree or pull
