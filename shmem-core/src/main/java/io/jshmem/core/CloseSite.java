@@ -2,12 +2,20 @@ package io.jshmem.core;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
 import java.util.ArrayDeque;
 import java.util.BitSet;
 import java.util.Deque;
 import java.util.List;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * Whether {@code Shmem.close()} was called on an exception's way out: from the code javac
@@ -53,17 +61,51 @@ final class CloseSite {
         if (c.isHidden() || f.getByteCodeIndex() < 0) {
             return false;
         }
-        byte[] bytes;
-        try (InputStream in = c.getResourceAsStream("/" + c.getName().replace('.', '/') + ".class")) {
-            if (in == null) {
-                return false;
-            }
-            bytes = in.readAllBytes();
-        } catch (IOException e) {
+        byte[] bytes = classFile(c);
+        if (bytes == null) {
             return false;
         }
         Method m = Method.find(ByteBuffer.wrap(bytes), f.getMethodName(), f.getDescriptor());
         return m != null && !m.normallyReachable().get(f.getByteCodeIndex());
+    }
+
+    /**
+     * The class file of {@code c}: from its jar or directory when it came from one, else through its
+     * class loader; null if unreadable. Not through the loader first: its lookup asks the JDK's
+     * modules before the class path, and opening their image costs every PE milliseconds at close.
+     */
+    static byte[] classFile(Class<?> c) {
+        String name = c.getName().replace('.', '/') + ".class";
+        try {
+            CodeSource cs = c.getProtectionDomain().getCodeSource();
+            URL location = cs == null ? null : cs.getLocation();
+            if (location != null && "file".equals(location.getProtocol())) {
+                Path where = Path.of(location.toURI());
+                if (Files.isDirectory(where)) {
+                    Path file = where.resolve(name);
+                    if (Files.isRegularFile(file)) {
+                        return Files.readAllBytes(file);
+                    }
+                } else if (Files.isRegularFile(where)) {
+                    // A multi-release jar's entry for this JDK, as the class loader would pick.
+                    try (JarFile jar = new JarFile(where.toFile(), false, ZipFile.OPEN_READ, Runtime.version())) {
+                        ZipEntry e = jar.getJarEntry(name);
+                        if (e != null) {
+                            try (InputStream in = jar.getInputStream(e)) {
+                                return in.readAllBytes();
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (IOException | URISyntaxException | RuntimeException e) {
+            // through the class loader
+        }
+        try (InputStream in = c.getResourceAsStream("/" + name)) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** The code of one method: its bytecode and exception table (catch type null: catch-all). */

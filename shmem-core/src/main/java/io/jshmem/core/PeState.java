@@ -7,8 +7,8 @@ import io.jshmem.core.bootstrap.LaunchEnv;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
-import java.util.Objects;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -79,8 +79,15 @@ final class PeState {
 
     /** The judge of when a wait may spin although this node's PEs outnumber its cores. */
     private static AwakePes awakePes(MemorySegment[] worldPeers, int nodePes) {
-        MemorySegment[] mapped = Arrays.stream(worldPeers).filter(Objects::nonNull).toArray(MemorySegment[]::new);
-        return new AwakePes(mapped, nodePes, Runtime.getRuntime().availableProcessors());
+        // A loop, not a stream: the stream's lambdas would be spun at every such PE's start (the
+        // start-up cache holds only what its 2-PE training job ran).
+        List<MemorySegment> mapped = new ArrayList<>();
+        for (MemorySegment peer : worldPeers) {
+            if (peer != null) {
+                mapped.add(peer);
+            }
+        }
+        return new AwakePes(mapped.toArray(new MemorySegment[0]), nodePes, Runtime.getRuntime().availableProcessors());
     }
 
     void checkAbort() {

@@ -16,6 +16,7 @@ import io.jshmem.TeamConfig;
 import io.jshmem.ThreadLevel;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.forksafety.ForkSafety;
+import io.jshmem.core.forksafety.ProcFs;
 import io.jshmem.core.heap.HeapAllocator;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.RemoteTransport;
@@ -42,7 +43,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     private final List<TeamImpl> teams = new ArrayList<>();
     private final Locks locks;
     /** The process that initialized: only it may finalize implicitly (subprocess clause 4). */
-    private final long initPid = ProcessHandle.current().pid();
+    private final long initPid = ProcFs.selfPid();
     /**
      * Initialization calls not yet matched by a close() (guarded by ShmemProviderImpl.class): 1.6
      * lets init be called several times; only the close() matching the last one finalizes.
@@ -553,7 +554,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     /** At exit without close(): finalize collectively, unless this PE is failing (then others may never come). */
     private void implicitFinalize() {
-        if (ProcessHandle.current().pid() != initPid) {
+        if (ProcFs.selfPid() != initPid) {
             return; // not the initializing process (a JVM never runs its parent's hooks; checked anyway)
         }
         if (st.finalized) {

@@ -1,9 +1,11 @@
 package io.jshmem.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +20,18 @@ class CloseSiteTest {
         @Override
         public void close() {
             seen.add(CloseSite.unwinding());
+        }
+    }
+
+    @Test
+    void classFilesAreReadFromTheirJarOrDirectoryOrThroughTheLoader() throws IOException {
+        // a directory (test-classes), a jar (JUnit's), the JDK (no code source: through the loader)
+        for (Class<?> c : List.of(CloseSiteTest.class, Test.class, String.class)) {
+            byte[] expected;
+            try (InputStream in = c.getResourceAsStream("/" + c.getName().replace('.', '/') + ".class")) {
+                expected = in.readAllBytes();
+            }
+            assertArrayEquals(expected, CloseSite.classFile(c), c.getName());
         }
     }
 

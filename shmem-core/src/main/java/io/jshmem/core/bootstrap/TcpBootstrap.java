@@ -3,6 +3,7 @@ package io.jshmem.core.bootstrap;
 import static io.jshmem.core.bootstrap.BootstrapProtocol.*;
 
 import io.jshmem.core.Log;
+import io.jshmem.core.forksafety.ProcFs;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -12,6 +13,7 @@ import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
+import java.net.Proxy;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.UnknownHostException;
@@ -225,7 +227,7 @@ public final class TcpBootstrap implements Bootstrap {
             attempts++;
             Failure failure = null;
             IOException error = null;
-            Socket socket = new Socket();
+            Socket socket = new Socket(Proxy.NO_PROXY); // a direct connection: no proxy selector to set up
             try {
                 socket.setTcpNoDelay(true);
                 keepAlive(socket);
@@ -297,7 +299,7 @@ public final class TcpBootstrap implements Bootstrap {
         out.writeInt(VERSION);
         out.write(secret);
         out.writeInt(identity.rank());
-        out.writeLong(ProcessHandle.current().pid());
+        out.writeLong(ProcFs.selfPid());
         out.writeInt(generation);
         out.flush();
         DataInputStream in = new DataInputStream(socket.getInputStream());

@@ -46,7 +46,7 @@ public final class IdentityGuard {
 
     /** Checks this process. */
     public static void check(Map<String, String> env) {
-        check(env, ProcFs.SYSTEM, ProcessHandle.current().pid(), Scheme.ACTIVE);
+        check(env, ProcFs.SYSTEM, ProcFs.selfPid(), Scheme.ACTIVE);
     }
 
     /**

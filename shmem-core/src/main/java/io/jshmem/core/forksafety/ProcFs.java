@@ -31,6 +31,18 @@ public final class ProcFs {
         this.root = root;
     }
 
+    /**
+     * This process's id, from {@code /proc/self}; else {@link ProcessHandle}, whose first use sets up
+     * the JDK's process reaper (a few milliseconds of every PE's start, for a number).
+     */
+    public static long selfPid() {
+        try {
+            return Long.parseLong(Files.readSymbolicLink(Path.of("/proc/self")).toString());
+        } catch (IOException | RuntimeException e) {
+            return ProcessHandle.current().pid();
+        }
+    }
+
     public Path root() {
         return root;
     }

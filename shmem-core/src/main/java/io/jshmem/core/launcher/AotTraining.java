@@ -8,6 +8,10 @@ import io.jshmem.SignalOp;
 import io.jshmem.SymIntArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.StringConcatFactory;
 
 /**
  * The training job of {@link AotCache}: PEs started by oshrun (two, over UCX or shared memory) go
@@ -52,6 +56,25 @@ public final class AotTraining {
             shmem.setLock(a, 60);
             shmem.clearLock(a, 60);
             shmem.free(b);
+            concatenate(me, peer);
+        }
+    }
+
+    /**
+     * Programs concatenate strings through invokedynamic (javac's default); jshmem's own code does
+     * not (it is compiled with -XDstringConcat=inline), so the training links one such call site
+     * itself, and the cache holds the JDK's machinery for it.
+     */
+    private static void concatenate(int me, int peer) {
+        try {
+            MethodHandle concat = StringConcatFactory.makeConcatWithConstants(MethodHandles.lookup(), "concat",
+                    MethodType.methodType(String.class, int.class, int.class), "PE \u0001 of \u0001").dynamicInvoker();
+            String s = (String) concat.invokeExact(me, peer);
+            if (s.isEmpty()) {
+                throw new AssertionError(s);
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException("string concatenation", t);
         }
     }
 }

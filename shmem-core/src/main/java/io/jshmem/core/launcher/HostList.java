@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -172,6 +173,23 @@ final class HostList {
     }
 
     /** The placement of a job without a host list: every PE on this machine, node 0. */
+    /**
+     * The job's nodes, each once, in the order of their first PE. By node id: {@code distinct()}
+     * on the records would call their generated hashCode, whose bootstrap spins classes on every
+     * launch.
+     */
+    static List<Node> nodes(List<Placement> placements) {
+        List<Node> nodes = new ArrayList<>();
+        BitSet seen = new java.util.BitSet();
+        for (Placement p : placements) {
+            if (!seen.get(p.node().id())) {
+                seen.set(p.node().id());
+                nodes.add(p.node());
+            }
+        }
+        return nodes;
+    }
+
     static List<Placement> localOnly(int npes) {
         Node node = new Node(0, "localhost", npes, true);
         List<Placement> placements = new ArrayList<>(npes);

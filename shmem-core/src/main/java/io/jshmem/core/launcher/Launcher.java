@@ -1,6 +1,8 @@
 package io.jshmem.core.launcher;
 
 import io.jshmem.core.launcher.LaunchOptions.UsageException;
+import java.net.InetAddress;
+import java.nio.channels.spi.SelectorProvider;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +21,25 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
+        prepareNetworking();
         System.exit(run(args, System.getenv()));
+    }
+
+    /**
+     * Initializes, on another thread, what the bootstrap server's socket needs: the JDK's selector
+     * provider (found by a service lookup that opens every jar of the class path) and its network
+     * classes, ~10 ms that would otherwise delay the start of every PE. The command line is parsed
+     * meanwhile; class initialization makes the main thread wait for whatever is not done yet.
+     */
+    private static void prepareNetworking() {
+        Thread.ofPlatform().daemon().name("oshrun-net-init").start(() -> {
+            try {
+                SelectorProvider.provider();
+                InetAddress.getLoopbackAddress();
+            } catch (RuntimeException | Error e) {
+                // the main thread meets it again, where it is reported
+            }
+        });
     }
 
     static int run(String[] args, Map<String, String> env) {
@@ -52,7 +72,7 @@ public final class Launcher {
                     ? HostList.place(options.hosts(), options.npes(), options.oversubscribe())
                     : HostList.localOnly(options.npes());
             endpoint = BootstrapEndpoint.choose(options.bootstrapAddress(),
-                    placements.stream().map(HostList.Placement::node).distinct().toList());
+                    HostList.nodes(placements));
         } catch (UsageException e) {
             System.err.println("oshrun: " + e.getMessage());
             System.err.println("see oshrun --help");

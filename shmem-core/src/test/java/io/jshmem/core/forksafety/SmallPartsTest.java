@@ -20,6 +20,11 @@ class SmallPartsTest {
     Path dir;
 
     @Test
+    void selfPidIsThisProcesssId() {
+        assertEquals(ProcessHandle.current().pid(), ProcFs.selfPid());
+    }
+
+    @Test
     void spawnMarkerRoundTrip() {
         SpawnMarker m = new SpawnMarker(1234, "k3j2", 7, Phase.FINALIZED);
         assertEquals("pid=1234 job=k3j2 pe=7 phase=finalized", m.encode());

@@ -80,6 +80,8 @@ class HostListTest {
         assertEquals(List.of(0, 1, 0, 1), p.stream().map(Placement::localPe).toList());
         assertEquals(List.of(2, 2, 2, 2), p.stream().map(x -> x.node().npes()).toList());
         assertEquals("a", hosts(HostList.place(List.of(new Host("a", 2), new Host("b", 2)), 1, false)));
+        assertEquals(List.of("a", "b"), HostList.nodes(p).stream().map(HostList.Node::host).toList());
+        assertEquals(List.of(0), HostList.nodes(HostList.localOnly(3)).stream().map(HostList.Node::id).toList());
     }
 
     @Test
