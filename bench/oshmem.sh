@@ -30,6 +30,7 @@ Installs openmpi-bin/libopenmpi-dev/libucx0 with apt-get if oshcc or shmem.h is 
   --out FILE         append rows to FILE instead of writing to stdout
   --no-startup       skip the start-up measurement
   --startup-only     only the start-up measurement
+  --startup-runs N   runs of the start-up measurement (default 3)
   --inject-error     corrupt the moved data once: the run must fail
   -h, --help         this text
 
@@ -38,9 +39,9 @@ transport) adds rows op=job_PROG, bytes 0: wall_s, cpu_s (user+sys of oshrun
 and all PEs), load_avg (1-minute, at its start), other_cpu (cores other
 processes kept busy meanwhile) and bind_core (1 bound, 0 not); see lib.sh.
 
-Start-up: median wall time of 3 runs of `oshrun -np 4 hello` (launch,
-shmem_init, finalize) -> row oshmem,shm,4,startup,0,lat_us,<us>,us, plus the
-job_startup rows (medians of the 3 runs).
+Start-up: median wall time of 3 (--startup-runs) runs of `oshrun -np 4 hello`
+(launch, shmem_init, finalize) -> row oshmem,shm,4,startup,0,lat_us,<us>,us,
+plus the job_startup rows (medians of the runs).
 
 Exit status: 0 if every run succeeded and verified its data, 1 otherwise.
 EOF
@@ -59,6 +60,7 @@ out=""
 startup=1
 progs=()
 startup_only=0
+startup_runs=3
 bind=""
 inject=()
 while [[ $# -gt 0 ]]; do
@@ -77,6 +79,8 @@ while [[ $# -gt 0 ]]; do
         --inject-error) inject=(--inject-error) ;;
         --no-startup) startup=0 ;;
         --startup-only) startup_only=1 ;;
+        --startup-runs) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; startup_runs=$2; shift ;;
+        --startup-runs=*) startup_runs=${1#*=} ;;
         -h|--help) usage; exit 0 ;;
         *) echo "oshmem.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -92,6 +96,7 @@ for t in "${transports[@]}"; do
 done
 [[ ${#progs[@]} -gt 0 ]] || progs=(rma amo coll pingpong)
 [[ $startup_only -eq 0 ]] || { progs=(); startup=1; }
+[[ $startup_runs =~ ^[1-9][0-9]*$ ]] || { echo "oshmem.sh: --startup-runs needs an integer >= 1, got '$startup_runs'" >&2; exit 2; }
 for p in "${progs[@]}"; do
     [[ $p =~ ^(rma|amo|coll|pingpong)$ ]] || { echo "oshmem.sh: unknown program '$p' (rma|amo|coll|pingpong)" >&2; exit 2; }
 done
@@ -190,7 +195,7 @@ if [[ $startup -eq 1 ]]; then
     samples=()
     # shellcheck disable=SC2207
     sargs=($(bind_args 4))
-    for i in 1 2 3; do
+    for ((i = 1; i <= startup_runs; i++)); do
         rc=0
         measure_job "$tmp/stats$i" timeout 120 "${osh[@]}" -np 4 "${sargs[@]}" "$build_dir/hello" \
             >"$tmp/hello" 2>"$tmp/err" || rc=$?
@@ -203,13 +208,13 @@ if [[ $startup -eq 1 ]]; then
         fi
         samples+=("$(awk '{printf "%.0f", $1 * 1e6}' "$tmp/stats$i")")
     done
-    if [[ ${#samples[@]} -eq 3 ]]; then
+    if [[ ${#samples[@]} -eq $startup_runs ]]; then
         log "startup samples (us): ${samples[*]}"
         echo "oshmem,shm,4,startup,0,lat_us,$(median_of "${samples[@]}").000,us" | emit
-        # The job rows: the median of each column over the 3 runs.
+        # The job rows: the median of each column over the runs.
         for col in 1 2 3 4; do
             # shellcheck disable=SC2046
-            median_of $(cut -d' ' -f"$col" "$tmp"/stats[123])
+            median_of $(for ((i = 1; i <= startup_runs; i++)); do cut -d' ' -f"$col" "$tmp/stats$i"; done)
         done | paste -sd' ' >"$tmp/stats"
         job_rows oshmem shm 4 startup "$(bind_for 4)" "$tmp/stats" | emit
     fi

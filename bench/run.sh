@@ -14,7 +14,7 @@ bin/ and the jars to bench/build/jshmem, so that work elsewhere in the tree cann
 run. Then, in each round, for each PE count and transport runs each benchmark program (rma, amo,
 coll, pingpong) on jshmem (through that copy of bin/oshrun) and right after it on OSHMEM
 (bench/oshmem.sh), OSHMEM first in even rounds; then the start-up time of a 4-PE hello world for
-both, and finally Report. Ratios are the median over the rounds of each round's ratio: this
+both (7 runs each, interleaved), and finally Report. Ratios are the median over the rounds of each round's ratio: this
 machine changes speed between jobs (a 2-PE ping-pong flips between ~0.12 and ~0.4 us for both
 implementations), and only pairs measured back to back cancel that out.
 
@@ -251,36 +251,57 @@ run_oshmem() {
     add_rows "$tmp/orows"
 }
 
-# Start-up: median wall time of 3 runs of a 4-PE hello world (launch, init, finalize), in us, and
-# the job rows (medians over the 3 runs).
+# Start-up: 7 runs of a 4-PE hello world (launch, init, finalize) each for jshmem and OSHMEM,
+# interleaved (alternately who goes first, as the rounds do), so that both meet the same machine;
+# rows: the median wall time in us, and the job rows (the median of each column).
+startup_runs=7
 run_jshmem_startup() {
-    local i rc lines col b
-    local -a samples=() bopts=()
+    local i rc lines col b o
+    local -a jsamples=() osamples=() bopts=()
     bind_for 4
     b=$bind_n
     [[ $jshmem_binds -eq 1 ]] && bopts=(--bind-to "$b")
-    for i in 1 2 3; do
-        rc=0
-        measure_job "$tmp/stats$i" "$oshrun" -np 4 --timeout 120 "${bopts[@]}" -cp "$hello_jar" \
-            io.jshmem.examples.Hello >"$tmp/hello" 2>"$tmp/err" || rc=$?
-        lines=$(grep -c '^Hello from PE' "$tmp/hello" || true)
-        if [[ $rc -ne 0 || $lines -ne 4 ]]; then
-            cat "$tmp/err" >&2
-            log "FAILED: jshmem startup run $i (exit $rc, $lines of 4 hello lines)"
-            failures+=("jshmem startup")
-            return
-        fi
-        samples+=("$(awk '{printf "%.0f", $1 * 1e6}' "$tmp/stats$i")")
+    for ((i = 1; i <= startup_runs; i++)); do
+        for o in $( ((i % 2 == 1)) && echo "j o" || echo "o j"); do
+            if [[ $o == j ]]; then
+                rc=0
+                measure_job "$tmp/jstats$i" "$oshrun" -np 4 --timeout 120 "${bopts[@]}" -cp "$hello_jar" \
+                    io.jshmem.examples.Hello >"$tmp/hello" 2>"$tmp/err" || rc=$?
+                lines=$(grep -c '^Hello from PE' "$tmp/hello" || true)
+                if [[ $rc -ne 0 || $lines -ne 4 ]]; then
+                    cat "$tmp/err" >&2
+                    log "FAILED: jshmem startup run $i (exit $rc, $lines of 4 hello lines)"
+                    failures+=("jshmem startup")
+                    return
+                fi
+                jsamples+=("$(awk '{printf "%.0f", $1 * 1e6}' "$tmp/jstats$i")")
+            else
+                rm -f "$tmp/orows"
+                if ! "$here/oshmem.sh" --pes 4 --transport shm --bind "$b" --out "$tmp/orows" --startup-only \
+                    --startup-runs 1; then
+                    failures+=("oshmem startup")
+                    return
+                fi
+                # Its one run: the lat_us row, and the job rows as measure_job's stats line.
+                osamples+=("$(awk -F, '$4 == "startup" && $6 == "lat_us" { printf "%.0f", $7 }' "$tmp/orows")")
+                awk -F, '$4 == "job_startup" { v[$6] = $7 }
+                    END { print v["wall_s"], v["cpu_s"], v["load_avg"], v["other_cpu"] }' "$tmp/orows" >"$tmp/ostats$i"
+            fi
+        done
     done
-    log "jshmem startup samples (us): ${samples[*]}"
-    echo "jshmem,shm,4,startup,0,lat_us,$(median_of "${samples[@]}").000,us" >"$tmp/rows"
-    for col in 1 2 3 4; do
-        # shellcheck disable=SC2046
-        median_of $(cut -d' ' -f"$col" "$tmp"/stats[123])
-    done | paste -sd' ' >"$tmp/stats"
-    job_rows jshmem shm 4 startup "$b" "$tmp/stats" >>"$tmp/rows"
+    log "startup samples (us), jshmem: ${jsamples[*]}; OSHMEM: ${osamples[*]}"
+    {
+        echo "jshmem,shm,4,startup,0,lat_us,$(median_of "${jsamples[@]}").000,us"
+        echo "oshmem,shm,4,startup,0,lat_us,$(median_of "${osamples[@]}").000,us"
+    } >"$tmp/rows"
+    for o in j o; do
+        for col in 1 2 3 4; do
+            # shellcheck disable=SC2046
+            median_of $(for ((i = 1; i <= startup_runs; i++)); do cut -d' ' -f"$col" "$tmp/${o}stats$i"; done)
+        done | paste -sd' ' >"$tmp/stats"
+        job_rows "$([[ $o == j ]] && echo jshmem || echo oshmem)" shm 4 startup "$b" "$tmp/stats" >>"$tmp/rows"
+    done
     add_rows "$tmp/rows"
-    run_oshmem 4 shm "$b" startup --startup-only
 }
 
 binds=()
@@ -306,8 +327,8 @@ for ((round = 1; round <= rounds; round++)); do
         done
     done
 done
-# Start-up is a shared-memory measurement: only when shm is among the transports (3 runs each,
-# recorded as round 1).
+# Start-up is a shared-memory measurement: only when shm is among the transports (7 interleaved
+# runs each, recorded as round 1).
 round=1
 if [[ " ${transports[*]} " == *" shm "* ]]; then
     run_jshmem_startup
