@@ -515,13 +515,18 @@ final class Job implements BootstrapServer.Listener {
                 victims.add(process.toHandle());
             }
         }
-        // Also whatever the PEs started: once a PE is dead its children are no longer ours to find.
+        // Also whatever the PEs started: once a PE is dead its children are no longer ours to find,
+        // so when every PE has exited (a job's normal end) there is nothing to look for, and the
+        // scan of /proc that finds descendants (milliseconds, before oshrun can exit) is skipped.
         // The agents' own children (an ssh ProxyCommand, say) go with their agent.
-        Set<ProcessHandle> agentChildren = new LinkedHashSet<>();
-        agents.forEach(a -> a.descendants().forEach(agentChildren::add));
-        ProcessHandle.current().descendants()
-                .filter(h -> !agents.contains(h) && !agentChildren.contains(h))
-                .forEach(victims::add);
+        victims.removeIf(h -> !h.isAlive());
+        if (!victims.isEmpty() || !agents.isEmpty()) {
+            Set<ProcessHandle> agentChildren = new LinkedHashSet<>();
+            agents.forEach(a -> a.descendants().forEach(agentChildren::add));
+            ProcessHandle.current().descendants()
+                    .filter(h -> !agents.contains(h) && !agentChildren.contains(h))
+                    .forEach(victims::add);
+        }
         victims.removeIf(h -> !h.isAlive());
         agents.removeIf(h -> !h.isAlive());
         if (victims.isEmpty() && agents.isEmpty()) {

@@ -26,7 +26,7 @@ class PeCommandTest {
 
     @Test
     void defaultCommand() throws UsageException {
-        assertEquals(List.of("/jdk/bin/java", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED",
+        assertEquals(List.of("/jdk/bin/java", "-XX:+UseSerialGC", PeCommand.JIT_THRESHOLDS, "--enable-native-access=ALL-UNNAMED",
                         "-cp", ".:/jshmem/classes", "app.Main", "a1", "a2"),
                 build(Map.of(), "-np", "2", "app.Main", "a1", "a2"));
     }
@@ -34,14 +34,15 @@ class PeCommandTest {
     @Test
     void moduleRunsOnTheModulePathAfterJshmemsModules() throws UsageException {
         String modules = "io.jshmem.core,io.jshmem.ucx,io.jshmem.spawn";
-        assertEquals(List.of("/jdk/bin/java", "-XX:+UseSerialGC", "--enable-native-access=" + modules + ",ALL-UNNAMED",
+        assertEquals(List.of("/jdk/bin/java", "-XX:+UseSerialGC", PeCommand.JIT_THRESHOLDS,
+                        "--enable-native-access=" + modules + ",ALL-UNNAMED",
                         "-Xmx1g", "--module-path", "/jshmem/classes:/app/mods", "--add-modules", modules,
                         "-m", "app/app.Main", "a1"),
                 build(Map.of("CLASSPATH", "/ignored"), "-np", "2", "--jvm-opt", "-Xmx1g", "-p", "/app/mods",
                         "-m", "app/app.Main", "a1"));
         List<String> withClassPath = build(Map.of(), "-np", "1", "-cp", "/libs/x.jar", "-m", "app");
         assertEquals(List.of("--module-path", "/jshmem/classes", "--add-modules", modules, "-cp", "/libs/x.jar", "-m", "app"),
-                withClassPath.subList(3, withClassPath.size()));
+                withClassPath.subList(4, withClassPath.size()));
     }
 
     @Test
@@ -55,8 +56,8 @@ class PeCommandTest {
     void jvmOptionsThenJavaOptsVariable() throws UsageException {
         List<String> command = build(Map.of("JSHMEM_JAVA_OPTS", "  -Xss2m\t -ea "),
                 "-np", "1", "--jvm-opt", "-Xmx1g", "M");
-        assertEquals(List.of("-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-Xss2m", "-ea"),
-                command.subList(1, 6));
+        assertEquals(List.of("-XX:+UseSerialGC", PeCommand.JIT_THRESHOLDS, "--enable-native-access=ALL-UNNAMED",
+                "-Xmx1g", "-Xss2m", "-ea"), command.subList(1, 7));
     }
 
     @Test
