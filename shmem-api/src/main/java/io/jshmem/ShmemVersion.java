@@ -99,12 +99,12 @@ public final class ShmemVersion {
         return copies;
     }
 
-    /** The entries of a class path string that exist, in order. */
+    /** The entries of a class path string, in order (an empty one is the working directory). */
     static List<Path> classPath(String classPath) {
         List<Path> entries = new ArrayList<>();
         for (String e : classPath.split(File.pathSeparator)) {
             try {
-                entries.add(Path.of(e.isEmpty() ? "." : e)); // an empty entry is the working directory
+                entries.add(Path.of(e.isEmpty() ? "." : e));
             } catch (IllegalArgumentException ex) {
                 // not a path: the class loader cannot use it either
             }
