@@ -395,8 +395,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 oshrun dying) ends the remote PE: SIGTERM, then SIGKILL after 2 s.
 
                 Each PE's JVM gets -XX:+UseSerialGC (unless an option picks another collector),
+                -XX:CompileThresholdScaling=2 (less start-up compilation),
                 --enable-native-access=ALL-UNNAMED (with -m: the jshmem modules and ALL-UNNAMED),
-                the --jvm-opt values, then $JSHMEM_JAVA_OPTS.
+                the --jvm-opt values, then $JSHMEM_JAVA_OPTS (a later value of an option wins).
                 PE 0 reads oshrun's standard input if it runs on this machine; other PEs read /dev/null.
 
                 Environment read by oshrun:
