@@ -55,6 +55,31 @@ job_output() {
     grep -vE "^$1," "$6/out" >&2 || true # anything else is unexpected: show it rather than lose it
 }
 
+# measure_hello STATS PATTERN CMD...: one start-up sample: runs the 4-PE hello world CMD through
+# measure_job into STATS and prints its wall time in us. Fails (printing CMD's stderr and why on
+# stderr) unless CMD succeeded with 4 lines starting with PATTERN.
+measure_hello() {
+    local stats=$1 pattern=$2 rc=0 lines
+    shift 2
+    measure_job "$stats" "$@" >"$stats.out" 2>"$stats.err" || rc=$?
+    lines=$(grep -c "^$pattern" "$stats.out" || true)
+    if [[ $rc -ne 0 || $lines -ne 4 ]]; then
+        cat "$stats.err" >&2
+        echo "exit $rc, $lines of 4 hello lines" >&2
+        return 1
+    fi
+    awk '{printf "%.0f", $1 * 1e6}' "$stats"
+}
+
+# median_stats STATS...: measure_job's stats line whose every column is the median of those files'.
+median_stats() {
+    local col
+    for col in 1 2 3 4; do
+        # shellcheck disable=SC2046
+        median_of $(cut -d' ' -f"$col" "$@")
+    done | paste -sd' '
+}
+
 # median_of N...: the median of an odd number of numbers.
 median_of() {
     printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"

@@ -195,27 +195,22 @@ if [[ $startup -eq 1 ]]; then
     samples=()
     # shellcheck disable=SC2207
     sargs=($(bind_args 4))
+    stats=()
     for ((i = 1; i <= startup_runs; i++)); do
-        rc=0
-        measure_job "$tmp/stats$i" timeout 120 "${osh[@]}" -np 4 "${sargs[@]}" "$build_dir/hello" \
-            >"$tmp/hello" 2>"$tmp/err" || rc=$?
-        lines=$(grep -c '^hello from PE' "$tmp/hello" || true)
-        if [[ $rc -ne 0 || $lines -ne 4 ]]; then
-            cat "$tmp/err" >&2
-            log "FAILED: startup run $i (exit $rc, $lines of 4 hello lines)"
+        if ! sample=$(measure_hello "$tmp/stats$i" 'hello from PE' timeout 120 "${osh[@]}" -np 4 "${sargs[@]}" \
+            "$build_dir/hello"); then
+            log "FAILED: startup run $i"
             failures+=("startup")
             break
         fi
-        samples+=("$(awk '{printf "%.0f", $1 * 1e6}' "$tmp/stats$i")")
+        samples+=("$sample")
+        stats+=("$tmp/stats$i")
     done
     if [[ ${#samples[@]} -eq $startup_runs ]]; then
         log "startup samples (us): ${samples[*]}"
         echo "oshmem,shm,4,startup,0,lat_us,$(median_of "${samples[@]}").000,us" | emit
         # The job rows: the median of each column over the runs.
-        for col in 1 2 3 4; do
-            # shellcheck disable=SC2046
-            median_of $(for ((i = 1; i <= startup_runs; i++)); do cut -d' ' -f"$col" "$tmp/stats$i"; done)
-        done | paste -sd' ' >"$tmp/stats"
+        median_stats "${stats[@]}" >"$tmp/stats"
         job_rows oshmem shm 4 startup "$(bind_for 4)" "$tmp/stats" | emit
     fi
 fi

@@ -256,25 +256,22 @@ run_oshmem() {
 # rows: the median wall time in us, and the job rows (the median of each column).
 startup_runs=7
 run_jshmem_startup() {
-    local i rc lines col b o
-    local -a jsamples=() osamples=() bopts=()
+    local i b o sample
+    local -a jsamples=() osamples=() bopts=() jstats=() ostats=()
     bind_for 4
     b=$bind_n
     [[ $jshmem_binds -eq 1 ]] && bopts=(--bind-to "$b")
     for ((i = 1; i <= startup_runs; i++)); do
         for o in $( ((i % 2 == 1)) && echo "j o" || echo "o j"); do
             if [[ $o == j ]]; then
-                rc=0
-                measure_job "$tmp/jstats$i" "$oshrun" -np 4 --timeout 120 "${bopts[@]}" -cp "$hello_jar" \
-                    io.jshmem.examples.Hello >"$tmp/hello" 2>"$tmp/err" || rc=$?
-                lines=$(grep -c '^Hello from PE' "$tmp/hello" || true)
-                if [[ $rc -ne 0 || $lines -ne 4 ]]; then
-                    cat "$tmp/err" >&2
-                    log "FAILED: jshmem startup run $i (exit $rc, $lines of 4 hello lines)"
+                if ! sample=$(measure_hello "$tmp/jstats$i" 'Hello from PE' "$oshrun" -np 4 --timeout 120 \
+                    "${bopts[@]}" -cp "$hello_jar" io.jshmem.examples.Hello); then
+                    log "FAILED: jshmem startup run $i"
                     failures+=("jshmem startup")
                     return
                 fi
-                jsamples+=("$(awk '{printf "%.0f", $1 * 1e6}' "$tmp/jstats$i")")
+                jsamples+=("$sample")
+                jstats+=("$tmp/jstats$i")
             else
                 rm -f "$tmp/orows"
                 if ! "$here/oshmem.sh" --pes 4 --transport shm --bind "$b" --out "$tmp/orows" --startup-only \
@@ -286,6 +283,7 @@ run_jshmem_startup() {
                 osamples+=("$(awk -F, '$4 == "startup" && $6 == "lat_us" { printf "%.0f", $7 }' "$tmp/orows")")
                 awk -F, '$4 == "job_startup" { v[$6] = $7 }
                     END { print v["wall_s"], v["cpu_s"], v["load_avg"], v["other_cpu"] }' "$tmp/orows" >"$tmp/ostats$i"
+                ostats+=("$tmp/ostats$i")
             fi
         done
     done
@@ -294,13 +292,10 @@ run_jshmem_startup() {
         echo "jshmem,shm,4,startup,0,lat_us,$(median_of "${jsamples[@]}").000,us"
         echo "oshmem,shm,4,startup,0,lat_us,$(median_of "${osamples[@]}").000,us"
     } >"$tmp/rows"
-    for o in j o; do
-        for col in 1 2 3 4; do
-            # shellcheck disable=SC2046
-            median_of $(for ((i = 1; i <= startup_runs; i++)); do cut -d' ' -f"$col" "$tmp/${o}stats$i"; done)
-        done | paste -sd' ' >"$tmp/stats"
-        job_rows "$([[ $o == j ]] && echo jshmem || echo oshmem)" shm 4 startup "$b" "$tmp/stats" >>"$tmp/rows"
-    done
+    median_stats "${jstats[@]}" >"$tmp/stats"
+    job_rows jshmem shm 4 startup "$b" "$tmp/stats" >>"$tmp/rows"
+    median_stats "${ostats[@]}" >"$tmp/stats"
+    job_rows oshmem shm 4 startup "$b" "$tmp/stats" >>"$tmp/rows"
     add_rows "$tmp/rows"
 }
 
