@@ -1,6 +1,7 @@
 package io.jshmem.core.bootstrap;
 
 import io.jshmem.core.Log;
+import io.jshmem.core.forksafety.ProcFs;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -10,7 +11,7 @@ import java.util.function.Consumer;
 public final class SingletonBootstrap implements Bootstrap {
     private final Map<String, byte[]> kv = new HashMap<>();
     private final int generation;
-    private final String jobId = "s" + ProcessHandle.current().pid() + "x"
+    private final String jobId = "s" + ProcFs.selfPid() + "x"
             + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
 
     /** For initialization {@code generation} of this process (its job id is new each time anyway). */

@@ -76,7 +76,7 @@ public enum ForkPolicy {
         if (r.safe()) {
             return false;
         }
-        String who = env.containsKey(LaunchEnv.PE) ? "PE " + env.get(LaunchEnv.PE) : "process " + ProcessHandle.current().pid();
+        String who = env.containsKey(LaunchEnv.PE) ? "PE " + env.get(LaunchEnv.PE) : "process " + ProcFs.selfPid();
         String what = ForkSafety.LAUNCH_MECHANISM_PROPERTY + "=" + mechanism + " makes every ProcessBuilder fork this JVM,"
                 + " and fork is not safe here: " + String.join("; ", r.reasons()) + ". " + CLAUSE_3
                 + ": remove the property (the default, POSIX_SPAWN, does not fork) or start subprocesses with io.jshmem.spawn.Spawn,"

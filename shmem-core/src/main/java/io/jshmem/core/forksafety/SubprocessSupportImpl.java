@@ -21,7 +21,7 @@ public final class SubprocessSupportImpl implements SubprocessSupport {
 
     @Override
     public Optional<String> childMarker() {
-        return SpawnMarker.forChild(System.getenv(), ProcessHandle.current().pid(), ShmemProviderImpl.phase())
+        return SpawnMarker.forChild(System.getenv(), ProcFs.selfPid(), ShmemProviderImpl.phase())
                 .map(SpawnMarker::encode);
     }
 
