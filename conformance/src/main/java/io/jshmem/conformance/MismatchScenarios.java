@@ -17,6 +17,10 @@ import io.jshmem.SymType;
  * <li>{@code large-broadcast-sizes}: PE 0 broadcasts 16384 longs, the others 8192 (above the
  *     push buffers: across nodes the root pushes into their dest once they say they entered, so
  *     it must see there that they called something else, and push nothing).
+ * <li>{@code large-alltoall-vs-barrier}: the last PE calls barrierAll while the others call an
+ *     alltoall of 16 KiB blocks (above the push buffers: where PEs share cores each block goes
+ *     straight into its receiver's dest once the receiver has arrived, so a sender must see there
+ *     that the receiver called something else, and write nothing).
  * </ul>
  * A PE that gets past the mismatched call prints {@code PAST <pe>}; none should, but a broadcast
  * root (which waits for no one: the mismatch shows at the barrier after it).
@@ -38,6 +42,16 @@ public final class MismatchScenarios {
                     shmem.barrierAll();
                 } else {
                     shmem.teamWorld().sumReduce(dst, src, 4);
+                }
+            }
+            case "large-alltoall-vs-barrier" -> {
+                int n = shmem.nPes();
+                SymLongArray to = shmem.calloc(SymType.LONG, 2048L * n);
+                SymLongArray from = shmem.calloc(SymType.LONG, 2048L * n);
+                if (me == last) {
+                    shmem.barrierAll();
+                } else {
+                    shmem.teamWorld().alltoall(to, from, 2048);
                 }
             }
             case "broadcast-roots" -> shmem.teamWorld().broadcast(dst, src, 4, me == 0 ? 0 : 1);

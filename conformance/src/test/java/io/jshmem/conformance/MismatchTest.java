@@ -23,6 +23,7 @@ class MismatchTest {
         "reduce-vs-barrier, barrier/sync, a reduction, false",
         "malloc-sizes, malloc/calloc/align/realloc/free, with different arguments, false",
         "finalize-vs-barrier, barrier/sync, finalize, false",
+        "large-alltoall-vs-barrier, barrier/sync, alltoall(s), false",
         // Each root returns from its broadcast without waiting for anyone: the mismatch shows at the
         // next operation in which the PEs wait for each other (the barrier after it).
         "broadcast-roots, barrier/sync, after an earlier collective call that did not match, true"})

@@ -761,6 +761,30 @@ final class TeamImpl implements ShmemTeam {
         }
     }
 
+    /** Team PE {@code pe}'s arrival word ({@link #arrive}), read now. */
+    long arrivalWord(int pe) {
+        return (long) CtxBase.LONG.getAcquire(peers[pe], arriveOff);
+    }
+
+    /**
+     * Whether arrival word {@code v} of team PE {@code pe} says it has arrived at epoch {@code e};
+     * if it arrived there in another operation, ends the job as {@link #awaitArrival} does.
+     */
+    boolean arrivedAt(int pe, long v, long e) {
+        if (v >>> IDENT_BITS < e) {
+            return false;
+        }
+        if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
+            mismatch(pe, e, (int) (v & IDENT_MASK));
+        }
+        return true;
+    }
+
+    /** One step of a wait for team PE {@code pe}'s arrival word to change from {@code v} ({@link Waiter#idle}). */
+    long idleForArrival(int pe, long v, long w) {
+        return st.waiter.idle(w, peers[pe], arriveOff, 8, v);
+    }
+
     /** Waits until team PE {@code pe}'s arrival word reaches epoch {@code e}; returns the word. */
     private long awaitReached(int pe, long e) {
         MemorySegment seg = peers[pe];
