@@ -26,7 +26,8 @@ import java.util.Map;
  * @param collAlgorithm  JSHMEM_COLL_ALGORITHM: {@code auto} (push through per-team buffers for small
  *                       messages; larger reductions on one node (over 2 PEs) write their slices into the
  *                       members' dest, larger broadcasts there read the root's source in place (the root
- *                       waits until all have); pull otherwise; across nodes, broadcasts to more than
+ *                       waits until all have), larger alltoalls there put each block into its receiver's
+ *                       dest once it has entered, where PEs share cores; pull otherwise; across nodes, broadcasts to more than
  *                       {@value Collectives#TREE_BROADCAST_ABOVE} PEs go down a binomial tree),
  *                       {@code push} (never a tree), {@code tree} (always a tree) or {@code pull}
  *                       (every collective larger than the buffers pulls)

@@ -52,7 +52,8 @@ public final class InfoReport {
                 + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast; exchanged between 2 PEs),"
                 + " broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
                 + " PEs, or above the buffers from 3 PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
-                + " into every PE's dest, larger broadcasts there are read from the root's source in place; larger collectives across nodes push into the receivers' dest once they have"
+                + " into every PE's dest, larger broadcasts there are read from the root's source in place, larger alltoalls there"
+                + " put into each receiver's dest once it has entered where PEs share cores; larger collectives across nodes push into the receivers' dest once they have"
                 + " entered (reductions: slices into a " + TeamSlots.LANDING_BYTES / 1024 + " KiB landing area per round,"
                 + " results into every dest; 2 PEs exchange inputs up to " + Collectives.EXCHANGE_BYTES / 1024 + " KiB), no sync; else pull)");
         lines.add("  SHMEM_ATOMICS:        " + c.atomics() + " (auto: CPU atomics on this node's PEs unless the network"
