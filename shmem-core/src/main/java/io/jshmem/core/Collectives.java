@@ -575,7 +575,7 @@ final class Collectives {
             }
         }
         team.awaitPushes(e, n - 1, 0, n);
-        team.synced(e);
+        team.receivedFromAll(e);
     }
 
     /** alltoall(s) through the push buffers: each member's buffer holds its blocks for PE 0, 1, ... contiguously. */

@@ -755,10 +755,7 @@ final class TeamImpl implements ShmemTeam {
      * moves on after seeing everyone's), so a mismatch is always caught by someone.
      */
     void awaitArrival(int pe, long e) {
-        long v = awaitReached(pe, e);
-        if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
-            mismatch(pe, e, (int) (v & IDENT_MASK));
-        }
+        arrivedAt(pe, awaitReached(pe, e), e);
     }
 
     /** Team PE {@code pe}'s arrival word ({@link #arrive}), read now. */
@@ -787,10 +784,9 @@ final class TeamImpl implements ShmemTeam {
 
     /** Waits until team PE {@code pe}'s arrival word reaches epoch {@code e}; returns the word. */
     private long awaitReached(int pe, long e) {
-        MemorySegment seg = peers[pe];
         long v;
-        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(seg, arriveOff)) >>> IDENT_BITS < e; ) {
-            w = st.waiter.idle(w, seg, arriveOff, 8, v);
+        for (long w = 0; (v = arrivalWord(pe)) >>> IDENT_BITS < e; ) {
+            w = idleForArrival(pe, v, w);
         }
         return v;
     }
