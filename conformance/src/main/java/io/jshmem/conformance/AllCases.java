@@ -21,6 +21,7 @@ public final class AllCases {
         all.addAll(BackToBackCases.cases());
         all.addAll(ContextSignalLockCases.cases());
         all.addAll(BadInputCases.cases());
+        all.addAll(SegmentCases.cases());
         all.addAll(Spec16Cases.cases());
         all.addAll(ZeroLengthCases.cases());
         all.addAll(AllocationCases.cases());

@@ -186,7 +186,11 @@ final class Comm {
     /** Like {@link #get}; over the transport, {@code dest} is valid after quiet. */
     void getNbi(int pe, long off, MemorySegment dest) {
         Flight.Transfer ev = transfer("get_nbi", pe, dest.byteSize());
-        get(pe, off, dest, 0, dest.byteSize(), true);
+        if (direct[pe] != null) {
+            get(pe, off, dest, 0, dest.byteSize(), true);
+        } else {
+            remote(pe).getNbi(pe, off, dest); // the caller's segment: the transport may not keep it
+        }
         end(ev);
     }
 

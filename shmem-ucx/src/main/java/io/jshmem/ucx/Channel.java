@@ -117,12 +117,15 @@ final class Channel {
     private int pendingCount;
     /** Non-blocking fetching atomics in flight, completed at quiet. */
     final NbiFetches fetches;
+    /** The non-blocking puts and gets whose buffers are the caller's and may be released before quiet. */
+    final NbiStaging staging;
 
     Channel(UcxJob job, boolean locked) {
         this.job = job;
         this.lock = locked ? new ReentrantLock() : null;
         this.quietLock = locked ? new ReentrantLock() : null;
         this.fetches = new NbiFetches(this, locked);
+        this.staging = new NbiStaging(this, locked);
         this.eps = new long[job.npes];
         this.flushRequests = new long[job.npes];
         this.flushPes = new int[job.npes];
@@ -505,7 +508,11 @@ final class Channel {
         try {
             completePending(-1);
         } finally {
-            fetches.completeAll();
+            try {
+                staging.completeAll();
+            } finally {
+                fetches.completeAll();
+            }
         }
     }
 
@@ -552,7 +559,11 @@ final class Channel {
         try {
             completePending(pe);
         } finally {
-            fetches.completeAll(); // all of them: they are few, and kept in posting order
+            try {
+                staging.complete(pe);
+            } finally {
+                fetches.completeAll(); // all of them: they are few, and kept in posting order
+            }
         }
     }
 
@@ -688,6 +699,7 @@ final class Channel {
             }
             pendingCount = 0;
             fetches.freeRequests();
+            staging.freeRequests();
             for (int pe = 0; pe < eps.length; pe++) {
                 if (rkeys[pe] != 0) {
                     Ucp.rkeyDestroy(rkeys[pe]);
@@ -730,6 +742,7 @@ final class Channel {
                 Ucp.workerDestroy(worker);
                 worker = MemorySegment.NULL;
                 fetches.releaseMemory();
+                staging.releaseMemory();
             }
         } finally {
             unlock();

@@ -13,6 +13,7 @@ import io.jshmem.core.transport.AmoOp;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,13 +91,14 @@ public final class UcxTransport implements RemoteTransport {
         rma(Channel.PUT, pe, offset, source, sourceOffset, n);
     }
 
+    /** {@code source} is the caller's: see {@link #userNbi}. */
     @Override
     public void putNbi(int pe, long offset, MemorySegment source) {
         if (!source.isNative()) {
             put(pe, offset, source); // the array may be reused on return: copied, locally complete
             return;
         }
-        nbi(Channel.PUT, pe, offset, source, 0, source.byteSize(), "put_nbi");
+        userNbi(Channel.PUT, pe, offset, source, source.byteSize(), "put_nbi");
     }
 
     @Override
@@ -109,9 +111,44 @@ public final class UcxTransport implements RemoteTransport {
         rma(Channel.GET, pe, offset, dest, destOffset, n);
     }
 
+    /** {@code dest} is the caller's: see {@link #userNbi}. */
     @Override
     public void getNbi(int pe, long offset, MemorySegment dest) {
-        getNbi(pe, offset, dest, 0, dest.byteSize());
+        if (!dest.isNative()) {
+            get(pe, offset, dest, 0, dest.byteSize());
+            return;
+        }
+        userNbi(Channel.GET, pe, offset, dest, dest.byteSize(), "get_nbi");
+    }
+
+    /**
+     * A non-blocking put or get of the caller's native segment {@code local} (all {@code n} bytes
+     * of it), which the caller may close once this returns. Checked first as shared memory's copy
+     * would check it. A segment that is never released is used in place; any other goes through the
+     * channel's {@link NbiStaging}, or, above {@link NbiStaging#MAX_STAGED}, is transferred blocking.
+     */
+    private void userNbi(Channel.Rma op, int pe, long offset, MemorySegment local, long n, String what) {
+        if (op == Channel.PUT) {
+            LocalSegments.checkRead(local, 0, n);
+        } else {
+            LocalSegments.checkWrite(local, 0, n);
+        }
+        if (n == 0 || LocalSegments.neverReleased(local)) {
+            nbi(op, pe, offset, local, 0, n, what);
+        } else if (n > NbiStaging.MAX_STAGED) {
+            rma(op, pe, offset, local, 0, n);
+        } else {
+            main.waiters.incrementAndGet();
+            try {
+                if (op == Channel.PUT) {
+                    main.staging.put(pe, offset, local, 0, n);
+                } else {
+                    main.staging.get(pe, offset, local, 0, n);
+                }
+            } finally {
+                main.waiters.decrementAndGet();
+            }
+        }
     }
 
     @Override
@@ -123,9 +160,18 @@ public final class UcxTransport implements RemoteTransport {
         nbi(Channel.GET, pe, offset, dest, destOffset, n, "get_nbi");
     }
 
-    /** A blocking put or get of {@code n} bytes of {@code local} from {@code at}. */
+    /**
+     * A blocking put or get of {@code n} bytes of {@code local} from {@code at}. A native segment
+     * is checked as shared memory's copy would check it before UCX gets its address, and kept
+     * reachable until the transfer is done (an automatic arena's memory is freed once its segment
+     * is unreachable).
+     */
     private void rma(Channel.Rma op, int pe, long offset, MemorySegment local, long at, long n) {
-        Objects.checkFromIndexSize(at, n, local.byteSize());
+        if (op == Channel.PUT) {
+            LocalSegments.checkRead(local, at, n);
+        } else {
+            LocalSegments.checkWrite(local, at, n);
+        }
         main.waiters.incrementAndGet();
         try {
             if (n == 0) {
@@ -137,6 +183,7 @@ public final class UcxTransport implements RemoteTransport {
             }
         } finally {
             main.waiters.decrementAndGet();
+            Reference.reachabilityFence(local);
         }
     }
 

@@ -417,4 +417,56 @@ class UcxTransportTest {
             assertTrue(perRound < 16, perRound + " bytes allocated per round of 12 operations");
         }
     }
+
+    /**
+     * Non-blocking transfers of arena segments closed before quiet: staged, so the put's data
+     * arrives whole and the get into a closed segment writes nothing; the staged bytes are bounded
+     * (what is staged is completed before the limit is passed) and a transfer above the staging
+     * maximum is done before the call returns.
+     */
+    @Test
+    void nonBlockingTransfersOfReleasedSegmentsAreStaged() {
+        int n = 1 << 20;
+        long off = user + (8L << 20);
+        Arena a = Arena.ofConfined();
+        MemorySegment out = a.allocate(n);
+        for (int i = 0; i < n; i++) {
+            out.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 13));
+        }
+        MemorySegment expected = Arena.ofAuto().allocate(n).copyFrom(out);
+        t0.putNbi(1, off, out);
+        MemorySegment lost = a.allocate(n);
+        t0.getNbi(1, off, lost);
+        a.close();
+        t0.quiet();
+        assertEquals(-1, heap1.asSlice(off, n).mismatch(expected), "putNbi from a segment closed before quiet");
+        assertEquals(0, t0.main.staging.inFlight());
+        // 24 MiB in 1 MiB puts before a quiet: staging completes what it holds at 16 MiB.
+        try (Arena b = Arena.ofConfined()) {
+            MemorySegment src = b.allocate(n).copyFrom(expected);
+            for (int k = 0; k < 24; k++) {
+                t0.putNbi(1, off + (long) (k % 8) * n, src);
+                assertTrue(t0.main.staging.inFlight() <= NbiStaging.LIMIT / n, t0.main.staging.inFlight() + " staged");
+            }
+            t0.quiet();
+            // Above the staging maximum: transferred before the call returns, nothing staged.
+            MemorySegment big = b.allocate(NbiStaging.MAX_STAGED + 8);
+            big.fill((byte) 0x6B);
+            t0.putNbi(1, off, big);
+            assertEquals(0, t0.main.staging.inFlight());
+            MemorySegment into = b.allocate(NbiStaging.MAX_STAGED + 8);
+            t0.getNbi(1, off, into);
+            assertEquals(0, t0.main.staging.inFlight());
+            assertEquals(-1, into.mismatch(big), "getNbi above the staging maximum, complete on return");
+        }
+        // A closed segment is refused with the JDK's own exception before anything moves.
+        Arena c = Arena.ofConfined();
+        MemorySegment closed = c.allocate(64);
+        c.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> t0.put(1, off, closed));
+        assertEquals("Already closed", e.getMessage());
+        assertThrows(IllegalStateException.class, () -> t0.putNbi(1, off, closed));
+        assertThrows(IllegalStateException.class, () -> t0.getNbi(1, off, closed));
+        assertThrows(IllegalArgumentException.class, () -> t0.get(1, off, Arena.ofAuto().allocate(8).asReadOnly()));
+    }
 }

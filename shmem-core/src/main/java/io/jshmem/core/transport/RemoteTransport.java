@@ -8,6 +8,12 @@ import java.lang.foreign.ValueLayout;
  * The narrow interface to PEs that are not on this node (UCX later). PEs on this node are reached
  * by direct loads and stores on their mapped heaps and never come here. Offsets are byte offsets
  * into the target PE's symmetric heap segment; local buffers are native or heap segments.
+ *
+ * <p>The segments of the four routines that take a whole segment are the caller's: a closed one, or
+ * one confined to another thread, must throw what {@code MemorySegment.copy} would throw before
+ * anything is transferred, and a non-blocking one's segment may be closed once the call returns, so
+ * the transport must not read or write it after that unless it cannot be released. The forms with an
+ * offset and length serve the runtime's own data movement, on memory the runtime keeps alive.
  */
 public interface RemoteTransport extends AutoCloseable {
 

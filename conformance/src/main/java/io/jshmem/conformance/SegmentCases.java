@@ -1,0 +1,220 @@
+package io.jshmem.conformance;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import io.jshmem.Shmem;
+import io.jshmem.SignalOp;
+import io.jshmem.SymByteArray;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The caller's {@link MemorySegment} buffers, misused: closed, confined to another thread,
+ * read-only (as a get's destination) or larger than the symmetric object, at sizes from 64 B to
+ * 8 MiB, against every PE (on a job of two hosts some are reached over UCX, which takes raw
+ * addresses). Each must throw what the JDK's own copy throws for it, the same to every PE, and
+ * write no byte into any heap; then non-blocking transfers whose segment is closed before quiet.
+ */
+final class SegmentCases {
+    private static final long[] SIZES = {64, 4096, 1 << 20, 8 << 20};
+    private static final byte PATTERN = (byte) 0xA5;
+
+    private SegmentCases() {
+    }
+
+    static List<Case> cases() {
+        return List.of(
+                Case.of("bad.user-segments", SegmentCases::badSegments),
+                Case.of("rma.nbi-segment-closed-before-quiet", SegmentCases::closedBeforeQuiet));
+    }
+
+    /** The largest size the job's heap holds a few times over (the heap may be set small). */
+    private static long[] sizes() {
+        long max = CaseContext.heapSize() / 8;
+        return java.util.Arrays.stream(SIZES).filter(n -> n <= max).toArray();
+    }
+
+    /** One misuse: how to make the segment, and whether a get into it (a write) or only a put from it is wrong. */
+    private record Misuse(String name, boolean putToo, java.util.function.LongFunction<MemorySegment> make) {
+    }
+
+    static void badSegments(CaseContext c) throws Exception {
+        Shmem s = c.shmem;
+        long[] sizes = sizes();
+        long max = sizes[sizes.length - 1];
+        SymByteArray dest = c.calloc(SymType.BYTE, max);
+        SymLongArray sig = c.calloc(SymType.LONG, 1);
+        dest.local().fill(PATTERN);
+        s.barrierAll();
+        // A thread that owns a confined arena, and a segment of it of every size, until the case ends.
+        CountDownLatch done = new CountDownLatch(1);
+        CountDownLatch made = new CountDownLatch(1);
+        java.util.Map<Long, MemorySegment> owned = new java.util.concurrent.ConcurrentHashMap<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (Arena a = Arena.ofConfined()) {
+                for (long n : sizes) {
+                    owned.put(n, a.allocate(n));
+                }
+                made.countDown();
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        made.await();
+        try (Arena live = Arena.ofConfined()) {
+            List<Misuse> misuses = List.of(
+                    new Misuse("closed", true, n -> {
+                        Arena a = Arena.ofConfined();
+                        MemorySegment m = a.allocate(n);
+                        a.close();
+                        return m;
+                    }),
+                    new Misuse("closed-shared", true, n -> {
+                        Arena a = Arena.ofShared();
+                        MemorySegment m = a.allocate(n);
+                        a.close();
+                        return m;
+                    }),
+                    new Misuse("other-thread", true, owned::get),
+                    new Misuse("read-only", false, n -> live.allocate(n).asReadOnly()));
+            for (long n : sizes) {
+                for (Misuse m : misuses) {
+                    MemorySegment seg = m.make.apply(n);
+                    // What the JDK's copy throws for this segment: every transport must throw it too.
+                    Throwable putRef = m.putToo ? thrown(() -> MemorySegment.copy(seg, 0, MemorySegment.ofArray(new byte[(int) Math.min(n, 64)]), 0, Math.min(n, 64))) : null;
+                    Throwable getRef = thrown(() -> MemorySegment.copy(MemorySegment.ofArray(new byte[(int) Math.min(n, 64)]), 0, seg, 0, Math.min(n, 64)));
+                    if (m.putToo && putRef == null || getRef == null) {
+                        c.fail(m.name + " " + n + " B: the JDK's copy did not refuse the segment; the case is wrong");
+                        continue;
+                    }
+                    for (int pe = 0; pe < c.npes; pe++) {
+                        int p = pe;
+                        String w = " of a " + m.name + " " + n + " B segment, PE " + pe;
+                        if (m.putToo) {
+                            same(c, "put" + w, putRef, () -> s.put(dest, 0, seg, p));
+                            same(c, "putmem" + w, putRef, () -> s.putmem(dest, 0, seg, p));
+                            same(c, "putNbi" + w, putRef, () -> s.putNbi(dest, 0, seg, p));
+                            same(c, "putmemNbi" + w, putRef, () -> s.putmemNbi(dest, 0, seg, p));
+                            same(c, "putSignal" + w, putRef, () -> s.putSignal(dest, 0, seg, sig, 0, 1, SignalOp.ADD, p));
+                            same(c, "putSignalNbi" + w, putRef, () -> s.putSignalNbi(dest, 0, seg, sig, 0, 1, SignalOp.ADD, p));
+                        }
+                        same(c, "get" + w, getRef, () -> s.get(seg, dest, 0, p));
+                        same(c, "getmem" + w, getRef, () -> s.getmem(seg, dest, 0, p));
+                        same(c, "getNbi" + w, getRef, () -> s.getNbi(seg, dest, 0, p));
+                        same(c, "getmemNbi" + w, getRef, () -> s.getmemNbi(seg, dest, 0, p));
+                    }
+                    s.quiet();
+                }
+            }
+            // Larger than the room in the symmetric object: refused before anything moves.
+            MemorySegment big = live.allocate(max + 8);
+            big.fill((byte) 0x3C);
+            for (int pe = 0; pe < c.npes; pe++) {
+                int p = pe;
+                c.check(thrown(() -> s.putmem(dest, 0, big, p)) != null, "putmem of " + (max + 8) + " B into " + max + " B at PE " + pe + ": no exception");
+                c.check(thrown(() -> s.putmemNbi(dest, 8, live.allocate(max), p)) != null, "putmemNbi past the end at PE " + pe + ": no exception");
+                c.check(thrown(() -> s.getmem(big, dest, 0, p)) != null, "getmem of " + (max + 8) + " B from " + max + " B at PE " + pe + ": no exception");
+            }
+            s.quiet();
+        } finally {
+            done.countDown();
+        }
+        s.barrierAll();
+        long wrong = dest.local().mismatch(MemorySegment.ofArray(filled(max)));
+        c.check(wrong < 0, "a refused put wrote into this PE's heap: byte " + wrong + " is " + (wrong < 0 ? 0 : dest.local().get(JAVA_BYTE, wrong)));
+        c.checkEq(0, sig.get(0), "signals from refused putSignal calls");
+        s.barrierAll();
+        BadInputCases.stillUsable(c, "refused segments");
+    }
+
+    private static byte[] filled(long n) {
+        byte[] b = new byte[(int) n];
+        java.util.Arrays.fill(b, PATTERN);
+        return b;
+    }
+
+    /** {@code action} must throw {@code expected}'s class with its message. */
+    private static void same(CaseContext c, String what, Throwable expected, Runnable action) {
+        Throwable t = thrown(action);
+        if (t == null) {
+            c.fail(what + ": no exception (expected " + expected + ")");
+        } else if (t.getClass() != expected.getClass() || !Objects.equals(t.getMessage(), expected.getMessage())) {
+            c.fail(what + ": expected " + expected + ", got " + CaseContext.describe(t));
+        }
+    }
+
+    private static Throwable thrown(Runnable action) {
+        try {
+            action.run();
+            return null;
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+
+    /**
+     * putNbi from, and getNbi into, segments of arenas closed before quiet: the puts' data arrives
+     * whole, a get into a closed segment writes nothing anywhere (the PE goes on), and a get into
+     * a segment still open is complete after quiet.
+     */
+    static void closedBeforeQuiet(CaseContext c) {
+        Shmem s = c.shmem;
+        long[] sizes = sizes();
+        long max = sizes[sizes.length - 1];
+        SymByteArray dest = c.calloc(SymType.BYTE, max);
+        SymByteArray src = c.calloc(SymType.BYTE, max);
+        for (long i = 0; i < max; i++) {
+            src.local().set(JAVA_BYTE, i, value(c.me, i));
+        }
+        s.barrierAll();
+        int to = c.right();
+        for (long n : sizes) {
+            for (boolean shared : new boolean[] {false, true}) {
+                String w = (shared ? "shared" : "confined") + " arena, " + n + " B, to PE " + to;
+                Arena a = shared ? Arena.ofShared() : Arena.ofConfined();
+                MemorySegment out = a.allocate(n);
+                for (long i = 0; i < n; i++) {
+                    out.set(JAVA_BYTE, i, value(c.me + 100, i));
+                }
+                s.putmemNbi(dest, 0, out, to);
+                MemorySegment lost = a.allocate(n);
+                s.getmemNbi(lost, src, 0, to);
+                a.close();
+                try (Arena kept = Arena.ofConfined()) {
+                    MemorySegment in = kept.allocate(n);
+                    s.getmemNbi(in, src, 0, to);
+                    Throwable t = thrown(s::quiet);
+                    c.check(t == null, "quiet after closing the " + w + ": " + (t == null ? "" : CaseContext.describe(t)));
+                    long bad = firstWrong(in, to, n);
+                    c.check(bad < 0, "getmemNbi into a live segment, " + w + ": byte " + bad + " wrong after quiet");
+                }
+                s.barrierAll();
+                long badPut = firstWrong(dest.local(), c.left() + 100, n);
+                c.check(badPut < 0, "putmemNbi from a " + (shared ? "shared" : "confined") + " arena closed before quiet, " + n
+                        + " B from PE " + c.left() + ": byte " + badPut + " wrong");
+                s.barrierAll();
+            }
+        }
+        BadInputCases.stillUsable(c, "segments closed before quiet");
+    }
+
+    private static byte value(int pe, long i) {
+        return (byte) (pe * 31 + i * 7 + (i >>> 12));
+    }
+
+    /** The first byte of {@code seg}'s first {@code n} that is not {@link #value}({@code pe}, i), or -1. */
+    private static long firstWrong(MemorySegment seg, int pe, long n) {
+        for (long i = 0; i < n; i++) {
+            if (seg.get(JAVA_BYTE, i) != value(pe, i)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
