@@ -38,6 +38,7 @@ final class SyncCases {
         cases.add(Case.of("sync.wait-sees-atomics", SyncCases::waitSeesAtomics));
         cases.add(Case.of("sync.flag-handoff", SyncCases::flagHandoff));
         cases.add(Case.atLeast(3, "sync.many-writers", SyncCases::manyWriters));
+        cases.add(Case.of("sync.test-any-fair", SyncCases::testAnyFair));
         return cases;
     }
 
@@ -432,6 +433,54 @@ final class SyncCases {
             }
             c.checkEq(-1, s.waitUntilAny(flags, status, Cmp.GT, 0), "waitUntilAny once every flag is excluded");
             s.waitUntilAll(flags, null, Cmp.GT, 100);
+        }
+        s.barrierAll();
+    }
+
+    /**
+     * OpenSHMEM 1.6, shmem_test_any: "If an entry i in ivars within the test set satisfies the test
+     * condition, a series of calls to shmem_test_any must eventually return i." With every entry
+     * satisfied, n calls of testAny (and of the vector and waiting forms) return every index of
+     * the test set, whatever the earlier calls returned.
+     */
+    static void testAnyFair(CaseContext c) {
+        Shmem s = c.shmem;
+        int n = 5;
+        SymLongArray a = c.calloc(SymType.LONG, n);
+        SymIntArray b = c.calloc(SymType.INT, n);
+        for (int i = 0; i < n; i++) {
+            a.set(i, 1);
+            b.set(i, 1);
+        }
+        long[] ones = {1, 1, 1, 1, 1};
+        int[] intOnes = {1, 1, 1, 1, 1};
+        int[] skip2 = {0, 0, 1, 0, 0};
+        java.util.Map<String, java.util.function.Function<int[], Long>> forms = new java.util.LinkedHashMap<>();
+        forms.put("testAny", st -> s.testAny(a, st, Cmp.EQ, 1));
+        forms.put("testAnyVector", st -> s.testAnyVector(a, st, Cmp.EQ, ones));
+        forms.put("waitUntilAny", st -> s.waitUntilAny(a, st, Cmp.EQ, 1));
+        forms.put("waitUntilAnyVector", st -> s.waitUntilAnyVector(a, st, Cmp.EQ, ones));
+        forms.put("testAny(int)", st -> s.testAny(b, st, Cmp.EQ, 1));
+        forms.put("waitUntilAnyVector(int)", st -> s.waitUntilAnyVector(b, st, Cmp.EQ, intOnes));
+        for (var f : forms.entrySet()) {
+            for (int[] status : new int[][] {null, skip2}) {
+                int members = status == null ? n : n - 1;
+                java.util.Set<Long> seen = new java.util.TreeSet<>();
+                java.util.List<Long> order = new ArrayList<>();
+                for (int k = 0; k < members; k++) {
+                    long i = f.getValue().apply(status);
+                    seen.add(i);
+                    order.add(i);
+                }
+                java.util.Set<Long> want = new java.util.TreeSet<>();
+                for (long i = 0; i < n; i++) {
+                    if (status == null || status[(int) i] == 0) {
+                        want.add(i);
+                    }
+                }
+                c.checkEquals(want, seen, f.getKey() + (status == null ? "" : " with index 2 excluded") + ": indices returned by "
+                        + members + " calls with every entry satisfied (in order " + order + ")");
+            }
         }
         s.barrierAll();
     }

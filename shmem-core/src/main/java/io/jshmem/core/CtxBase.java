@@ -242,8 +242,16 @@ abstract class CtxBase implements ShmemCtx {
 
     protected final long testAnyImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
         SymArrayImpl<?> a = syncObject(ivars, status, values, null);
-        for (long i = 0; i < a.length; i++) {
+        long n = a.length;
+        long start = a.anyStart;
+        if (start >= n || start < 0) {
+            start = 0;
+        }
+        // From just after the index returned last, round to it: a satisfied entry cannot be
+        // passed over forever by one before it that stays satisfied.
+        for (long k = 0, i = start; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
             if (!excluded(status, i) && cmp.test(loadAcquire(a, i), operand(value, values, i))) {
+                a.anyStart = i + 1;
                 return i;
             }
         }

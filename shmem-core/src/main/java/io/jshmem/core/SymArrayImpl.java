@@ -22,6 +22,12 @@ public abstract class SymArrayImpl<A> implements SymArray<A> {
     final int shift;
     final MemorySegment local;
     boolean freed;
+    /**
+     * Where the next testAny / waitUntilAny over this object starts scanning: just after the index
+     * the last one returned, so every satisfied index is returned within {@code length} calls
+     * (OpenSHMEM 1.6, shmem_test_any). Racy by design: threads sharing the object only share the fairness.
+     */
+    long anyStart;
 
     SymArrayImpl(SymmetricHeap heap, SymType<?> type, long offset, long length) {
         this.heap = heap;
