@@ -17,6 +17,10 @@ import java.util.Objects;
 final class LocalSegments {
     /** The scope of {@link Arena#global()} segments and of addresses made segments with {@code reinterpret}: never closed. */
     private static final MemorySegment.Scope GLOBAL = Arena.global().scope();
+    /** The class of automatic arenas' scopes: freed by the collector only, once the segment is unreachable. */
+    private static final Class<?> AUTOMATIC = Arena.ofAuto().scope().getClass();
+    /** A thread that is never started: a segment it may access is not confined to the caller. */
+    private static final Thread NOBODY = Thread.ofPlatform().unstarted(() -> { });
 
     private LocalSegments() {
     }
@@ -47,5 +51,15 @@ final class LocalSegments {
      */
     static boolean neverReleased(MemorySegment s) {
         return s.scope().equals(GLOBAL);
+    }
+
+    /**
+     * Whether nobody can release {@code s} while the calling thread, which may access it (checked
+     * before), is inside a blocking transfer that keeps it reachable: a segment confined to this
+     * thread, an automatic one, a global one. A shared arena's segment may be closed by another
+     * thread at any time; the JDK protects its own accesses against that, not UCX's.
+     */
+    static boolean stableDuringCall(MemorySegment s) {
+        return !s.isAccessibleBy(NOBODY) || s.scope().getClass() == AUTOMATIC || neverReleased(s);
     }
 }

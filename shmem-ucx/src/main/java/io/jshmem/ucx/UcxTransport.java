@@ -164,7 +164,8 @@ public final class UcxTransport implements RemoteTransport {
      * A blocking put or get of {@code n} bytes of {@code local} from {@code at}. A native segment
      * is checked as shared memory's copy would check it before UCX gets its address, and kept
      * reachable until the transfer is done (an automatic arena's memory is freed once its segment
-     * is unreachable).
+     * is unreachable). A shared arena's segment, which another thread may close meanwhile, goes
+     * through the bounce buffer, copied under the JDK's own protection.
      */
     private void rma(Channel.Rma op, int pe, long offset, MemorySegment local, long at, long n) {
         if (op == Channel.PUT) {
@@ -176,7 +177,7 @@ public final class UcxTransport implements RemoteTransport {
         try {
             if (n == 0) {
                 main.ep(pe);
-            } else if (local.isNative()) {
+            } else if (local.isNative() && LocalSegments.stableDuringCall(local)) {
                 main.transfer(op, pe, local.address() + at, n, offset, op == Channel.PUT ? "put" : "get", scratch().window);
             } else {
                 bounced(op, pe, offset, at == 0 && n == local.byteSize() ? local : local.asSlice(at, n), null, 0, null, n);

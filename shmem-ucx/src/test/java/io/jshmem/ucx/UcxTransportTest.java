@@ -459,6 +459,18 @@ class UcxTransportTest {
             assertEquals(0, t0.main.staging.inFlight());
             assertEquals(-1, into.mismatch(big), "getNbi above the staging maximum, complete on return");
         }
+        // A shared arena's segment (another thread may close it meanwhile) goes through the bounce buffer.
+        try (Arena shared = Arena.ofShared()) {
+            MemorySegment src = shared.allocate(2 * n);
+            for (int i = 0; i < 2 * n; i++) {
+                src.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7 + 1));
+            }
+            t0.put(1, off, src);
+            assertEquals(-1, heap1.asSlice(off, 2 * n).mismatch(src), "put from a shared arena's segment");
+            MemorySegment back = shared.allocate(2 * n);
+            t0.get(1, off, back);
+            assertEquals(-1, back.mismatch(src), "get into a shared arena's segment");
+        }
         // A closed segment is refused with the JDK's own exception before anything moves.
         Arena c = Arena.ofConfined();
         MemorySegment closed = c.allocate(64);
