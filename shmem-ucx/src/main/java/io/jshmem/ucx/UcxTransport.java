@@ -27,8 +27,11 @@ import java.util.Objects;
  * {@link WireUp}, released by {@link Teardown}.
  *
  * <h2>Local buffers</h2>
- * UCX needs native addresses. A native segment (an arena allocation, the symmetric heap itself)
- * is passed as is; blocking transfers above {@link Channel#CHUNK} are pipelined (non-blocking
+ * UCX needs native addresses. A native segment is checked first as {@code MemorySegment.copy}
+ * would check it ({@link LocalSegments}), then passed as is while nobody can free it under UCX
+ * (the symmetric heap, a segment confined to the caller in a blocking call, an automatic or global
+ * one); a shared arena's goes through the bounce buffer, and a non-blocking transfer of a caller's
+ * segment through the channel's {@link NbiStaging}, since it may be closed before quiet. Blocking transfers above {@link Channel#CHUNK} are pipelined (non-blocking
  * ones are one request each: UCX fragments them itself, and a window of many did better so). A heap segment (a Java
  * array) goes through the calling thread's bounce buffer ({@link Scratch}), chunk by chunk with
  * several chunks in flight; the same scratch holds the operands, results and pre-filled
