@@ -9,6 +9,8 @@ import io.jshmem.SymType;
  * <ul>
  * <li>{@code barrier-loop SECONDS}: every PE prints {@code PID <pe> <pid>}, PE 0 prints
  *     {@code JOBID <id>}, then all loop on barrierAll for up to SECONDS (someone kills one of them);
+ * <li>{@code traffic-loop SECONDS}: the same with a get from the right neighbour and a fetching
+ *     atomic on PE 0 in every iteration (a killed PE's peers then also see failed gets and atomics);
  * <li>{@code global-exit PE STATUS}: PE PE calls globalExit(STATUS) while the others wait in barriers;
  * <li>{@code uncaught PE}: PE PE throws an uncaught exception while the others wait in barriers.
  * </ul>
@@ -19,7 +21,7 @@ public final class JobScenarios {
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
-            System.err.println("usage: JobScenarios barrier-loop SECONDS | global-exit PE STATUS | uncaught PE");
+            System.err.println("usage: JobScenarios barrier-loop SECONDS | traffic-loop SECONDS | global-exit PE STATUS | uncaught PE");
             System.exit(2);
         }
         // No try-with-resources: an uncaught exception must leave this PE without finalizing.
@@ -27,7 +29,8 @@ public final class JobScenarios {
         {
             int me = shmem.myPe();
             switch (args[0]) {
-                case "barrier-loop" -> barrierLoop(shmem, Long.parseLong(args[1]));
+                case "barrier-loop" -> barrierLoop(shmem, Long.parseLong(args[1]), false);
+                case "traffic-loop" -> barrierLoop(shmem, Long.parseLong(args[1]), true);
                 case "global-exit" -> {
                     int who = Integer.parseInt(args[1]);
                     shmem.barrierAll();
@@ -52,13 +55,14 @@ public final class JobScenarios {
         shmem.close();
     }
 
-    private static void barrierLoop(Shmem shmem, long seconds) {
+    private static void barrierLoop(Shmem shmem, long seconds, boolean traffic) {
         int me = shmem.myPe();
         Out.line("PID " + me + " " + ProcessHandle.current().pid());
         if (me == 0) {
             Out.line("JOBID " + System.getenv("JSHMEM_JOBID"));
         }
         SymLongArray a = shmem.calloc(SymType.LONG, 1);
+        SymLongArray counter = shmem.calloc(SymType.LONG, 1);
         shmem.barrierAll();
         if (me == 0) {
             Out.line("LOOPING");
@@ -68,6 +72,10 @@ public final class JobScenarios {
         // Every PE checks the clock in the same iteration pattern, so they all stop together.
         while (true) {
             shmem.p(a, 0, ++i, (me + 1) % shmem.nPes());
+            if (traffic) {
+                shmem.g(a, 0, (me + 1) % shmem.nPes());
+                shmem.atomicFetchAdd(counter, 0, 1, 0);
+            }
             shmem.barrierAll();
             if (i % 1000 == 0) {
                 long stop = me == 0 && System.nanoTime() > end ? 1 : 0;
