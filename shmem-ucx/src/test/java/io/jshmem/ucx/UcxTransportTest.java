@@ -454,6 +454,7 @@ class UcxTransportTest {
             big.fill((byte) 0x6B);
             t0.putNbi(1, off, big);
             assertEquals(0, t0.main.staging.inFlight());
+            t0.quiet();
             MemorySegment into = b.allocate(NbiStaging.MAX_STAGED + 8);
             t0.getNbi(1, off, into);
             assertEquals(0, t0.main.staging.inFlight());
@@ -466,6 +467,7 @@ class UcxTransportTest {
                 src.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7 + 1));
             }
             t0.put(1, off, src);
+            t0.quiet(); // a put returns once its source may be reused, not once it has landed
             assertEquals(-1, heap1.asSlice(off, 2 * n).mismatch(src), "put from a shared arena's segment");
             MemorySegment back = shared.allocate(2 * n);
             t0.get(1, off, back);
