@@ -159,24 +159,25 @@ public abstract class AbstractShmemCtx extends CtxBase {
     @Override
     public final <A> void putSignal(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe) {
-        putWithSignal(dest, destIndex, source, sourceIndex, nelems, null, sig, sigIndex, signal, sigOp, pe);
+        putWithSignal(dest, destIndex, source, sourceIndex, nelems, null, sig, sigIndex, signal, Arrays2.requireSignalOp(sigOp), pe);
     }
 
     @Override
     public final void putSignal(SymArray<?> dest, long destIndex, MemorySegment source,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe) {
-        putWithSignal(dest, destIndex, null, 0, 0, source, sig, sigIndex, signal, sigOp, pe);
+        putWithSignal(dest, destIndex, null, 0, 0, source, sig, sigIndex, signal, Arrays2.requireSignalOp(sigOp), pe);
     }
 
     @Override
     public final <A> void putSignalNbi(SymArray<A> dest, long destIndex, A source, int sourceIndex, int nelems,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe) {
-        putWithSignal(dest, destIndex, source, sourceIndex, nelems, null, sig, sigIndex, signal, sigOp, pe);
+        putWithSignal(dest, destIndex, source, sourceIndex, nelems, null, sig, sigIndex, signal, Arrays2.requireSignalOp(sigOp), pe);
     }
 
     @Override
     public final void putSignalNbi(SymArray<?> dest, long destIndex, MemorySegment source,
             SymLongArray sig, long sigIndex, long signal, SignalOp sigOp, int pe) {
+        Arrays2.requireSignalOp(sigOp);
         long off = offset(dest, destIndex, Arrays2.elements(source, st.check(dest)));
         long sigOff = offset(sig, sigIndex, 1);
         int w = pe(pe);

@@ -4,6 +4,7 @@ import io.jshmem.Cmp;
 import io.jshmem.HeapExhaustedException;
 import io.jshmem.Shmem;
 import io.jshmem.ShmemException;
+import io.jshmem.SignalOp;
 import io.jshmem.SymByteArray;
 import io.jshmem.SymDoubleArray;
 import io.jshmem.SymFloatArray;
@@ -316,6 +317,31 @@ final class BadInputCases {
         c.expectArgumentException("atomicSwapNbi with fetchIndex -1", () -> s.atomicSwapNbi(fetch, -1, l, 6, 99L, r));
         int[] ifetch = new int[0];
         c.expectArgumentException("atomicFetchAddNbi(int) into an empty fetch array", () -> s.atomicFetchAddNbi(ifetch, 0, in, 0, 5, r));
+        // A null local array: the same exception and message to this PE (shared memory) and to the
+        // right neighbour (over the network transport in a job across hosts), before anything moves.
+        for (int pe : new int[] {c.me, r}) {
+            String to = " to PE " + pe;
+            String npe = "local array is null";
+            c.expectNullPointer("put from a null array" + to, () -> s.put(l, 10, (long[]) null, 0, 1, pe), npe);
+            c.expectNullPointer("get into a null array" + to, () -> s.get((long[]) null, 0, l, 10, 1, pe), npe);
+            c.expectNullPointer("putNbi from a null array" + to, () -> s.putNbi(l, 10, (long[]) null, 0, 1, pe), npe);
+            c.expectNullPointer("getNbi into a null array" + to, () -> s.getNbi((long[]) null, 0, l, 10, 1, pe), npe);
+            c.expectNullPointer("iput from a null array" + to, () -> s.iput(l, 10, 1, (long[]) null, 0, 1, 2, pe), npe);
+            c.expectNullPointer("iget into a null array" + to, () -> s.iget((long[]) null, 0, 1, l, 10, 1, 2, pe), npe);
+            c.expectNullPointer("putSignal from a null array" + to,
+                    () -> s.putSignal(l, 10, (long[]) null, 0, 1, l, 11, 1, SignalOp.SET, pe), npe);
+            // A null signal operation would write the data and no signal: refused before the data goes.
+            String op = "signal operation (sigOp) is null";
+            c.expectNullPointer("putSignal with a null SignalOp" + to,
+                    () -> s.putSignal(l, 12, new long[] {-1}, 0, 1, l, 13, 1, null, pe), op);
+            c.expectNullPointer("putSignalNbi with a null SignalOp" + to,
+                    () -> s.putSignalNbi(l, 12, new long[] {-1}, 0, 1, l, 13, 1, null, pe), op);
+            c.expectNullPointer("putSignal(segment) with a null SignalOp" + to,
+                    () -> s.putSignal(l, 12, MemorySegment.ofArray(new long[] {-1}), l, 13, 1, null, pe), op);
+            c.expectNullPointer("putSignalNbi(segment) with a null SignalOp" + to,
+                    () -> s.putSignalNbi(l, 12, MemorySegment.ofArray(new long[] {-1}), l, 13, 1, null, pe), op);
+        }
+        s.quiet();
         s.barrierAll();
         // None of the rejected calls may have done its remote part (the left neighbour's calls target this PE).
         c.checkEq(1005, l.get(5), "target of the left neighbour's atomicFetchIncNbi with fetchIndex 1 in a 1-element array"

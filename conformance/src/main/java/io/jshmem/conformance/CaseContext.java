@@ -136,6 +136,34 @@ public final class CaseContext {
         return t;
     }
 
+    /**
+     * Runs {@code action}, which must throw a {@link NullPointerException} with exactly
+     * {@code message} (the same on shared memory and over the network transport). Returns whether it did.
+     */
+    public boolean expectNullPointer(String what, Runnable action, String message) {
+        Throwable t = run(action);
+        if (!(t instanceof NullPointerException)) {
+            fail(what + ": expected NullPointerException(\"" + message + "\"), got " + (t == null ? "no exception" : describe(t)));
+            return false;
+        }
+        return check(message.equals(t.getMessage()), what + ": NullPointerException message is \"" + t.getMessage()
+                + "\", expected \"" + message + "\"");
+    }
+
+    /**
+     * Runs {@code action}, which must throw an {@link IllegalArgumentException} whose message
+     * contains each of {@code mustContain}. Returns the exception, or null after recording a failure.
+     */
+    public IllegalArgumentException expectIllegalArgument(String what, Runnable action, String... mustContain) {
+        Throwable t = run(action);
+        if (!(t instanceof IllegalArgumentException e)) {
+            fail(what + ": expected IllegalArgumentException, got " + (t == null ? "no exception" : describe(t)));
+            return null;
+        }
+        checkMessage(what, e, false, mustContain);
+        return e;
+    }
+
     private void checkMessage(String what, Throwable e, boolean namePe, String... mustContain) {
         String m = e.getMessage();
         if (namePe && !namesThisPe(m)) {

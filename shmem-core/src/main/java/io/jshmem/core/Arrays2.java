@@ -1,5 +1,6 @@
 package io.jshmem.core;
 
+import io.jshmem.SignalOp;
 import java.lang.foreign.MemorySegment;
 
 /** Small checks and conversions shared by the RMA and synchronization routines. */
@@ -13,9 +14,7 @@ final class Arrays2 {
      * range (else IndexOutOfBoundsException). An empty array and count 0 pass.
      */
     static void checkRemoteRange(Object array, int index, int count) {
-        if (array == null) {
-            throw new NullPointerException("local array is null");
-        }
+        requireArray(array);
         Class<?> element = array.getClass().componentType();
         if (element == null || !element.isPrimitive()) {
             throw new IllegalArgumentException("not a primitive array: " + array.getClass().getName());
@@ -33,8 +32,28 @@ final class Arrays2 {
         return size >> object.shift;
     }
 
+    /**
+     * A null local array is refused with the same exception and message on every path, shared
+     * memory or transport, before anything moves.
+     */
+    static Object requireArray(Object array) {
+        if (array == null) {
+            throw new NullPointerException("local array is null");
+        }
+        return array;
+    }
+
+    /** A put with signal refuses a null signal operation before it writes the data (it would write no signal). */
+    static SignalOp requireSignalOp(SignalOp op) {
+        if (op == null) {
+            throw new NullPointerException("signal operation (sigOp) is null");
+        }
+        return op;
+    }
+
     /** Checks that {@code array[index, index + count)} exists, before any element moves. */
     static void checkArrayRange(Object array, int index, long count) {
+        requireArray(array);
         java.util.Objects.checkFromIndexSize(index, count, (long) java.lang.reflect.Array.getLength(array));
     }
 

@@ -160,6 +160,7 @@ final class Comm {
 
     /** Copies {@code count} elements of a Java array to {@code pe}; the array may be reused on return. */
     void put(int pe, long off, Object array, int index, ValueLayout layout, int count) {
+        Arrays2.requireArray(array);
         Flight.Transfer ev = transfer("put", pe, count * layout.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
@@ -216,6 +217,7 @@ final class Comm {
 
     /** Fills {@code count} elements of a Java array from {@code pe}. */
     void get(int pe, long off, Object array, int index, ValueLayout layout, int count) {
+        Arrays2.requireArray(array);
         Flight.Transfer ev = transfer("get", pe, count * layout.byteSize());
         MemorySegment s = direct[pe];
         if (s != null) {
