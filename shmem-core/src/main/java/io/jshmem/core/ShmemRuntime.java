@@ -342,6 +342,11 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     @Override
     public <T extends SymArray<?>> T mallocWithHints(SymType<T> type, long length, long hints) {
+        long unknown = hints & ~(MALLOC_ATOMICS_REMOTE | MALLOC_SIGNAL_REMOTE);
+        if (unknown != 0) {
+            throw new IllegalArgumentException("PE " + st.me + ": mallocWithHints: unknown hint bits 0x" + Long.toHexString(unknown)
+                    + " in hints 0x" + Long.toHexString(hints) + " (the hints are MALLOC_ATOMICS_REMOTE 0x1 and MALLOC_SIGNAL_REMOTE 0x2)");
+        }
         // Hints only steer placement; on shared memory every placement is equally good.
         return allocate("mallocWithHints", type, length, HeapAllocator.MIN_ALIGNMENT, false);
     }
@@ -361,7 +366,13 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         synchronized (st.heap) {
             long off = bytes == 0 ? st.heap.allocator().base() : st.heap.allocator().allocate(bytes, alignment);
             if (off < 0) {
-                throw exhausted(routine, bytes);
+                if (alignment >= st.heap.allocator().capacity()) {
+                    // Not a lack of space: no block of the heap can start on such a boundary.
+                    throw st.error(routine + ": alignment " + alignment + " bytes is refused: it is not smaller than the"
+                            + " symmetric heap (" + st.heap.allocator().capacity() + " bytes, SHMEM_SYMMETRIC_SIZE), so no"
+                            + " object of the heap can start on such a boundary");
+                }
+                throw exhausted(alignment > HeapAllocator.MIN_ALIGNMENT ? routine + " (alignment " + alignment + ")" : routine, bytes);
             }
             obj = SymArrayImpl.create(st.heap, type, off, length);
             st.live.add(obj);
