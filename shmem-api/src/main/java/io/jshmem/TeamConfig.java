@@ -6,6 +6,19 @@ package io.jshmem;
  * @param numContexts how many contexts the team is expected to create (a hint; 0 = none promised)
  */
 public record TeamConfig(int numContexts) {
+    /**
+     * A team configuration.
+     *
+     * @param numContexts how many contexts the team is expected to create (a hint; 0 = none promised)
+     * @throws IllegalArgumentException if {@code numContexts} is negative
+     */
+    public TeamConfig {
+        if (numContexts < 0) {
+            throw new IllegalArgumentException("TeamConfig: numContexts " + numContexts
+                    + " is negative (it is how many contexts the team is expected to create, 0 or more)");
+        }
+    }
+
     /** SHMEM_TEAM_NUM_CONTEXTS: the config-mask bit selecting {@link #numContexts}. */
     public static final long NUM_CONTEXTS = 1L;
     /** The configuration used when the mask selects nothing. */
