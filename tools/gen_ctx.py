@@ -247,7 +247,19 @@ for t, T in SYNC:
     int testSomeVector({I}, long[] indices, int[] status, Cmp cmp, {t}[] values);
 """)
 
-w("""    // ---------------------------------------------------------------- ordering
+w("""    // ---------------------------------------------------------------- the context's team
+
+    /**
+     * shmem_ctx_get_team: the team whose PE numbers this context's routines take:
+     * {@link Shmem#teamWorld()} for the default context ({@link Shmem} itself, SHMEM_CTX_DEFAULT),
+     * the team a {@link ShmemContext} was created on, {@link ShmemTeam#INVALID} for
+     * {@link ShmemContext#INVALID}.
+     *
+     * @return the context's team
+     */
+    ShmemTeam team();
+
+    // ---------------------------------------------------------------- ordering
 
     /** shmem_fence: puts, AMOs and signals to each PE issued before it are delivered before those issued after it. */
     void fence();

@@ -1493,6 +1493,18 @@ public interface ShmemCtx {
      * @return how many indices were stored in {@code indices}
      */
     int testSomeVector(SymShortArray ivars, long[] indices, int[] status, Cmp cmp, short[] values);
+    // ---------------------------------------------------------------- the context's team
+
+    /**
+     * shmem_ctx_get_team: the team whose PE numbers this context's routines take:
+     * {@link Shmem#teamWorld()} for the default context ({@link Shmem} itself, SHMEM_CTX_DEFAULT),
+     * the team a {@link ShmemContext} was created on, {@link ShmemTeam#INVALID} for
+     * {@link ShmemContext#INVALID}.
+     *
+     * @return the context's team
+     */
+    ShmemTeam team();
+
     // ---------------------------------------------------------------- ordering
 
     /** shmem_fence: puts, AMOs and signals to each PE issued before it are delivered before those issued after it. */

@@ -109,6 +109,8 @@ final class ContextSignalLockCases {
         try (ShmemContext ctx = c.shmem.ctxCreate(Shmem.CTX_NOSTORE | Shmem.CTX_SERIALIZED)) {
             c.checkEq(Shmem.CTX_NOSTORE | Shmem.CTX_SERIALIZED, ctx.options(), "options round trip");
             c.check(ctx.team() == c.shmem.teamWorld(), "a world context's team is the world");
+            ShmemCtx defaultCtx = c.shmem; // SHMEM_CTX_DEFAULT
+            c.check(defaultCtx.team() == c.shmem.teamWorld(), "ctx_get_team(SHMEM_CTX_DEFAULT) is SHMEM_TEAM_WORLD");
             SymLongArray a = c.calloc(SymType.LONG, 1);
             ctx.sessionStart(0);
             long old = ctx.atomicFetchAdd(a, 0, 5, c.right());

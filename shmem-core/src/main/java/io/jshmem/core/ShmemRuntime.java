@@ -272,6 +272,12 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         return world;
     }
 
+    /** shmem_ctx_get_team(SHMEM_CTX_DEFAULT): the default context's team is the world team. */
+    @Override
+    public ShmemTeam team() {
+        return world;
+    }
+
     @Override
     public ShmemTeam teamShared() {
         return shared;
