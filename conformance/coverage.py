@@ -127,7 +127,7 @@ S='Communication management (contexts, sessions)'
 row(S,'shmem_ctx_create','s.ctxCreate(options)',['ctxCreate'],[],'')
 row(S,'shmem_team_create_ctx','t.createCtx(options)',['createCtx'],[],'')
 row(S,'shmem_ctx_destroy','c.close()',[],['ctx.destroyed','ctx.many-contexts-increment-neighbour','ctx.invalid-handle','team.bad-input'],'')
-row(S,'shmem_ctx_get_team','c.team()',['team'],[],'')
+row(S,'shmem_ctx_get_team','c.team(), s.team() (SHMEM_CTX_DEFAULT)',['team'],[],'')
 row(S,'shmem_ctx_session_start, shmem_ctx_session_stop, shmem_ctx_session_config_t','c.sessionStart(...), c.sessionStop(), SessionConfig',['sessionStart','sessionStop'],[],'')
 row(S,'SHMEM_CTX_INVALID','ShmemContext.INVALID',[],['ctx.invalid-handle','team.invalid-from-split'],'')
 S='Remote memory access'
@@ -160,6 +160,7 @@ row(S,'shmem_collect, shmem_collectmem','t.collect, t.collectmem',['collect','co
 row(S,'shmem_fcollect, shmem_fcollectmem','t.fcollect, t.fcollectmem',['fcollect','fcollectmem'],[],'')
 row(S,'shmem_TYPE_{and,or,xor}_reduce','t.andReduce/orReduce/xorReduce',['andReduce','orReduce','xorReduce'],[],'')
 row(S,'shmem_TYPE_{max,min,sum,prod}_reduce','t.maxReduce/minReduce/sumReduce/prodReduce',['maxReduce','minReduce','sumReduce','prodReduce'],[],'')
+row(S,'shmem_complexf_{sum,prod}_reduce, shmem_complexd_{sum,prod}_reduce','t.complexSumReduce/complexProdReduce (float[]/double[] of (re, im) pairs)',['complexSumReduce','complexProdReduce'],[],'')
 row(S,'shmem_TYPE_sum_inscan, shmem_TYPE_sum_exscan','t.sumInscan, t.sumExscan',['sumInscan','sumExscan'],[],'')
 S='Point-to-point synchronization'
 row(S,'shmem_wait_until','s.waitUntil',['waitUntil'],[],'')

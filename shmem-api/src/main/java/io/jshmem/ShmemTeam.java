@@ -290,6 +290,32 @@ public interface ShmemTeam extends AutoCloseable {
     <A> void prodReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
     /**
+     * shmem_complexf_sum_reduce, shmem_complexd_sum_reduce: the element-wise sum of complex
+     * numbers held in {@code float[]} (complexf) or {@code double[]} (complexd) symmetric arrays
+     * as interleaved (re, im) pairs: complex number {@code k} is elements {@code 2k} (real part)
+     * and {@code 2k + 1} (imaginary part). dest and source may be the same array. Other element
+     * types throw {@link ShmemException}.
+     *
+     * @param <A> the Java array type of the elements: {@code float[]} or {@code double[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of complex numbers to reduce (each two array elements)
+     */
+    <A> void complexSumReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
+
+    /**
+     * shmem_complexf_prod_reduce, shmem_complexd_prod_reduce: the element-wise complex product,
+     * {@code (a+bi)(c+di) = (ac-bd) + (ad+bc)i}, of (re, im) pairs as in
+     * {@link #complexSumReduce}, combined in team order (so every member gets the same result).
+     *
+     * @param <A> the Java array type of the elements: {@code float[]} or {@code double[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of complex numbers to reduce (each two array elements)
+     */
+    <A> void complexProdReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
+
+    /**
      * shmem_TYPE_sum_inscan: dest on team PE k = source summed over PEs 0..k, element-wise.
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}

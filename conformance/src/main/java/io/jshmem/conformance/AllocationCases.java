@@ -5,6 +5,8 @@ import io.jshmem.Shmem;
 import io.jshmem.ShmemContext;
 import io.jshmem.ShmemTeam;
 import io.jshmem.SignalOp;
+import io.jshmem.SymDoubleArray;
+import io.jshmem.SymFloatArray;
 import io.jshmem.SymIntArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
@@ -147,6 +149,14 @@ final class AllocationCases {
         ops.put("collect 8 B", () -> team.collect(dst, src, 1));
         ops.put("alltoalls 8 B", () -> team.alltoalls(dst, src, 2, 1, 1));
         ops.put("maxReduce(int)", () -> team.maxReduce(idst, isrc, 4));
+        SymDoubleArray zsrc = c.calloc(SymType.DOUBLE, LARGE);
+        SymDoubleArray zdst = c.calloc(SymType.DOUBLE, LARGE);
+        SymFloatArray fsrc = c.calloc(SymType.FLOAT, 2);
+        SymFloatArray fdst = c.calloc(SymType.FLOAT, 2);
+        ops.put("complexSumReduce(float) 8 B", () -> team.complexSumReduce(fdst, fsrc, 1));
+        ops.put("complexProdReduce(float) 8 B", () -> team.complexProdReduce(fdst, fsrc, 1));
+        ops.put("complexProdReduce(double) 16 B", () -> team.complexProdReduce(zdst, zsrc, 1));
+        ops.put("complexProdReduce(double) 64 KiB", () -> team.complexProdReduce(zdst, zsrc, LARGE / 2));
         ops.put("sumInscan 8 B", () -> team.sumInscan(dst, src, 1));
         // Teams split from it (even and odd members), which have slots of their own.
         Optional<ShmemTeam> evens = team.splitStrided(0, 2, (n + 1) / 2, null, 0);

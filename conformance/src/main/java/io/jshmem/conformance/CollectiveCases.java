@@ -5,6 +5,7 @@ import io.jshmem.ShmemTeam;
 import io.jshmem.SymArray;
 import io.jshmem.SymByteArray;
 import io.jshmem.SymDoubleArray;
+import io.jshmem.SymFloatArray;
 import io.jshmem.SymIntArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
@@ -51,6 +52,11 @@ final class CollectiveCases {
                 }
                 cases.add(Case.of("coll.reduce." + op.name().toLowerCase() + "." + t.name(), c -> reduce(c, t, op)));
             }
+        }
+        for (SymType<?> t : List.of(SymType.FLOAT, SymType.DOUBLE)) {
+            String z = t == SymType.FLOAT ? "complexf" : "complexd";
+            cases.add(Case.of("coll.reduce.complex-sum." + z, c -> complexReduce(c, t, false)));
+            cases.add(Case.of("coll.reduce.complex-prod." + z, c -> complexReduce(c, t, true)));
         }
         cases.add(Case.of("coll.reduce.in-place", CollectiveCases::reduceInPlace));
         cases.add(Case.of("coll.reduce.large-back-to-back", c -> reduceLarge(c, c.shmem.teamWorld())));
@@ -407,6 +413,108 @@ final class CollectiveCases {
         }
     }
 
+    /**
+     * Complex numbers per call: within the push buffers, beyond them (reduce-scatter, pushed
+     * slices; a pair's whole-input exchange) and beyond the 64 KiB landing area (several rounds).
+     */
+    private static final long[] COMPLEX_COUNTS = {1, 7, 3000, 9000};
+
+    /**
+     * complexSumReduce / complexProdReduce (shmem_complex{f,d}_{sum,prod}_reduce) on (re, im)
+     * pairs of float or double arrays, out of place and in place, on the world team and on pairs
+     * of PEs {@code npes / 2} apart (across the hosts in a job of two hosts). The parts are small
+     * integers, imaginary parts never 0, so every partial result is exact in float: the check is
+     * exact against a sequential reference in team order, and a product taken part by part
+     * (re * re, im * im) gives other values (checked too, so that the values keep telling them apart).
+     */
+    private static void complexReduce(CaseContext c, SymType<?> t, boolean prod) {
+        complexReduceOn(c, c.shmem.teamWorld(), t, prod);
+        if (c.npes >= 2) {
+            onPairs(c, team -> complexReduceOn(c, team, t, prod));
+        }
+    }
+
+    private static void complexReduceOn(CaseContext c, ShmemTeam team, SymType<?> t, boolean prod) {
+        int me = team.myPe();
+        int n = team.nPes();
+        for (long count : COMPLEX_COUNTS) {
+            SymArray<?> src = c.malloc(t, 2 * count);
+            SymArray<?> dst = c.malloc(t, 2 * count);
+            for (boolean inPlace : new boolean[] {false, true}) {
+                String what = (prod ? "complexProdReduce" : "complexSumReduce") + " of " + count + " " + t.name()
+                        + " pairs on " + n + " PEs" + (inPlace ? " in place" : "");
+                for (long k = 0; k < count; k++) {
+                    setPart(src, 2 * k, complexRe(me, k));
+                    setPart(src, 2 * k + 1, complexIm(me, k));
+                }
+                SymArray<?> into = inPlace ? src : dst;
+                complexRaw(team, prod, into, src, count);
+                boolean tellsApart = n == 1 || !prod;
+                for (long k = 0; k < count; k++) {
+                    double wr = complexRe(0, k);
+                    double wi = complexIm(0, k);
+                    double nr = wr;
+                    double ni = wi;
+                    for (int p = 1; p < n; p++) {
+                        double yr = complexRe(p, k);
+                        double yi = complexIm(p, k);
+                        if (prod) {
+                            double r = wr * yr - wi * yi;
+                            wi = wr * yi + wi * yr;
+                            wr = r;
+                            nr *= yr;
+                            ni *= yi;
+                        } else {
+                            wr += yr;
+                            wi += yi;
+                        }
+                    }
+                    tellsApart |= nr != wr || ni != wi;
+                    double gr = getPart(into, 2 * k);
+                    double gi = getPart(into, 2 * k + 1);
+                    if (!c.check(gr == wr && gi == wi, what + ", element " + k + ": expected (" + wr + ", " + wi
+                            + "), got (" + gr + ", " + gi + ")")) {
+                        break;
+                    }
+                }
+                c.check(tellsApart, what + ": the values do not tell a complex product from a part-by-part one");
+            }
+            c.shmem.free(dst);
+            c.shmem.free(src);
+        }
+    }
+
+    /** Real part of complex number {@code k} of team PE {@code p}: 1, 2 or -1. */
+    private static double complexRe(int p, long k) {
+        return new int[] {1, 2, -1}[(int) ((p + k) % 3)];
+    }
+
+    /** Imaginary part: -1, 1 or 2, never 0 (|z|^2 <= 8: a product over 8 PEs is at most 4096). */
+    private static double complexIm(int p, long k) {
+        return new int[] {-1, 1, 2}[(int) ((2 * p + k) % 3)];
+    }
+
+    private static void setPart(SymArray<?> a, long i, double v) {
+        if (a instanceof SymFloatArray f) {
+            f.set(i, (float) v);
+        } else {
+            ((SymDoubleArray) a).set(i, v);
+        }
+    }
+
+    private static double getPart(SymArray<?> a, long i) {
+        return a instanceof SymFloatArray f ? f.get(i) : ((SymDoubleArray) a).get(i);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void complexRaw(ShmemTeam team, boolean prod, SymArray dst, SymArray src, long count) {
+        if (prod) {
+            team.complexProdReduce(dst, src, count);
+        } else {
+            team.complexSumReduce(dst, src, count);
+        }
+    }
+
     private static void reduceInPlace(CaseContext c) {
         for (long n : COUNTS) {
             SymLongArray a = c.malloc(SymType.LONG, n);
@@ -554,9 +662,14 @@ final class CollectiveCases {
      * exchange their whole inputs instead of reduce-scatter then allgather.
      */
     private static void reduceLargeOnPairs(CaseContext c) {
+        onPairs(c, team -> reduceLarge(c, team));
+    }
+
+    /** Runs {@code body} on the pairs of PEs {@code npes / 2} apart (the y teams of a 2d split; a third member where npes is odd). */
+    private static void onPairs(CaseContext c, java.util.function.Consumer<ShmemTeam> body) {
         TeamPair teams = c.shmem.teamWorld().split2d(c.npes / 2, null, 0, null, 0);
         try {
-            reduceLarge(c, teams.yTeam());
+            body.accept(teams.yTeam());
         } finally {
             teams.xTeam().close();
             teams.yTeam().close();
@@ -638,6 +751,9 @@ final class CollectiveCases {
         c.expectShmemException("negative count", () -> w.sumReduce(a, b, -1), "negative");
         io.jshmem.SymDoubleArray d = c.calloc(SymType.DOUBLE, 4);
         c.expectShmemException("xor of doubles", () -> w.xorReduce(d, d, 1), "not defined for double");
+        c.expectShmemException("complex sum of longs", () -> w.complexSumReduce(a, b, 1), "not for long");
+        c.expectShmemException("complex product of 3 complex doubles in 4 doubles", () -> w.complexProdReduce(d, d, 3), "needs");
+        c.expectShmemException("complex sum of a negative count", () -> w.complexSumReduce(d, d, -1), "negative");
         c.expectShmemException("alltoalls with stride 0", () -> w.alltoalls(a, b, 0, 1, 1), "stride");
         c.shmem.barrierAll();
         w.sumReduce(a, b, 4); // the team still works

@@ -618,13 +618,40 @@ final class Collectives {
         if (op.bitwise() && (d.type.name().equals("float") || d.type.name().equals("double"))) {
             throw st.error(routine + " is not defined for " + d.type.name() + " (bitwise reductions need an integral type)");
         }
+        reduce(op, routine, d.type.name(), d.shift, d, s, count, nbytes);
+    }
+
+    /**
+     * complexf/complexd sum and prod reductions: {@code count} complex numbers, each a (re, im)
+     * pair of the float or double arrays' elements. Every reduction algorithm below takes them as
+     * elements of twice the size ({@code shift + 1}), so that no slice splits a pair.
+     */
+    void complexReduce(ReduceOp op, SymArray<?> dest, SymArray<?> source, long count) {
+        team.checkLive();
+        String routine = op == ReduceOp.PROD ? "complex_prod_reduce" : "complex_sum_reduce";
+        SymArrayImpl<?> d = st.check(dest);
+        SymArrayImpl<?> s = st.check(source);
+        long nbytes = bytes(d, s, count, false, routine) << 1;
+        String type = switch (d.type.name()) {
+            case "float" -> "complexf";
+            case "double" -> "complexd";
+            default -> throw st.error(routine + " is defined for float (complexf) and double (complexd) arrays of (re, im)"
+                    + " pairs, not for " + d.type.name());
+        };
+        reduce(op, routine, type, d.shift + 1, d, s, count, nbytes);
+    }
+
+    /**
+     * A reduction of {@code count} elements of {@code type} ({@link Reductions}), each
+     * {@code 1 << shift} bytes, {@code nbytes} in all, from source into dest.
+     */
+    private void reduce(ReduceOp op, String routine, String type, int shift, SymArrayImpl<?> d, SymArrayImpl<?> s,
+            long count, long nbytes) {
         checkFits(d, nbytes, routine, "dest");
         checkFits(s, nbytes, routine, "source");
         team.checkSameArgs(routine, "nelems", count, "op (ordinal)", op.ordinal());
-        team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + d.type.name().hashCode());
+        team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + type.hashCode());
         int n = team.members.length;
-        int shift = d.shift;
-        String type = d.type.name();
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             // Every member combines all buffers in team order, so all get the same (floating-point) result.
             long e = produce(s.offset, nbytes, false);
@@ -665,7 +692,7 @@ final class Collectives {
             return;
         }
         if (pushAcross && n == 2 && nbytes <= EXCHANGE_BYTES) {
-            reduceExchanged(op, type, d, s, count, nbytes);
+            reduceExchanged(op, type, shift, d, s, count, nbytes);
             return;
         }
         if (pushAcross && (TeamSlots.LANDING_BYTES / n) >> shift > 0) {
@@ -721,8 +748,7 @@ final class Collectives {
      * then allgather ({@link #reducePushed}) takes two; each PE combines all the data instead of
      * half, which costs far less than a hop.
      */
-    private void reduceExchanged(ReduceOp op, String type, SymArrayImpl<?> d, SymArrayImpl<?> s, long count, long nbytes) {
-        int shift = d.shift;
+    private void reduceExchanged(ReduceOp op, String type, int shift, SymArrayImpl<?> d, SymArrayImpl<?> s, long count, long nbytes) {
         long e = team.beginPushRun((int) ((nbytes + TeamSlots.BUF_BYTES - 1) / TeamSlots.BUF_BYTES));
         // The run wraps around the slot's buffers: `head` bytes from buffer(e), the rest from the first buffer.
         long head = Math.min(nbytes, (TeamSlots.PUSH_BUFFERS - (e & (TeamSlots.PUSH_BUFFERS - 1))) * (long) TeamSlots.BUF_BYTES);

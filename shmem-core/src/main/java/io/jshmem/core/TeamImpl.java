@@ -1146,6 +1146,20 @@ final class TeamImpl implements ShmemTeam {
     }
 
     @Override
+    public <A> void complexSumReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("complex_sum_reduce", dest, 2 * nreduce, false);
+        collectives.complexReduce(io.jshmem.ReduceOp.SUM, dest, source, nreduce);
+        end(ev);
+    }
+
+    @Override
+    public <A> void complexProdReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("complex_prod_reduce", dest, 2 * nreduce, false);
+        collectives.complexReduce(io.jshmem.ReduceOp.PROD, dest, source, nreduce);
+        end(ev);
+    }
+
+    @Override
     public <A> void sumInscan(SymArray<A> dest, SymArray<A> source, long nelems) {
         Flight.Collective ev = collectiveEvent("sum_inscan", dest, nelems, false);
         collectives.scan(dest, source, nelems, true);

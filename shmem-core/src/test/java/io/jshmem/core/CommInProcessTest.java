@@ -269,6 +269,99 @@ class CommInProcessTest {
         }
     }
 
+    /**
+     * complexSumReduce and complexProdReduce (interleaved (re, im) floats and doubles) through every
+     * reduction algorithm: in the push buffers on one node and across nodes (gathered at team PE 0;
+     * two members exchanging), reduce-scatter on one node (slices pushed into every dest, or pulled
+     * with 2 members or {@code pull}), across nodes the whole-input exchange of two members and the
+     * pushed rounds of the landing area (one and several), and {@code pull} across nodes; in place
+     * and not. Parts are small integers, so every result is exact: it must equal the product (or
+     * sum) taken in team order, computed here.
+     */
+    @ParameterizedTest(name = "nodes {0}, JSHMEM_COLL_ALGORITHM={1}")
+    @MethodSource("complexShapes")
+    void complexReductionsThroughEveryAlgorithm(int[] nodes, String algorithm) throws Exception {
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true, algorithm)) {
+            int n = job.size();
+            job.all(me -> {
+                Shmem s = job.shmem(me);
+                ShmemTeam team = s.teamWorld();
+                for (SymType<?> t : List.of(SymType.FLOAT, SymType.DOUBLE)) {
+                    for (long count : new long[] {1, 200, 3000, 9000}) {
+                        io.jshmem.SymArray<?> src = s.malloc(t, 2 * count);
+                        io.jshmem.SymArray<?> dst = s.malloc(t, 2 * count);
+                        for (boolean prod : new boolean[] {false, true}) {
+                            for (boolean inPlace : new boolean[] {false, true}) {
+                                for (long k = 0; k < count; k++) {
+                                    setPart(src, 2 * k, complexPart(me, k, 0));
+                                    setPart(src, 2 * k + 1, complexPart(me, k, 1));
+                                }
+                                io.jshmem.SymArray<?> into = inPlace ? src : dst;
+                                complexReduce(team, prod, into, src, count);
+                                for (long k = 0; k < count; k++) {
+                                    double wr = complexPart(0, k, 0);
+                                    double wi = complexPart(0, k, 1);
+                                    for (int p = 1; p < n; p++) {
+                                        double yr = complexPart(p, k, 0);
+                                        double yi = complexPart(p, k, 1);
+                                        double r = prod ? wr * yr - wi * yi : wr + yr;
+                                        wi = prod ? wr * yi + wi * yr : wi + yi;
+                                        wr = r;
+                                    }
+                                    String what = (prod ? "complex_prod_reduce" : "complex_sum_reduce") + " of " + count + " "
+                                            + t.name() + " pairs" + (inPlace ? " in place" : "") + " on PE " + me + ", element " + k;
+                                    assertEquals(wr, getPart(into, 2 * k), what + " (re)");
+                                    assertEquals(wi, getPart(into, 2 * k + 1), what + " (im)");
+                                }
+                            }
+                        }
+                        s.free(dst);
+                        s.free(src);
+                    }
+                }
+                return null;
+            });
+            assertEquals(List.of(), job.aborts());
+        }
+    }
+
+    static Stream<Arguments> complexShapes() {
+        return Stream.of(
+                Arguments.of(new int[] {0, 0, 0, 0}, "auto"),
+                Arguments.of(new int[] {0, 0}, "auto"),
+                Arguments.of(new int[] {0, 0, 0, 0}, "pull"),
+                Arguments.of(new int[] {0, 0, 1, 1}, "auto"),
+                Arguments.of(new int[] {0, 1}, "auto"),
+                Arguments.of(new int[] {0, 0, 1, 1}, "pull"),
+                Arguments.of(new int[] {0, 1, 2}, "tree"));
+    }
+
+    /** Part {@code im} (0: re, 1: im) of complex number k of PE p: re 1, 2 or -1; im -1, 1 or 2, never 0. */
+    private static double complexPart(int p, long k, int im) {
+        return im == 0 ? new int[] {1, 2, -1}[(int) ((p + k) % 3)] : new int[] {-1, 1, 2}[(int) ((2 * p + k) % 3)];
+    }
+
+    private static void setPart(io.jshmem.SymArray<?> a, long i, double v) {
+        if (a instanceof io.jshmem.SymFloatArray f) {
+            f.set(i, (float) v);
+        } else {
+            ((io.jshmem.SymDoubleArray) a).set(i, v);
+        }
+    }
+
+    private static double getPart(io.jshmem.SymArray<?> a, long i) {
+        return a instanceof io.jshmem.SymFloatArray f ? f.get(i) : ((io.jshmem.SymDoubleArray) a).get(i);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void complexReduce(ShmemTeam team, boolean prod, io.jshmem.SymArray dst, io.jshmem.SymArray src, long count) {
+        if (prod) {
+            team.complexProdReduce(dst, src, count);
+        } else {
+            team.complexSumReduce(dst, src, count);
+        }
+    }
+
     static Stream<Arguments> broadcastShapes() {
         return Stream.of(
                 Arguments.of(new int[] {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3}, "auto"), // 11 PEs on 4 nodes: tree
