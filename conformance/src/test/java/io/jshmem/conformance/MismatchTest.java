@@ -38,6 +38,20 @@ class MismatchTest {
         if (!rootsGetPast) {
             assertFalse(r.stdout().contains("PAST"), scenario + ": a PE got past the mismatched call" + r.tail());
         }
+        if (other.equals("with different arguments")) {
+            assertDifferentArgumentsNamed(err, "bytes", scenario + r.tail());
+        }
+    }
+
+    /**
+     * Without SHMEM_DEBUG the message of calls with different arguments gives the reporting PE's
+     * own arguments ("PE 2 passed bytes 64") and says how to see both sides'.
+     */
+    private static void assertDifferentArgumentsNamed(String err, String firstArgument, String context) {
+        assertTrue(err.lines().anyMatch(l -> l.startsWith("oshrun:") && l.contains("with different arguments")
+                && l.matches(".*PE \\d+ passed " + firstArgument + " \\d+.*")
+                && l.contains("(set SHMEM_DEBUG=1 for both sides' arguments)")),
+                "the mismatch message does not name this PE's arguments and the SHMEM_DEBUG hint" + context);
     }
 
     /**
@@ -57,6 +71,9 @@ class MismatchTest {
         assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith("oshrun:") && l.contains("collective calls do not match")
                 && l.contains(one) && l.contains(other)), scenario + ": oshrun does not report the mismatch" + r.tail());
         assertFalse(r.stdout().contains("PAST"), scenario + ": a PE got past the mismatched call" + r.tail());
+        if (other.equals("with different arguments")) {
+            assertDifferentArgumentsNamed(r.stderr(), "bytes", scenario + r.tail());
+        }
     }
 
     /**
@@ -75,5 +92,6 @@ class MismatchTest {
                 && l.contains("called broadcast while PE") && l.contains("with different arguments")),
                 "oshrun does not report the mismatch" + r.tail());
         assertFalse(r.stdout().contains("PAST"), "a PE got past the mismatched broadcast" + r.tail());
+        assertDifferentArgumentsNamed(r.stderr(), "nbytes", r.tail());
     }
 }

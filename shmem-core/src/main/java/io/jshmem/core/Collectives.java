@@ -126,7 +126,7 @@ final class Collectives {
         checkFits(s, nbytes, "broadcast", "source");
         int rootWorld = team.world(root);
         team.checkSameArgs("broadcast", "bytes", nbytes, "root", root);
-        team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root, root);
+        team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root, root, nbytes, root, 0, null);
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             long e = team.nextEpoch();
             long buf = team.buffer(e);
@@ -340,7 +340,7 @@ final class Collectives {
         checkFits(s, nbytes, routine, "source");
         int n = team.members.length;
         long[] sizes;
-        team.begin(fixed ? TeamImpl.OP_FCOLLECT : TeamImpl.OP_COLLECT, fixed ? nbytes : 0);
+        team.begin(fixed ? TeamImpl.OP_FCOLLECT : TeamImpl.OP_COLLECT, fixed ? nbytes : 0, -1, nbytes, 0, 0, null);
         if (push && fixed && nbytes + 8 <= TeamSlots.BUF_BYTES) {
             team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine, "dest");
@@ -486,7 +486,7 @@ final class Collectives {
             checkFits(s, ((elems - 1) * sst + 1) * unit, routine, "source");
         }
         team.checkSameArgs(routine, "bytes per PE", nbytes, "dest stride", dst, "source stride", sst);
-        team.begin(TeamImpl.OP_ALLTOALL, (nbytes * 131 + dst) * 131 + sst);
+        team.begin(TeamImpl.OP_ALLTOALL, (nbytes * 131 + dst) * 131 + sst, -1, nbytes, dst, sst, null);
         long per = nbytes / unit; // elements per block
         if (push && nbytes * n <= TeamSlots.BUF_BYTES) {
             pushAlltoall(d, s, dst, sst, nbytes, unit, per);
@@ -650,7 +650,7 @@ final class Collectives {
         checkFits(d, nbytes, routine, "dest");
         checkFits(s, nbytes, routine, "source");
         team.checkSameArgs(routine, "nelems", count, "op (ordinal)", op.ordinal());
-        team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + type.hashCode());
+        team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + type.hashCode(), -1, count, op.ordinal(), 0, type);
         int n = team.members.length;
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             // Every member combines all buffers in team order, so all get the same (floating-point) result.
@@ -838,7 +838,8 @@ final class Collectives {
         checkFits(d, nbytes, routine, "dest");
         checkFits(s, nbytes, routine, "source");
         team.checkSameArgs(routine, "nelems", count);
-        team.begin(TeamImpl.OP_SCAN, (count * 131 + (inclusive ? 1 : 0)) * 131 + d.type.name().hashCode());
+        team.begin(TeamImpl.OP_SCAN, (count * 131 + (inclusive ? 1 : 0)) * 131 + d.type.name().hashCode(), -1, count,
+                inclusive ? 1 : 0, 0, d.type.name());
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             long e = produce(s.offset, nbytes, false);
             long buf = team.buffer(e);

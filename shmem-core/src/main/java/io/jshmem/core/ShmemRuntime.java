@@ -188,10 +188,15 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
 
     /** barrierAll as part of {@code op} (with the arguments that must agree), for collective matching. */
     private void barrier(int op, long args) {
+        barrier(op, args, 0, 0);
+    }
+
+    /** The barrier of a memory operation of {@code bytes} (and {@code alignment}, 0 for the default), named if calls do not match. */
+    private void barrier(int op, long args, long bytes, long alignment) {
         if (st.finalized) {
             throw st.afterFinalize();
         }
-        world.begin(op, args);
+        world.begin(op, args, -1, bytes, alignment, 0, null);
         // On shared memory the barrier's release/acquire chain already makes every earlier store
         // visible to every PE; only a network transport has operations to complete first.
         if (st.transport != null) {
@@ -386,7 +391,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         if (zero) {
             obj.local.fill((byte) 0);
         }
-        barrier(TeamImpl.OP_MEMORY, bytes * 31 + alignment);
+        barrier(TeamImpl.OP_MEMORY, bytes * 31 + alignment, bytes, alignment > HeapAllocator.MIN_ALIGNMENT ? alignment : 0);
         end(ev);
         @SuppressWarnings("unchecked")
         T t = (T) obj;
@@ -437,7 +442,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         long bytes = checkedBytes("realloc", old.type, newLength);
         Flight.Allocation ev = allocationEvent("realloc", bytes);
         world.checkSameArgs("realloc", "bytes", bytes, "heap offset of the old object", old.offset);
-        barrier(TeamImpl.OP_MEMORY, bytes);
+        barrier(TeamImpl.OP_MEMORY, bytes, bytes, 0);
         SymArrayImpl<?> obj;
         synchronized (st.heap) {
             HeapAllocator a = st.heap.allocator();
@@ -459,7 +464,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             st.live.remove(old);
             st.live.add(obj);
         }
-        barrier(TeamImpl.OP_MEMORY, bytes);
+        barrier(TeamImpl.OP_MEMORY, bytes, bytes, 0);
         end(ev);
         @SuppressWarnings("unchecked")
         T t = (T) obj;
@@ -475,7 +480,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         SymArrayImpl<?> a = st.check(object);
         Flight.Allocation ev = allocationEvent("free", a.byteSize());
         world.checkSameArgs("free", "heap offset", a.offset, "length", a.length);
-        barrier(TeamImpl.OP_MEMORY, a.offset);
+        barrier(TeamImpl.OP_MEMORY, a.offset, a.byteSize(), 0);
         synchronized (st.heap) {
             if (a.length > 0) {
                 st.heap.allocator().free(a.offset);

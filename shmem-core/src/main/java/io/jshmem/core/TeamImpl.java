@@ -135,6 +135,11 @@ final class TeamImpl implements ShmemTeam {
      * {@link #awaitArrival}).
      */
     private int ident = OP_SYNC;
+    /** This PE's arguments of its current operation, for mismatch messages ({@link #ownArguments}). */
+    private long argSize;
+    private long argA;
+    private long argB;
+    private String argType;
     private int history;
 
     /** Teams across nodes of up to this many members sync through team PE 0 ({@link #centralSync}) in {@code auto}. */
@@ -567,7 +572,7 @@ final class TeamImpl implements ShmemTeam {
         if (v != want) {
             String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me
                     + " called " + opName(ident & 0xFF) + ", but a member that sent it data called another"
-                    + " collective, or passed other arguments (size, count, root or type)";
+                    + " collective, or passed other arguments (size, count, root or type)" + argumentsHint();
             throw abortJob(message);
         }
     }
@@ -702,6 +707,19 @@ final class TeamImpl implements ShmemTeam {
     }
 
     /**
+     * {@link #begin(int, long, int)} that also records this PE's arguments ({@code size} and
+     * {@code a}, {@code b}, {@code type} as {@link #ownArguments} reads them) for the message of a
+     * mismatch: plain stores next to the ones begin makes, nothing built unless a message is.
+     */
+    void begin(int op, long args, int root, long size, long a, long b, String type) {
+        argSize = size;
+        argA = a;
+        argB = b;
+        argType = type;
+        begin(op, args, root);
+    }
+
+    /**
      * {@link #begin(int, long)} of a broadcast from team PE {@code root} (-1: not a broadcast). If
      * the operation comes straight after a linear barrier, it sets whom this PE's next barrier
      * waits for: the root (unless this PE is the root), else nobody ({@link #exitGate}).
@@ -794,12 +812,36 @@ final class TeamImpl implements ShmemTeam {
     private void mismatch(int pe, long e, int theirs) {
         int mine = ident & 0xFF;
         int op = theirs & 0xFF;
-        String how = op != mine ? "" : ((theirs ^ ident) & 0xFF00) != 0 ? " with different arguments (size, count, root or type)"
+        String how = op != mine ? "" : ((theirs ^ ident) & 0xFF00) != 0
+                ? " with different arguments (size, count, root or type)" + argumentsHint()
                 : " after an earlier collective call that did not match (e.g. broadcasts with different roots)";
         String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me + " called "
                 + opName(mine) + " while PE " + members[pe] + " called " + opName(op) + how
                 + (op == OP_FINALIZE ? " (it will never join this " + opName(mine) + ")" : "");
         throw abortJob(message);
+    }
+
+    /**
+     * "; PE 3 passed nelems 4, op SUM, type long" (this PE's arguments of its current operation;
+     * the other side's are known only as a hash), then, without SHMEM_DEBUG, where to get both.
+     */
+    private String argumentsHint() {
+        String own = ownArguments(ident & 0xFF);
+        return (own == null ? "" : "; PE " + st.me + " passed " + own)
+                + (st.config.debug() ? "" : " (set SHMEM_DEBUG=1 for both sides' arguments)");
+    }
+
+    /** This PE's arguments of operation {@code op} as {@link #begin(int, long, int, long, long, long, String)} recorded them, or null. */
+    private String ownArguments(int op) {
+        return switch (op) {
+            case OP_BROADCAST -> "nbytes " + argSize + ", root " + argA;
+            case OP_FCOLLECT -> "nbytes " + argSize;
+            case OP_ALLTOALL -> "nbytes " + argSize + ", dst " + argA + ", sst " + argB;
+            case OP_REDUCE -> "nelems " + argSize + ", op " + io.jshmem.ReduceOp.values()[(int) argA] + ", type " + argType;
+            case OP_SCAN -> "nelems " + argSize + ", " + (argA != 0 ? "inclusive" : "exclusive") + ", type " + argType;
+            case OP_MEMORY -> "bytes " + argSize + (argA > 0 ? ", alignment " + argA : "");
+            default -> null; // sync, finalize: no arguments; collect: sizes may differ between members
+        };
     }
 
     /** Calls that do not match: nothing that follows can be trusted, so the whole job ends with {@code message}. */
