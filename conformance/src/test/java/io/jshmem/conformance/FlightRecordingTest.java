@@ -75,6 +75,63 @@ class FlightRecordingTest {
         assertTrue(progress > 0, "no jshmem.UcxProgress event with completions in the recordings of " + dir);
     }
 
+    /**
+     * The job secret (issue 31): no PE has it in its environment, so no recording holds it (JFR records
+     * the whole environment as jdk.InitialEnvironmentVariable events); the recordings are 0600 in a
+     * directory of 0700 (which the PEs create); the secret's file is gone after the job. Two
+     * initializations per PE: the second gets the secret from memory, and writes a -g1 recording.
+     */
+    @Test
+    void theJobSecretIsInNoEnvironmentAndNoRecording(@TempDir Path dir) throws Exception {
+        Path recordings = dir.resolve("recordings");
+        Oshrun.Result r = Oshrun.run(2, List.of("--jfr", "--jfr-dir", recordings.toString()), Oshrun.conformanceClasses(),
+                "io.jshmem.conformance.SecretScenario");
+        assertEquals(0, r.exitCode(), r.tail());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^SECRET ([0-9a-f]{64}) FILE (\\S+)$").matcher(r.stdout());
+        List<String> secrets = new java.util.ArrayList<>();
+        while (m.find()) {
+            secrets.add(m.group(1));
+            Path file = Path.of(m.group(2));
+            assertTrue(!Files.exists(file) && !Files.exists(file.getParent()),
+                    "the secret's file " + file + " or its directory is left after the job" + r.tail());
+        }
+        assertEquals(2, secrets.size(), "each PE read its secret's file" + r.tail());
+        assertEquals(secrets.get(0), secrets.get(1), "one secret per job" + r.tail());
+        String secret = secrets.get(0);
+        for (int pe = 0; pe < 2; pe++) {
+            for (int init = 1; init <= 2; init++) {
+                assertTrue(r.stdout().contains("CHECK PE " + pe + " INIT " + init + " clean\n"),
+                        "PE " + pe + ", initialization " + init + r.tail());
+            }
+        }
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(recordings)), "the recordings' directory");
+        List<Path> files;
+        try (Stream<Path> s = Files.list(recordings)) {
+            files = s.sorted().toList();
+        }
+        assertEquals(4, files.size(), "a recording per PE and initialization: " + files);
+        byte[] needle = secret.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        for (Path f : files) {
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f)),
+                    f.getFileName().toString());
+            List<RecordedEvent> env = RecordingFile.readAllEvents(f).stream()
+                    .filter(e -> e.getEventType().getName().equals("jdk.InitialEnvironmentVariable")).toList();
+            assertTrue(env.stream().anyMatch(e -> e.getString("key").equals("JSHMEM_PE")),
+                    f.getFileName() + " records the environment (else this test proves nothing)");
+            for (RecordedEvent e : env) {
+                assertTrue(!e.getString("key").equals("JSHMEM_SECRET") && !String.valueOf(e.getString("value")).contains(secret),
+                        f.getFileName() + " records the secret: " + e.getString("key"));
+            }
+            byte[] bytes = Files.readAllBytes(f);
+            for (int i = 0; i + needle.length <= bytes.length; i++) {
+                if (java.util.Arrays.equals(bytes, i, i + needle.length, needle, 0, needle.length)) {
+                    throw new AssertionError(f.getFileName() + " holds the secret at byte " + i);
+                }
+            }
+        }
+    }
+
     private static void has(List<RecordedEvent> events, String what, String type, Predicate<RecordedEvent> p) {
         assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals(type) && p.test(e)),
                 "missing " + type + ": " + what + "; jshmem events: " + events.stream()

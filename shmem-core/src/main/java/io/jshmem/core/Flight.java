@@ -4,6 +4,7 @@ import io.jshmem.ShmemException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.text.ParseException;
 import java.util.Map;
 import jdk.jfr.Category;
@@ -129,7 +130,8 @@ final class Flight {
 
     /**
      * Starts this PE's recording when {@code oshrun --jfr} asked for one: settings from
-     * {@code JSHMEM_JFR}, written at finalize or exit to {@code JSHMEM_JFR_DIR/<job>-pe<N>.jfr}.
+     * {@code JSHMEM_JFR}, written at finalize or exit to {@code JSHMEM_JFR_DIR/<job>-pe<N>.jfr} (mode
+     * 0600; the directory, when this creates it, 0700).
      * Returns null when none was asked for.
      */
     static Recording startRecording(Map<String, String> env, String jobId, int generation, int pe) {
@@ -142,7 +144,10 @@ final class Flight {
         Path dir = Path.of(env.getOrDefault(ENV_DIR, "."));
         try {
             Configuration c = name.endsWith(".jfc") ? Configuration.create(Path.of(name)) : Configuration.getConfiguration(name);
-            Files.createDirectories(dir);
+            if (!Files.isDirectory(dir)) {
+                // A recording holds the PE's environment, command line and stacks: private to its user.
+                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
             Recording r = new Recording(c);
             r.setName("jshmem PE " + pe);
             // jdk.jfr settings files know nothing of jshmem: its events are always on in the recording.
@@ -151,7 +156,11 @@ final class Flight {
                 r.enable(e).withoutThreshold();
             }
             // One file per initialization of jshmem in the process: a re-initialization's gets -g<n>.
-            r.setDestination(dir.resolve(jobId + "-pe" + pe + (generation == 0 ? "" : "-g" + generation) + ".jfr"));
+            Path file = dir.resolve(jobId + "-pe" + pe + (generation == 0 ? "" : "-g" + generation) + ".jfr");
+            // JFR truncates the file it is given and writes into it, keeping its mode: 0600, not the umask's.
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            r.setDestination(file);
             r.setDumpOnExit(true);
             r.start();
             return r;

@@ -26,7 +26,16 @@ public final class LaunchEnv {
     public static final String BIND = "JSHMEM_BIND";
         /** host:port of the launcher's bootstrap server. */
     public static final String BOOTSTRAP = "JSHMEM_BOOTSTRAP";
-    /** Hex of the job's random secret, proving to the bootstrap server that a PE belongs to the job. */
+    /**
+     * Path of a file (mode 0600, in a directory of mode 0700) holding the hex of the job's random
+     * secret, which proves to the bootstrap server that a PE belongs to the job; the PE deletes it once
+     * read ({@link JobSecret}). The secret itself is never in a PE's environment.
+     */
+    public static final String SECRET_FILE = "JSHMEM_SECRET_FILE";
+    /**
+     * The hex of the secret itself: read only when {@link #SECRET_FILE} is not set, for tests and
+     * hand-made launches; oshrun never sets it (and removes it from the environment of its PEs).
+     */
     public static final String SECRET = "JSHMEM_SECRET";
     /** Seconds of silence after which oshrun drops a PE (--heartbeat-timeout); optional. */
     public static final String HEARTBEAT_TIMEOUT = "JSHMEM_HEARTBEAT_TIMEOUT";
@@ -41,11 +50,12 @@ public final class LaunchEnv {
     public static final String LAUNCHER_PID = "JSHMEM_LAUNCHER_PID";
 
     /**
-     * Every variable above: the launcher owns them, so they cannot be set with {@code -x}; all but
-     * {@link #LAUNCHER_PID} (only PEs on the launcher's host get it) are required of a PE.
+     * Every variable above: the launcher owns them, so they cannot be set with {@code -x}, and a
+     * subprocess of a PE does not inherit them; all but {@link #LAUNCHER_PID} (only PEs on the
+     * launcher's host get it) are required of a PE, {@link #SECRET_FILE} or else {@link #SECRET}.
      */
     public static final List<String> JOB_VARIABLES =
-            List.of(JOBID, PE, NPES, NODE, LOCAL_PE, LOCAL_NPES, BOOTSTRAP, SECRET, LAUNCHER_PID);
+            List.of(JOBID, PE, NPES, NODE, LOCAL_PE, LOCAL_NPES, BOOTSTRAP, SECRET_FILE, SECRET, LAUNCHER_PID);
 
     /** Extra JVM options for every PE, split on whitespace; read by the launcher itself. */
     public static final String JAVA_OPTS = "JSHMEM_JAVA_OPTS";

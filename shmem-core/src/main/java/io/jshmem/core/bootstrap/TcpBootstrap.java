@@ -19,7 +19,6 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -145,12 +144,12 @@ public final class TcpBootstrap implements Bootstrap {
                 textVar(env, LaunchEnv.NODE, IDENTIFIER),
                 intVar(env, LaunchEnv.LOCAL_PE, 0, localSize - 1),
                 localSize);
-        String secretHex = textVar(env, LaunchEnv.SECRET, Pattern.compile("[0-9a-fA-F]{" + 2 * SECRET_BYTES + "}"));
+        byte[] secret = JobSecret.of(env); // from its file (then deleted), or memory after the first initialization
         long busyRetry = env.containsKey(LaunchEnv.LAUNCH_TIMEOUT)
                 ? intVar(env, LaunchEnv.LAUNCH_TIMEOUT, 1, 86_400) * 1000L : DEFAULT_BUSY_RETRY_MILLIS;
         int heartbeatTimeout = env.containsKey(LaunchEnv.HEARTBEAT_TIMEOUT)
                 ? intVar(env, LaunchEnv.HEARTBEAT_TIMEOUT, 3, 86_400) * 1000 : PE_SILENCE_LIMIT_MILLIS;
-        TcpBootstrap bootstrap = connect(parseAddress(address), HexFormat.of().parseHex(secretHex), id, generation,
+        TcpBootstrap bootstrap = connect(parseAddress(address), secret, id, generation,
                 busyRetry, heartbeatTimeout);
         bootstrap.orphanGraceMillis = orphanGrace();
         current = bootstrap;

@@ -1,6 +1,7 @@
 package io.jshmem.core.launcher;
 
 import io.jshmem.core.bootstrap.BootstrapProtocol;
+import io.jshmem.core.bootstrap.JobSecret;
 import io.jshmem.core.bootstrap.LaunchEnv;
 import io.jshmem.core.launcher.HostList.Placement;
 import java.io.File;
@@ -79,6 +80,8 @@ final class Job implements BootstrapServer.Listener {
     private final BootstrapEndpoint endpoint;
     private final String jobId;
     private final byte[] secret;
+    /** The secret's files for the local PEs ({@link JobSecret}); null until made, or with no local PE. */
+    private volatile JobSecret.Handover secretFiles;
     private final AtomicReferenceArray<Process> pes;
     private final List<Thread> forwarders = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Integer> outcome = new CompletableFuture<>();
@@ -136,6 +139,16 @@ final class Job implements BootstrapServer.Listener {
                         + e.getMessage());
                 return 1;
             }
+            if (!allRemote()) {
+                try {
+                    // Never in the PEs' environment: JFR records it, subprocesses inherit it.
+                    secretFiles = JobSecret.handOver(secret, jobId, launcherEnv);
+                } catch (IOException e) {
+                    System.err.println("oshrun: cannot hand the job secret over to the PEs: " + e.getMessage());
+                    server.close();
+                    return 1;
+                }
+            }
             startPes();
             int status = awaitOutcome();
             shutDown();
@@ -147,6 +160,15 @@ final class Job implements BootstrapServer.Listener {
                 // Shutdown in progress: the hook is finishing the job.
             }
         }
+    }
+
+    private boolean allRemote() {
+        for (boolean r : remote) {
+            if (!r) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void startPes() {
@@ -170,6 +192,13 @@ final class Job implements BootstrapServer.Listener {
         env.putAll(options.exportedEnv());
         env.putAll(jobVariables(pe)); // also replaces those of an enclosing job
         env.put(LaunchEnv.LAUNCHER_PID, Long.toString(ProcessHandle.current().pid())); // its parent: see IdentityGuard
+        env.remove(LaunchEnv.SECRET); // an enclosing job's, or a hand-made launch's: the file below is the one read
+        try {
+            env.put(LaunchEnv.SECRET_FILE, secretFiles.fileFor(pe).toString());
+        } catch (IOException e) {
+            fail(1, "cannot write the job secret's file for PE " + pe + " in " + secretFiles.directory() + ": " + e);
+            return false;
+        }
         if (cpuOf[pe] >= 0) {
             // The runtime then knows whether its core is its own (it waits without spinning if not).
             env.put(LaunchEnv.BIND, CoreBinding.shared(cpuOf, pe) ? "shared" : "core");
@@ -225,7 +254,8 @@ final class Job implements BootstrapServer.Listener {
                 null, null));
         Map<String, String> env = RemoteCommand.environment(launcherEnv, options.exportedEnv(), jobVariables(pe));
         String script = RemoteCommand.script(command, env, System.getProperty("user.dir"),
-                "jshmem-" + jobId + "-" + pe);
+                "jshmem-" + jobId + "-" + pe, HexFormat.of().formatHex(secret),
+                "jshmem-secret-" + jobId + "-" + pe + "-" + HexFormat.of().formatHex(randomBytes(8)));
         try {
             OutputStream lifeline = process.getOutputStream();
             lifeline.write(script.getBytes(StandardCharsets.UTF_8));
@@ -263,7 +293,6 @@ final class Job implements BootstrapServer.Listener {
                 LaunchEnv.LOCAL_PE, Integer.toString(p.localPe()),
                 LaunchEnv.LOCAL_NPES, Integer.toString(p.node().npes()),
                 LaunchEnv.BOOTSTRAP, endpoint.hostPort(p.node().id(), server.port()),
-                LaunchEnv.SECRET, HexFormat.of().formatHex(secret),
                 LaunchEnv.LAUNCH_TIMEOUT, Integer.toString(options.launchTimeoutSeconds()),
                 LaunchEnv.HEARTBEAT_TIMEOUT, Integer.toString(options.heartbeatTimeoutSeconds()));
     }
@@ -479,6 +508,10 @@ final class Job implements BootstrapServer.Listener {
         terminate();
         server.close();
         sweepSegments();
+        JobSecret.Handover files = secretFiles;
+        if (files != null) {
+            files.close(); // the files of PEs that never read theirs, and the directory
+        }
         // Their pipes hit end of stream once the PEs are gone, unless a PE's orphan still holds them.
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FORWARDER_DRAIN_MILLIS);
         for (Thread forwarder : forwarders) {

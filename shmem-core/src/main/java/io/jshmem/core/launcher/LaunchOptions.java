@@ -350,7 +350,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           included; written at finalize or exit to
                                           DIR/<job id>-pe<N>.jfr (-g<n> added after each
                                           re-initialization; read with jfr print/summary or
-                                          JDK Mission Control)
+                                          JDK Mission Control); files 0600, DIR made 0700
                   --jfr-dir DIR           where --jfr writes (default ./jshmem-jfr)
                   --bind-to core|none     core: bind each PE started on this machine to a core of its
                                           own (with taskset, over the CPUs oshrun may use); none:
@@ -451,8 +451,10 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_FORK_POLICY      warn, refuse or allow (see the README)
 
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
-                JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET,
-                JSHMEM_LAUNCH_TIMEOUT, JSHMEM_HEARTBEAT_TIMEOUT (and JSHMEM_BIND=core for a PE
+                JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET_FILE (the
+                job secret's file: 0600 in a 0700 directory, deleted by the PE once read; the
+                secret is in no PE's environment), JSHMEM_LAUNCH_TIMEOUT,
+                JSHMEM_HEARTBEAT_TIMEOUT (and JSHMEM_BIND=core for a PE
                 bound to a core of its own, =shared for one bound to a core other PEs share;
                 JSHMEM_LAUNCHER_PID for the PEs on this host).
 

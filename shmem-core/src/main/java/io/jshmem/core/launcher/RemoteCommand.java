@@ -17,7 +17,11 @@ import java.util.regex.Pattern;
  * <li>Agents disagree on arguments: ssh joins them into one string for the remote shell, docker exec
  *     passes them as they are. {@code /bin/sh -s} means the same to both, and the script is read
  *     verbatim, so no value needs agent-specific quoting.
- * <li>The job secret stays out of every command line ({@code ps} shows arguments to all users).
+ * <li>The job secret stays out of every command line ({@code ps} shows arguments to all users) and out of
+ *     the PE's environment: the script writes it (with the shell's builtin printf, under umask 077) to
+ *     a file of mode 0600 in a new directory of mode 0700 there, whose path it exports as
+ *     {@link LaunchEnv#SECRET_FILE}; the PE deletes the file once read, the script the directory once
+ *     the PE has ended.
  * <li>The open pipe is the PE's lifeline. Killing the agent does not kill the remote process (with
  *     docker exec it survives; with ssh it does unless it reads or writes a closed stream), but the
  *     remote end of the pipe does see end-of-file when oshrun closes it, dies, or the agent dies.
@@ -81,8 +85,12 @@ final class RemoteCommand {
      * @param env        the variables to export
      * @param workDir    directory to run in if it exists there (else /)
      * @param segment    file name of the PE's shared-memory segment, removed after the PE ends
+     * @param secretHex  the job secret, in hex, for the PE's secret file
+     * @param secretDir  name of the new directory for that file, in the first writable of
+     *                   {@code $XDG_RUNTIME_DIR}, {@code /dev/shm}, {@code $TMPDIR} or {@code /tmp}
      */
-    static String script(List<String> command, Map<String, String> env, String workDir, String segment) {
+    static String script(List<String> command, Map<String, String> env, String workDir, String segment,
+                         String secretHex, String secretDir) {
         StringBuilder s = new StringBuilder();
         s.append("{\n");
         // fd 3 keeps the pipe from oshrun: the PE's lifeline, read only by the watchdog.
@@ -95,6 +103,16 @@ final class RemoteCommand {
             }
             s.append("export ").append(e.getKey()).append('=').append(quote(e.getValue())).append('\n');
         }
+        // The secret: a builtin (no process whose arguments ps would show), in a subshell (the PE keeps the umask).
+        s.append("jshmem_secret_dir=\n");
+        s.append("for jshmem_base in \"${XDG_RUNTIME_DIR:-}\" /dev/shm \"${TMPDIR:-/tmp}\"; do")
+                .append(" if [ -n \"$jshmem_base\" ] && [ -d \"$jshmem_base\" ] && [ -w \"$jshmem_base\" ]; then")
+                .append(" jshmem_secret_dir=\"$jshmem_base\"/").append(quote(secretDir)).append("; break; fi; done\n");
+        s.append("if [ -z \"$jshmem_secret_dir\" ] || ! (umask 077 && mkdir \"$jshmem_secret_dir\" && printf '%s\\n' ")
+                .append(quote(secretHex)).append(" > \"$jshmem_secret_dir/secret\"); then")
+                .append(" echo \"jshmem: cannot write the job secret's file in a new directory $jshmem_secret_dir on $(uname -n)\" >&2;")
+                .append(" exit 1; fi\n");
+        s.append("export ").append(LaunchEnv.SECRET_FILE).append("=\"$jshmem_secret_dir/secret\"\n");
         for (String word : command) {
             s.append(quote(word)).append(' ');
         }
@@ -112,6 +130,7 @@ final class RemoteCommand {
         s.append("jshmem_status=$?\n");
         s.append("kill $jshmem_watchdog 2>/dev/null\n");
         s.append("rm -f \"${JSHMEM_SHM_DIR:-/dev/shm}\"/").append(quote(segment)).append('\n');
+        s.append("rm -rf \"$jshmem_secret_dir\"\n"); // the PE's file, if it never read it, and the directory
         s.append("exit $jshmem_status\n");
         s.append("}\n");
         return s.toString();

@@ -41,7 +41,9 @@ class TcpBootstrapTest {
     void partialEnvironmentIsRejected() {
         for (String name : LaunchEnv.JOB_VARIABLES) {
             // JSHMEM_LAUNCHER_PID is the launcher's, but optional (PEs on other hosts have none).
-            if (!name.equals(LaunchEnv.BOOTSTRAP) && !name.equals(LaunchEnv.LAUNCHER_PID)) {
+            // JSHMEM_SECRET_FILE: the environment has JSHMEM_SECRET instead (accepted for hand-made launches).
+            if (!name.equals(LaunchEnv.BOOTSTRAP) && !name.equals(LaunchEnv.LAUNCHER_PID)
+                    && !name.equals(LaunchEnv.SECRET_FILE)) {
                 Map<String, String> env = validEnv();
                 env.remove(name);
                 String message = failure(env);
@@ -58,8 +60,32 @@ class TcpBootstrapTest {
         assertGarbled(LaunchEnv.LOCAL_PE, "-1");
         assertGarbled(LaunchEnv.BOOTSTRAP, "localhost");
         assertGarbled(LaunchEnv.BOOTSTRAP, "localhost:99999");
-        assertGarbled(LaunchEnv.SECRET, "abcd");
         assertGarbled(LaunchEnv.JOBID, "../etc");
+        // The secret is named, never shown: a garbled one may be the secret with a typo.
+        Map<String, String> env = validEnv();
+        env.put(LaunchEnv.SECRET, "ab".repeat(BootstrapProtocol.SECRET_BYTES - 1) + "zz");
+        String message = failure(env);
+        assertTrue(message.contains("garbled") && message.contains(LaunchEnv.SECRET) && !message.contains("abab"), message);
+    }
+
+    @Test
+    void theSecretFileIsReadOnceThenRemovedAndRemembered(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("pe1");
+        java.nio.file.Files.writeString(file, "cd".repeat(BootstrapProtocol.SECRET_BYTES) + "\n");
+        Map<String, String> env = validEnv();
+        env.remove(LaunchEnv.SECRET);
+        env.put(LaunchEnv.SECRET_FILE, file.toString());
+        byte[] first = JobSecret.of(env);
+        assertTrue(!java.nio.file.Files.exists(file), "the PE deletes the file once read");
+        assertTrue(java.util.Arrays.equals(first, JobSecret.of(env)), "a re-initialization gets it from memory");
+        assertTrue((first[0] & 0xff) == 0xcd && first.length == BootstrapProtocol.SECRET_BYTES);
+        // The file wins over the variable; a missing file is an error that says why.
+        env.put(LaunchEnv.SECRET, "ab".repeat(BootstrapProtocol.SECRET_BYTES));
+        assertTrue((JobSecret.of(env)[0] & 0xff) == 0xcd);
+        env.put(LaunchEnv.SECRET_FILE, dir.resolve("never-written").toString());
+        String message = assertThrows(IllegalStateException.class, () -> JobSecret.of(env)).getMessage();
+        assertTrue(message.contains("does not exist") && message.contains(LaunchEnv.SECRET_FILE), message);
     }
 
     private static void assertGarbled(String name, String value) {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class IdentityGuardTest {
     private static final String JOB = "k3j2x9";
     private static final Map<String, String> PE1 = Map.of("JSHMEM_JOBID", JOB, "JSHMEM_PE", "1", "JSHMEM_NPES", "2",
-            "JSHMEM_SECRET", "s3cr3t", "PATH", "/usr/bin");
+            "JSHMEM_SECRET_FILE", "/dev/shm/jshmem-secret-k3j2x9-1/pe1", "PATH", "/usr/bin");
     private static final String SEGMENT = "/dev/shm/jshmem-" + JOB + "-1 (deleted)";
     private static final String MARKER_AT_500 = "/dev/shm/jshmem-" + JOB + "-1-owner-500 (deleted)";
 

@@ -62,6 +62,7 @@ class SmallPartsTest {
         env.putAll(kept);
         assertEquals(kept, ChildEnvironment.strip(env));
         assertTrue(ChildEnvironment.isIdentity("JSHMEM_SECRET"));
+        assertTrue(ChildEnvironment.isIdentity("JSHMEM_SECRET_FILE"));
         assertTrue(ChildEnvironment.isIdentity("JSHMEM_BOOTSTRAP"));
         assertFalse(ChildEnvironment.isIdentity(SpawnMarker.VARIABLE));
     }

@@ -56,6 +56,16 @@ class MultiHostEndToEndTest {
         assertFalse(r.out().contains(RemoteCommand.STARTED_MARKER), r.out());
         assertEquals(List.of("nodeA", "nodeA", "nodeB"), agentHosts(), "localhost is started without the agent");
         assertNothingLeft(r, 4);
+        // The job secret: in a private file per PE (oshrun's for the local PE, the start script's for the
+        // others), removed by the PE once read, never in its environment; nothing of it is left.
+        Matcher m = Pattern.compile("secret pe (\\d) file (\\S+) dir (\\S+) secret-env (\\S+)").matcher(r.out());
+        int seen = 0;
+        while (m.find()) {
+            seen++;
+            assertEquals("clean", m.group(4), "PE " + m.group(1) + ": " + r.out());
+            assertFalse(Files.exists(Path.of(m.group(3))), "the secret's directory " + m.group(3) + " was left");
+        }
+        assertEquals(4, seen, r.out());
     }
 
     @Test

@@ -53,7 +53,7 @@ class RemoteCommandTest {
         Path segment = dir.resolve("jshmem-job1-3");
         String program = "printf '%s|%s|' \"$ODD\" \"$PWD\"; printf '%s' \"$1\"; : > " + segment + "; exit 7";
         List<String> command = List.of("/bin/sh", "-c", program, "sh", "arg with 'quotes' and spaces");
-        Run run = start(RemoteCommand.script(command, env, dir.toString(), "jshmem-job1-3"));
+        Run run = start(script(command, env, dir.toString(), "jshmem-job1-3"));
         assertTrue(run.process.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
         assertEquals(7, run.process.exitValue());
         String out = new String(run.process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -64,7 +64,7 @@ class RemoteCommandTest {
 
     @Test
     void aMissingWorkingDirectoryFallsBackToRoot() throws Exception {
-        Run run = start(RemoteCommand.script(List.of("/bin/sh", "-c", "pwd"), Map.of(), "/no/such/dir", "seg"));
+        Run run = start(script(List.of("/bin/sh", "-c", "pwd"), Map.of(), "/no/such/dir", "seg"));
         assertTrue(run.process.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
         assertEquals(RemoteCommand.STARTED_MARKER + "\n/\n",
                 new String(run.process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
@@ -74,7 +74,7 @@ class RemoteCommandTest {
     @Test
     void closingTheLifelineTerminatesThePe() throws Exception {
         Path pidFile = dir.resolve("pid");
-        Run run = start(RemoteCommand.script(List.of("/bin/sh", "-c", "echo $$ > " + pidFile + "; exec sleep 600"),
+        Run run = start(script(List.of("/bin/sh", "-c", "echo $$ > " + pidFile + "; exec sleep 600"),
                 Map.of(), "/", "seg"));
         long pid = awaitPid(pidFile);
         long t0 = System.nanoTime();
@@ -88,7 +88,7 @@ class RemoteCommandTest {
     @Test
     void aPeIgnoringSigtermGetsSigkillAfterTheGrace() throws Exception {
         Path pidFile = dir.resolve("pid");
-        Run run = start(RemoteCommand.script(List.of("/bin/sh", "-c",
+        Run run = start(script(List.of("/bin/sh", "-c",
                 "trap '' TERM; echo $$ > " + pidFile + "; while :; do sleep 0.1; done"), Map.of(), "/", "seg"));
         long pid = awaitPid(pidFile);
         long t0 = System.nanoTime();
@@ -102,12 +102,50 @@ class RemoteCommandTest {
 
     @Test
     void thePeEndingByItselfEndsTheScriptAtOnce() throws Exception {
-        Run run = start(RemoteCommand.script(List.of("/bin/sh", "-c", "sleep 0.2; exit 3"), Map.of(), "/", "seg"));
+        Run run = start(script(List.of("/bin/sh", "-c", "sleep 0.2; exit 3"), Map.of(), "/", "seg"));
         long t0 = System.nanoTime();
         assertTrue(run.process.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
         assertEquals(3, run.process.exitValue());
         assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(2), "the watchdog does not hold the script");
         run.stdin.close();
+    }
+
+    @Test
+    void theSecretReachesThePeInAPrivateFileThatIsRemovedNeverInItsEnvironment() throws Exception {
+        String hex = "0123456789abcdef".repeat(4);
+        Map<String, String> env = Map.of("XDG_RUNTIME_DIR", dir.toString());
+        String program = "f=$JSHMEM_SECRET_FILE; d=${f%/*}; echo \"$f\"; stat -c %a \"$d\" \"$f\"; cat \"$f\";"
+                + " umask; env | grep -c " + hex + "; rm \"$f\"";
+        Run run = start(RemoteCommand.script(List.of("/bin/sh", "-c", program), env, "/", "seg", hex, "jshmem-secret-t"));
+        assertTrue(run.process.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
+        List<String> lines = new String(run.process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        Path file = dir.resolve("jshmem-secret-t/secret");
+        assertEquals(List.of(RemoteCommand.STARTED_MARKER, file.toString(), "700", "600", hex, umask(), "0"), lines,
+                "the file and its directory are private, the PE keeps its umask, the secret is in no variable");
+        assertFalse(Files.exists(file.getParent()), "the script removes the directory after the PE ends");
+        // A directory already there (made by someone else?) is not used: the PE does not start.
+        Files.createDirectory(file.getParent());
+        Run refused = start(RemoteCommand.script(List.of("/bin/sh", "-c", "echo ran"), env, "/", "seg", hex,
+                "jshmem-secret-t"));
+        assertTrue(refused.process.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, refused.process.exitValue());
+        assertEquals(RemoteCommand.STARTED_MARKER + "\n",
+                new String(refused.process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        assertTrue(Files.isDirectory(file.getParent()), "not removed: it is not the script's");
+    }
+
+    /** The umask a shell started by this JVM has, as {@code umask} prints it. */
+    private static String umask() throws Exception {
+        Process p = new ProcessBuilder("/bin/sh", "-c", "umask").start();
+        String mask = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        p.waitFor();
+        return mask;
+    }
+
+    /** The script with a secret of zeros whose directory the tests do not look at. */
+    private static String script(List<String> command, Map<String, String> env, String workDir, String segment) {
+        return RemoteCommand.script(command, env, workDir, segment, "00".repeat(32),
+                "jshmem-secret-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
     }
 
     private record Run(Process process, OutputStream stdin) {

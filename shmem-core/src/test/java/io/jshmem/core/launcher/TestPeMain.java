@@ -21,7 +21,10 @@ import java.nio.file.Path;
  *     (for the tests of what kills PEs that do not listen to the launcher)
  * </ul>
  * In mode {@code ok} each PE also prints {@code placement pe P node N local L of M} from its
- * launcher variables.
+ * launcher variables, and {@code secret pe P file F dir D secret-env E}: the file
+ * {@code JSHMEM_SECRET_FILE} names, which it reads before connecting, its directory, and
+ * {@code clean} if, once connected, neither the file nor the secret in {@code /proc/self/environ}
+ * (nor a {@code JSHMEM_SECRET} variable) is left, else what is.
  */
 public final class TestPeMain {
     private TestPeMain() {
@@ -36,8 +39,14 @@ public final class TestPeMain {
             Thread.sleep(600_000);
             return;
         }
+        String secretFile = System.getenv("JSHMEM_SECRET_FILE");
+        String secret = mode.equals("ok") && secretFile != null ? Files.readString(Path.of(secretFile)).strip() : null;
         try (TcpBootstrap bootstrap = TcpBootstrap.fromEnvironment(System.getenv())) {
             int me = bootstrap.rank();
+            if (secret != null) {
+                System.out.println("secret pe " + me + " file " + secretFile + " dir " + Path.of(secretFile).getParent()
+                        + " secret-env " + secretLeft(secretFile, secret));
+            }
             switch (mode) {
                 case "ok" -> {
                     exchange(bootstrap, "round1");
@@ -84,6 +93,16 @@ public final class TestPeMain {
                 default -> fail("unknown mode " + mode);
             }
         }
+    }
+
+    /** "clean", or what still holds the secret once the PE has connected. */
+    private static String secretLeft(String file, String secret) throws IOException {
+        String environ = new String(Files.readAllBytes(Path.of("/proc/self/environ")), StandardCharsets.ISO_8859_1);
+        String left = (Files.exists(Path.of(file)) ? "file-left " : "")
+                + (environ.contains(secret) ? "in-proc-environ " : "")
+                + (System.getenv().values().stream().anyMatch(v -> v.contains(secret)) ? "in-getenv " : "")
+                + (System.getenv().containsKey("JSHMEM_SECRET") ? "JSHMEM_SECRET-set " : "");
+        return left.isEmpty() ? "clean" : left.strip().replace(' ', ',');
     }
 
     /** Creates a file named like the runtime's segments, as a PE killed before unlinking them would leave. */

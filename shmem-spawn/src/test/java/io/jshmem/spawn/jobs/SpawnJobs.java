@@ -174,15 +174,21 @@ public final class SpawnJobs {
             String out = new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8);
             p.waitFor();
             List<String> leaked = new ArrayList<>();
-            for (String v : List.of("JSHMEM_JOBID", "JSHMEM_PE", "JSHMEM_NPES", "JSHMEM_SECRET", "JSHMEM_BOOTSTRAP",
-                    "JSHMEM_NODE", "JSHMEM_LOCAL_PE", "JSHMEM_LOCAL_NPES")) {
+            for (String v : List.of("JSHMEM_JOBID", "JSHMEM_PE", "JSHMEM_NPES", "JSHMEM_SECRET", "JSHMEM_SECRET_FILE",
+                    "JSHMEM_BOOTSTRAP", "JSHMEM_NODE", "JSHMEM_LOCAL_PE", "JSHMEM_LOCAL_NPES")) {
                 if (out.lines().anyMatch(l -> l.startsWith(v + "="))) {
                     leaked.add(v);
                 }
             }
-            String secret = System.getenv("JSHMEM_SECRET");
-            if (secret != null && out.contains(secret)) {
-                leaked.add("the secret's value");
+            // oshrun hands the secret over in a file the PE deleted at init: none in any environment, nothing to read.
+            if (System.getenv("JSHMEM_SECRET") != null) {
+                leaked.add("JSHMEM_SECRET in the PE's own environment");
+            }
+            String secretFile = System.getenv("JSHMEM_SECRET_FILE");
+            if (secretFile == null) {
+                leaked.add("(no JSHMEM_SECRET_FILE in the PE: not started by oshrun?)");
+            } else if (java.nio.file.Files.exists(java.nio.file.Path.of(secretFile))) {
+                leaked.add("the secret's file " + secretFile + ", still there");
             }
             String marker = out.lines().filter(l -> l.startsWith("JSHMEM_SPAWNED_BY=")).findFirst().orElse("");
             String expected = "JSHMEM_SPAWNED_BY=pid=" + ProcessHandle.current().pid() + " job=" + System.getenv("JSHMEM_JOBID")

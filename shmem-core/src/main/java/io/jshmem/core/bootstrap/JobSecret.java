@@ -1,0 +1,163 @@
+package io.jshmem.core.bootstrap;
+
+import static io.jshmem.core.bootstrap.BootstrapProtocol.SECRET_BYTES;
+
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.ByteBuffer;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * How the job's bootstrap secret reaches a PE without ever being in its environment (which JFR's
+ * {@code jdk.InitialEnvironmentVariable} events, {@code /proc/<pid>/environ}, crash reports and the
+ * environment of every subprocess would carry): oshrun writes it, in hex, to a file of mode 0600 in a
+ * directory of mode 0700 ({@link #handOver}), and tells the PE the file's path in
+ * {@link LaunchEnv#SECRET_FILE}. The PE reads the file when it first connects and deletes it at once
+ * ({@link #of}); it keeps the secret in memory for a re-initialization (1.6) in the same process.
+ * oshrun removes the directory at the end of the job, with the file of any PE that never read it. A
+ * remote PE's start script does the same on its host ({@code RemoteCommand}).
+ *
+ * <p>{@link LaunchEnv#SECRET} (the hex itself in the environment) is still accepted when no file is
+ * named, for tests and hand-made launches; oshrun never sets it.
+ */
+public final class JobSecret {
+    private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{" + 2 * SECRET_BYTES + "}");
+    /** Secrets this process has read, by file: the file is gone after the first initialization. */
+    private static final Map<String, byte[]> READ = new ConcurrentHashMap<>();
+
+    private JobSecret() {
+    }
+
+    /**
+     * The job secret given to this PE: read from the file {@link LaunchEnv#SECRET_FILE} names, which
+     * is then deleted (or from memory, if this process read it before), else from {@link LaunchEnv#SECRET}.
+     *
+     * @throws IllegalStateException if neither is set, or the file is missing, unreadable or garbled
+     */
+    static byte[] of(Map<String, String> env) {
+        String file = env.get(LaunchEnv.SECRET_FILE);
+        if (file != null && !file.isEmpty()) {
+            byte[] secret = READ.computeIfAbsent(file, JobSecret::readAndDelete);
+            return secret.clone();
+        }
+        String hex = env.get(LaunchEnv.SECRET);
+        if (hex == null) {
+            throw new IllegalStateException("jshmem launcher environment is incomplete: " + LaunchEnv.BOOTSTRAP
+                    + " is set but " + LaunchEnv.SECRET_FILE + " is not (start PEs with oshrun)");
+        }
+        if (!HEX.matcher(hex).matches()) {
+            // Not the value: it is the secret, or close to it.
+            throw new IllegalStateException("jshmem launcher environment is garbled: " + LaunchEnv.SECRET + " is not "
+                    + 2 * SECRET_BYTES + " hex digits (start PEs with oshrun)");
+        }
+        return HexFormat.of().parseHex(hex);
+    }
+
+    private static byte[] readAndDelete(String name) {
+        Path file = Path.of(name);
+        String text;
+        try (SeekableByteChannel channel = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer buffer = ByteBuffer.allocate(2 * SECRET_BYTES + 2);
+            while (buffer.hasRemaining() && channel.read(buffer) > 0) {
+                // read it all (the file holds the hex and maybe a newline)
+            }
+            text = new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII).strip();
+        } catch (NoSuchFileException e) {
+            throw new IllegalStateException("jshmem: the job secret file " + name + " (" + LaunchEnv.SECRET_FILE
+                    + ") does not exist: it is read once, by the PE oshrun started, and removed (start PEs with oshrun;"
+                    + " a subprocess of a PE is not a PE)", e);
+        } catch (IOException e) {
+            throw new IllegalStateException("jshmem: cannot read the job secret file " + name + " ("
+                    + LaunchEnv.SECRET_FILE + "): " + e, e);
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // oshrun (or the remote start script) removes it at the end of the job
+            }
+        }
+        if (!HEX.matcher(text).matches()) {
+            throw new IllegalStateException("jshmem: the job secret file " + name + " (" + LaunchEnv.SECRET_FILE
+                    + ") does not hold " + 2 * SECRET_BYTES + " hex digits");
+        }
+        return HexFormat.of().parseHex(text);
+    }
+
+    /**
+     * oshrun's side, on its own host: a directory of mode 0700 holding one file of mode 0600 per local
+     * PE, each the secret in hex. {@link #close} removes it all.
+     */
+    public static final class Handover implements AutoCloseable {
+        private final Path dir;
+        private final String hex;
+
+        private Handover(Path dir, String hex) {
+            this.dir = dir;
+            this.hex = hex;
+        }
+
+        /** The file of PE {@code pe}: written now, read and deleted by the PE. */
+        public Path fileFor(int pe) throws IOException {
+            Path file = dir.resolve("pe" + pe);
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(file, hex, StandardCharsets.US_ASCII, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+            return file;
+        }
+
+        public Path directory() {
+            return dir;
+        }
+
+        /** Removes the files no PE read and the directory. Idempotent. */
+        @Override
+        public void close() {
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+                for (Path f : files) {
+                    Files.deleteIfExists(f);
+                }
+            } catch (IOException e) {
+                // gone already
+            }
+            try {
+                Files.deleteIfExists(dir);
+            } catch (IOException e) {
+                // not empty (someone else's file?) or gone: nothing more we can do
+            }
+        }
+    }
+
+    /**
+     * Creates the hand-over directory for a job (mode 0700, a new name that nobody else could have
+     * made) in the first of {@code $XDG_RUNTIME_DIR}, {@code /dev/shm} (memory: the secret never
+     * reaches a disk) and {@code java.io.tmpdir} that is a writable directory.
+     */
+    public static Handover handOver(byte[] secret, String jobId, Map<String, String> env) throws IOException {
+        Path base = null;
+        for (String candidate : new String[] {env.get("XDG_RUNTIME_DIR"), "/dev/shm", System.getProperty("java.io.tmpdir")}) {
+            if (candidate != null && !candidate.isEmpty() && Files.isDirectory(Path.of(candidate))
+                    && Files.isWritable(Path.of(candidate))) {
+                base = Path.of(candidate);
+                break;
+            }
+        }
+        if (base == null) {
+            throw new IOException("no writable directory for the job secret (XDG_RUNTIME_DIR, /dev/shm, java.io.tmpdir)");
+        }
+        Path dir = Files.createTempDirectory(base, "jshmem-secret-" + jobId + "-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        return new Handover(dir, HexFormat.of().formatHex(secret));
+    }
+}
