@@ -1,6 +1,8 @@
 package io.jshmem.conformance;
 
+import io.jshmem.Cmp;
 import io.jshmem.Shmem;
+import io.jshmem.ShmemException;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
 
@@ -12,13 +14,26 @@ import io.jshmem.SymType;
  * <li>{@code halt-while-busy}: PE 1 halts while the others write their own heap in a loop (no
  *     jshmem call that would see the abort): they must not fail with "Already closed" as the launcher
  *     ends them.
+ * <li>{@code sigkill-and-report}: PE 1 fails, with an exception naming PE 0 as a transport's error
+ *     would (UCX: "Endpoint timeout"), and so aborts the job; PE 0, told by PE 1 just before, kills
+ *     itself with SIGKILL 50 ms later, while the launcher may already be reading PE 1's abort. The
+ *     launcher must report PE 0's death (status 137), not PE 1's abort.
  * </ul>
  */
 public final class EndingScenarios {
     private EndingScenarios() {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** kill(2), linked before it is needed: linking takes a cold JVM longer than the race it is for. */
+    @SuppressWarnings("restricted") // PEs run with --enable-native-access=ALL-UNNAMED
+    private static java.lang.invoke.MethodHandle killFunction() {
+        java.lang.foreign.Linker linker = java.lang.foreign.Linker.nativeLinker();
+        return linker.downcallHandle(linker.defaultLookup().find("kill").orElseThrow(),
+                java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_INT,
+                        java.lang.foreign.ValueLayout.JAVA_INT, java.lang.foreign.ValueLayout.JAVA_INT));
+    }
+
+    public static void main(String[] args) throws Throwable {
         Shmem shmem = Shmem.init();
         int me = shmem.myPe();
         SymLongArray x = shmem.calloc(SymType.LONG, 1);
@@ -41,6 +56,24 @@ public final class EndingScenarios {
                 for (long i = 0; i < Long.MAX_VALUE; i++) {
                     x.set(0, i);
                 }
+            }
+            case "sigkill-and-report" -> {
+                java.lang.invoke.MethodHandle kill = killFunction();
+                int self = (int) ProcessHandle.current().pid();
+                int unused = (int) kill.invokeExact(self, 0); // kill(self, 0): linked and run once, to be quick later
+                shmem.barrierAll();
+                if (me == 1) {
+                    shmem.p(x, 0, 1L, 0);
+                    shmem.quiet();
+                    throw new ShmemException("PE 1: UCX get from PE 0 failed: Endpoint timeout (-80) (simulated)");
+                }
+                if (me == 0) {
+                    shmem.waitUntil(x, 0, Cmp.NE, 0L);
+                    Thread.sleep(50);
+                    unused = (int) kill.invokeExact(self, 9); // SIGKILL
+                    throw new AssertionError("PE 0 is alive after SIGKILL (" + unused + ")");
+                }
+                shmem.barrierAll(); // PE 2 waits here for the launcher to end it
             }
             default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
         }

@@ -20,6 +20,23 @@ class EndingMessagesTest {
         assertFalse(r.stderr().contains("do not match"), "the SIGTERM passed for a mismatched collective" + r.tail());
     }
 
+    /**
+     * Issue 31: a PE's abort that follows another PE's death by a signal (over UCX, "Endpoint timeout"
+     * naming the dead PE) does not hide it: the killed PE is named, with its signal, and oshrun exits
+     * 128 + 9, the abort coming after as what followed. Here the abort is sent just before the PE dies.
+     */
+    @Test
+    void aPeKilledBySignalIsTheCauseNotThePeerThatReportsItFirst() throws Exception {
+        Oshrun.Result r = Oshrun.run(3, List.of(), Oshrun.conformanceClasses(), SCENARIOS, "sigkill-and-report");
+        assertEquals(137, r.exitCode(), r.tail());
+        List<String> lines = r.stderr().lines().filter(l -> l.startsWith("oshrun:")).toList();
+        assertTrue(!lines.isEmpty() && lines.get(0).matches("oshrun: PE 0 \\(pid \\d+\\) was killed by signal 9 \\(SIGKILL\\)"
+                + " before finalize; ending the job"), r.tail());
+        // The abort follows: said as such when it was what the launcher read first, else not at all.
+        assertTrue(lines.stream().skip(1).allMatch(l -> l.startsWith("oshrun: (then: PE 1 aborted the job with status 1:"
+                + " PE 1 failed before finalize: ") && l.contains("Endpoint timeout")), r.tail());
+    }
+
     @Test
     void busyPesEndedByTheLauncherDoNotFailWithAlreadyClosed() throws Exception {
         Oshrun.Result r = Oshrun.run(3, List.of(), Oshrun.conformanceClasses(), SCENARIOS, "halt-while-busy");

@@ -244,6 +244,11 @@ final class BootstrapServer implements AutoCloseable {
         return first;
     }
 
+    /** Whether PE {@code pe}'s latest connection closed before it finalized (it died, or is dying). */
+    synchronized boolean isLost(int pe) {
+        return peers[pe] != null && peers[pe].lostAs > 0;
+    }
+
     synchronized boolean hasConnected(int pe) {
         return peers[pe] != null;
     }

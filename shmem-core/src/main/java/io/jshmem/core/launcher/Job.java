@@ -49,6 +49,14 @@ final class Job implements BootstrapServer.Listener {
     private static final long HELLO_GRACE_MILLIS = 100;
     /** A PE that drops its connection usually exits; give its exit the chance to be the reported cause. */
     private static final long DISCONNECT_GRACE_MILLIS = 1_000;
+    /**
+     * When a PE aborts or fails, how long to look for another PE that a signal killed, which is then
+     * the cause reported (see {@link #signalledPe}): at least this long...
+     */
+    private static final long SIGNALLED_SETTLE_MILLIS = 250;
+    /** ...and, while some PE is seen dying (its connection lost, or a zombie), up to this long. */
+    private static final long SIGNALLED_GRACE_MILLIS = 1_000;
+    private static final long SIGNALLED_POLL_MILLIS = 10;
     /** For the --tag-output forwarders to pass on the PEs' last lines. */
     private static final long FORWARDER_DRAIN_MILLIS = 1_000;
     /** The runtime's default directory for its shared-memory segments, and the variable overriding it. */
@@ -375,6 +383,21 @@ final class Job implements BootstrapServer.Listener {
      * PE's connection was lost before this one's, that PE is reported, with its exit status once known.
      */
     private void peFailed(int pe, Integer code) {
+        if (code == null || !killedBySignal(code)) {
+            // A PE that a signal killed comes first: the others' failures (a peer no longer answering,
+            // a transport's timeout naming it) are what follows from it.
+            int killed;
+            try {
+                killed = signalledPe(pe);
+            } catch (InterruptedException e) {
+                return; // only at JVM exit
+            }
+            if (killed >= 0) {
+                reportSignalled(killed, describe(pe) + " " + (code == null ? "lost its connection to the launcher"
+                        : ExitStatus.describe(code)) + " before finalize" + ofGeneration(pe));
+                return;
+            }
+        }
         int culprit = server.firstLostBefore(pe);
         if (culprit >= 0 && culprit != pe) {
             Process process = pes.get(culprit);
@@ -453,7 +476,77 @@ final class Job implements BootstrapServer.Listener {
     @Override
     public void aborted(int pe, int status, String message) {
         String line = "PE " + pe + " aborted the job with status " + status + ": " + message;
-        end(ExitStatus.toExitCode(status), line, line);
+        // Its reason may be another PE's death by a signal (a UCX endpoint timeout naming PE 0, say):
+        // then that death is the cause, and oshrun's status is 128 + the signal.
+        int killed;
+        try {
+            killed = signalledPe(pe);
+        } catch (InterruptedException e) {
+            return; // only at JVM exit
+        }
+        if (killed >= 0) {
+            reportSignalled(killed, line);
+        } else {
+            end(ExitStatus.toExitCode(status), line, line);
+        }
+    }
+
+    /**
+     * A PE other than {@code except} that a signal killed, or -1. Looks for {@link #SIGNALLED_SETTLE_MILLIS}
+     * (an abort may arrive just before the death of the PE it is about is seen), and, while a PE is
+     * seen dying (its connection lost before finalize, or its process a zombie not yet reaped), until
+     * it has exited, for {@link #SIGNALLED_GRACE_MILLIS} at most (a remote PE's exit, which comes
+     * through its agent, {@link #REMOTE_DISCONNECT_GRACE_MILLIS}).
+     */
+    private int signalledPe(int except) throws InterruptedException {
+        long start = System.nanoTime();
+        while (true) {
+            long elapsed = (System.nanoTime() - start) / 1_000_000;
+            boolean dying = false;
+            for (int q = 0; q < npes; q++) {
+                Process process = pes.get(q);
+                if (q == except || process == null) {
+                    continue;
+                }
+                if (!process.isAlive()) {
+                    if (killedBySignal(process.exitValue())) {
+                        return q;
+                    }
+                } else if ((server.isLost(q) || !remote[q] && isZombie(process.pid()))
+                        && elapsed < (remote[q] ? REMOTE_DISCONNECT_GRACE_MILLIS : SIGNALLED_GRACE_MILLIS)) {
+                    dying = true;
+                }
+            }
+            if (ending.get() || !dying && elapsed >= SIGNALLED_SETTLE_MILLIS) {
+                return -1;
+            }
+            Thread.sleep(SIGNALLED_POLL_MILLIS);
+        }
+    }
+
+    /** Whether a process of this machine has exited but not been reaped yet (or is gone already). */
+    private static boolean isZombie(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            int end = stat.lastIndexOf(')'); // the command name may hold spaces and parentheses
+            char state = end >= 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : '?';
+            return state == 'Z' || state == 'X';
+        } catch (IOException | RuntimeException e) {
+            return true; // no such process any more
+        }
+    }
+
+    /** An exit code that says a signal ended the process (128 + n), as Process reports it. */
+    private static boolean killedBySignal(int code) {
+        return code > 128 && code <= 128 + 64;
+    }
+
+    /** Ends the job with PE {@code pe}'s death by a signal as its cause; {@code also} is what another PE said. */
+    private void reportSignalled(int pe, String also) {
+        int code = pes.get(pe).exitValue();
+        String reason = describe(pe) + " " + ExitStatus.describe(code)
+                + (server.isFinalized(pe) ? " after finalize" : " before finalize") + ofGeneration(pe);
+        end(code, reason, reason + "; ending the job" + System.lineSeparator() + "oshrun: (then: " + also + ")");
     }
 
     @Override

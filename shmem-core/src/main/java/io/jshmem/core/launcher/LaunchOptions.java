@@ -468,7 +468,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   0     every PE finished cleanly
                   S     the status a PE gave to shmem global_exit (abort)
                   E     the exit status of the first PE that failed (128+n if killed by signal n),
-                        or of the launch agent that could not start a PE
+                        or of the launch agent that could not start a PE; a PE killed by a
+                        signal comes first, even when another PE's abort or failure naming it
+                        (a transport's timeout) arrived before its death was seen
                   124   --timeout expired
                   130   interrupted (Ctrl-C)
                   2     usage error, or no JDK 25 / jshmem not built
