@@ -383,20 +383,12 @@ final class Job implements BootstrapServer.Listener {
      * PE's connection was lost before this one's, that PE is reported, with its exit status once known.
      */
     private void peFailed(int pe, Integer code) {
-        if (code == null || !killedBySignal(code)) {
-            // A PE that a signal killed comes first: the others' failures (a peer no longer answering,
-            // a transport's timeout naming it) are what follows from it.
-            int killed;
-            try {
-                killed = signalledPe(pe);
-            } catch (InterruptedException e) {
-                return; // only at JVM exit
-            }
-            if (killed >= 0) {
-                reportSignalled(killed, describe(pe) + " " + (code == null ? "lost its connection to the launcher"
-                        : ExitStatus.describe(code)) + " before finalize" + ofGeneration(pe));
-                return;
-            }
+        // A PE that a signal killed comes first: the others' failures (a peer no longer answering,
+        // a transport's timeout naming it) are what follows from it.
+        if ((code == null || !killedBySignal(code)) && signalledInstead(pe, describe(pe) + " "
+                + (code == null ? "lost its connection to the launcher" : ExitStatus.describe(code)) + " before finalize"
+                + ofGeneration(pe))) {
+            return;
         }
         int culprit = server.firstLostBefore(pe);
         if (culprit >= 0 && culprit != pe) {
@@ -478,17 +470,27 @@ final class Job implements BootstrapServer.Listener {
         String line = "PE " + pe + " aborted the job with status " + status + ": " + message;
         // Its reason may be another PE's death by a signal (a UCX endpoint timeout naming PE 0, say):
         // then that death is the cause, and oshrun's status is 128 + the signal.
-        int killed;
-        try {
-            killed = signalledPe(pe);
-        } catch (InterruptedException e) {
-            return; // only at JVM exit
-        }
-        if (killed >= 0) {
-            reportSignalled(killed, line);
-        } else {
+        if (!signalledInstead(pe, line)) {
             end(ExitStatus.toExitCode(status), line, line);
         }
+    }
+
+    /**
+     * Ends the job with the death by a signal of a PE other than {@code except}, if {@link #signalledPe}
+     * finds one, {@code also} (what PE {@code except} did or said) coming after; true if it did (or the
+     * launcher is exiting), false if the caller is to report its own cause.
+     */
+    private boolean signalledInstead(int except, String also) {
+        int killed;
+        try {
+            killed = signalledPe(except);
+        } catch (InterruptedException e) {
+            return true; // only at JVM exit
+        }
+        if (killed >= 0) {
+            reportSignalled(killed, also);
+        }
+        return killed >= 0;
     }
 
     /**
