@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -32,6 +33,8 @@ import java.util.regex.Pattern;
  * named, for tests and hand-made launches; oshrun never sets it.
  */
 public final class JobSecret {
+    /** How the names of the hand-over directories begin (the remote start script's too). */
+    public static final String DIRECTORY_PREFIX = "jshmem-secret-";
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{" + 2 * SECRET_BYTES + "}");
     /** Secrets this process has read, by file: the file is gone after the first initialization. */
     private static final Map<String, byte[]> READ = new ConcurrentHashMap<>();
@@ -83,8 +86,14 @@ public final class JobSecret {
         } finally {
             try {
                 Files.deleteIfExists(file);
+                Path dir = file.getParent();
+                if (dir != null && dir.getFileName().toString().startsWith(DIRECTORY_PREFIX)) {
+                    // The last PE of the directory removes it: nothing is left even if oshrun is killed.
+                    Files.deleteIfExists(dir);
+                }
             } catch (IOException e) {
-                // oshrun (or the remote start script) removes it at the end of the job
+                // Other PEs' files are still there, or it is gone: oshrun (or the remote start script)
+                // removes it at the end of the job.
             }
         }
         if (!HEX.matcher(text).matches()) {
@@ -96,7 +105,8 @@ public final class JobSecret {
 
     /**
      * oshrun's side, on its own host: a directory of mode 0700 holding one file of mode 0600 per local
-     * PE, each the secret in hex. {@link #close} removes it all.
+     * PE, each the secret in hex, all written before any PE starts (the last PE to read its file
+     * removes the directory). {@link #close} removes what is left.
      */
     public static final class Handover implements AutoCloseable {
         private final Path dir;
@@ -107,18 +117,16 @@ public final class JobSecret {
             this.hex = hex;
         }
 
-        /** The file of PE {@code pe}: written now, read and deleted by the PE. */
-        public Path fileFor(int pe) throws IOException {
-            Path file = dir.resolve("pe" + pe);
-            Files.deleteIfExists(file);
+        /** The file of PE {@code pe}, read and deleted by the PE. */
+        public Path fileFor(int pe) {
+            return dir.resolve("pe" + pe);
+        }
+
+        private void write(int pe) throws IOException {
+            Path file = fileFor(pe);
             Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.writeString(file, hex, StandardCharsets.US_ASCII, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
-            return file;
-        }
-
-        public Path directory() {
-            return dir;
         }
 
         /** Removes the files no PE read and the directory. Idempotent. */
@@ -142,9 +150,11 @@ public final class JobSecret {
     /**
      * Creates the hand-over directory for a job (mode 0700, a new name that nobody else could have
      * made) in the first of {@code $XDG_RUNTIME_DIR}, {@code /dev/shm} (memory: the secret never
-     * reaches a disk) and {@code java.io.tmpdir} that is a writable directory.
+     * reaches a disk) and {@code java.io.tmpdir} that is a writable directory, with a file for each
+     * of {@code pes}.
      */
-    public static Handover handOver(byte[] secret, String jobId, Map<String, String> env) throws IOException {
+    public static Handover handOver(byte[] secret, String jobId, Map<String, String> env, List<Integer> pes)
+            throws IOException {
         Path base = null;
         for (String candidate : new String[] {env.get("XDG_RUNTIME_DIR"), "/dev/shm", System.getProperty("java.io.tmpdir")}) {
             if (candidate != null && !candidate.isEmpty() && Files.isDirectory(Path.of(candidate))
@@ -156,8 +166,17 @@ public final class JobSecret {
         if (base == null) {
             throw new IOException("no writable directory for the job secret (XDG_RUNTIME_DIR, /dev/shm, java.io.tmpdir)");
         }
-        Path dir = Files.createTempDirectory(base, "jshmem-secret-" + jobId + "-",
+        Path dir = Files.createTempDirectory(base, DIRECTORY_PREFIX + jobId + "-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        return new Handover(dir, HexFormat.of().formatHex(secret));
+        Handover handover = new Handover(dir, HexFormat.of().formatHex(secret));
+        try {
+            for (int pe : pes) {
+                handover.write(pe);
+            }
+        } catch (IOException | RuntimeException e) {
+            handover.close();
+            throw e;
+        }
+        return handover;
     }
 }

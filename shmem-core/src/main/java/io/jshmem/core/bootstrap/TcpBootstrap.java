@@ -71,6 +71,8 @@ public final class TcpBootstrap implements Bootstrap {
     /** Milliseconds between losing the launcher and halting (see the class comment); 0 disables. */
     public static final String ORPHAN_GRACE_PROPERTY = "jshmem.bootstrap.orphanGraceMillis";
     static final long DEFAULT_ORPHAN_GRACE_MILLIS = 10_000;
+    /** How long a PE that lost its connection waits to see whether its launcher (its parent) died. */
+    private static final long LAUNCHER_EXIT_WAIT_MILLIS = 500;
     /** Exit status of a PE halted as an orphan. */
     static final int ORPHAN_STATUS = 1;
     /** Overrides {@link BootstrapProtocol#LAUNCHER_SILENCE_LIMIT_MILLIS} (milliseconds; for tests). */
@@ -92,6 +94,8 @@ public final class TcpBootstrap implements Bootstrap {
     private final Object fenceCall = new Object(); // one fence at a time per PE
     private volatile boolean finalized;
     private volatile boolean closed;
+    /** The launcher's pid when it is this process's parent ({@link LaunchEnv#LAUNCHER_PID}), else -1. */
+    private volatile long launcherPid = -1;
     /** 0: never halt (a bootstrap not made by fromEnvironment, as in tests). */
     private volatile long orphanGraceMillis;
     /** Silence after which the launcher is gone: twice oshrun's --heartbeat-timeout, unless the property says. */
@@ -152,6 +156,7 @@ public final class TcpBootstrap implements Bootstrap {
         TcpBootstrap bootstrap = connect(parseAddress(address), secret, id, generation,
                 busyRetry, heartbeatTimeout);
         bootstrap.orphanGraceMillis = orphanGrace();
+        bootstrap.launcherPid = launcherPid(env);
         current = bootstrap;
         synchronized (TcpBootstrap.class) {
             if (!signalsInstalled) {
@@ -169,6 +174,14 @@ public final class TcpBootstrap implements Bootstrap {
             }
         }
         return bootstrap;
+    }
+
+    private static long launcherPid(Map<String, String> env) {
+        try {
+            return Long.parseLong(env.getOrDefault(LaunchEnv.LAUNCHER_PID, "-1").strip());
+        } catch (NumberFormatException e) {
+            return -1; // IdentityGuard reports a garbled one
+        }
     }
 
     private static long orphanGrace() {
@@ -371,8 +384,49 @@ public final class TcpBootstrap implements Bootstrap {
             // After finalize or close the launcher going away is expected; before, nothing else
             // would ever wake this PE's waiting loops.
             if (!closed && !finalized) {
-                aborted(lost);
+                String died = launcherDied();
+                String reason = died != null ? died : lost;
+                boolean first;
+                synchronized (state) {
+                    first = abortReason == null;
+                }
+                if (first) {
+                    // The first news that the job is over: say so, once, whatever the program does next.
+                    Log.BOOTSTRAP.error("jshmem: PE " + identity.rank() + ": "
+                            + (died != null ? died : lost + " (" + hostPort(server) + ")") + " before finalize; "
+                            + (orphanGraceMillis > 0 ? "ending this PE" : "the job is over"));
+                }
+                aborted(reason);
                 haltIfOrphaned();
+            }
+        }
+    }
+
+    /**
+     * "the launcher (oshrun, pid N) died" when this PE's launcher, its parent ({@link LaunchEnv#LAUNCHER_PID}),
+     * has died: this process has another parent now, or that pid is gone. Its connection closes as it
+     * exits, a moment before this process is given to another parent: this waits that moment out
+     * ({@link #LAUNCHER_EXIT_WAIT_MILLIS} at most). Null when unknown (a PE on another host) or alive.
+     */
+    private String launcherDied() {
+        long pid = launcherPid;
+        if (pid <= 0) {
+            return null;
+        }
+        long deadline = System.nanoTime() + LAUNCHER_EXIT_WAIT_MILLIS * 1_000_000;
+        while (true) {
+            boolean adopted = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L) != pid;
+            if (adopted || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                return "the launcher (oshrun, pid " + pid + ") died";
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return null;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
             }
         }
     }

@@ -147,10 +147,16 @@ final class Job implements BootstrapServer.Listener {
                         + e.getMessage());
                 return 1;
             }
-            if (!allRemote()) {
+            List<Integer> localPes = new ArrayList<>();
+            for (int pe = 0; pe < npes; pe++) {
+                if (!remote[pe]) {
+                    localPes.add(pe);
+                }
+            }
+            if (!localPes.isEmpty()) {
                 try {
                     // Never in the PEs' environment: JFR records it, subprocesses inherit it.
-                    secretFiles = JobSecret.handOver(secret, jobId, launcherEnv);
+                    secretFiles = JobSecret.handOver(secret, jobId, launcherEnv, localPes);
                 } catch (IOException e) {
                     System.err.println("oshrun: cannot hand the job secret over to the PEs: " + e.getMessage());
                     server.close();
@@ -168,15 +174,6 @@ final class Job implements BootstrapServer.Listener {
                 // Shutdown in progress: the hook is finishing the job.
             }
         }
-    }
-
-    private boolean allRemote() {
-        for (boolean r : remote) {
-            if (!r) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private void startPes() {
@@ -201,12 +198,7 @@ final class Job implements BootstrapServer.Listener {
         env.putAll(jobVariables(pe)); // also replaces those of an enclosing job
         env.put(LaunchEnv.LAUNCHER_PID, Long.toString(ProcessHandle.current().pid())); // its parent: see IdentityGuard
         env.remove(LaunchEnv.SECRET); // an enclosing job's, or a hand-made launch's: the file below is the one read
-        try {
-            env.put(LaunchEnv.SECRET_FILE, secretFiles.fileFor(pe).toString());
-        } catch (IOException e) {
-            fail(1, "cannot write the job secret's file for PE " + pe + " in " + secretFiles.directory() + ": " + e);
-            return false;
-        }
+        env.put(LaunchEnv.SECRET_FILE, secretFiles.fileFor(pe).toString());
         if (cpuOf[pe] >= 0) {
             // The runtime then knows whether its core is its own (it waits without spinning if not).
             env.put(LaunchEnv.BIND, CoreBinding.shared(cpuOf, pe) ? "shared" : "core");
@@ -263,7 +255,7 @@ final class Job implements BootstrapServer.Listener {
         Map<String, String> env = RemoteCommand.environment(launcherEnv, options.exportedEnv(), jobVariables(pe));
         String script = RemoteCommand.script(command, env, System.getProperty("user.dir"),
                 "jshmem-" + jobId + "-" + pe, HexFormat.of().formatHex(secret),
-                "jshmem-secret-" + jobId + "-" + pe + "-" + HexFormat.of().formatHex(randomBytes(8)));
+                JobSecret.DIRECTORY_PREFIX + jobId + "-" + pe + "-" + HexFormat.of().formatHex(randomBytes(8)));
         try {
             OutputStream lifeline = process.getOutputStream();
             lifeline.write(script.getBytes(StandardCharsets.UTF_8));

@@ -462,7 +462,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 does a PE on another host whose agent fails, and a PE whose connection to oshrun is
                 lost or silent for 30 s (--heartbeat-timeout; PEs and oshrun exchange heartbeats
                 every 5 s, so a vanished host or a cut network is noticed). A PE that loses oshrun
-                before finalizing (closed, or silent for twice that) halts itself 10 s later.
+                before finalizing (closed, or silent for twice that) says so on stderr at once
+                ("the launcher (oshrun, pid N) died" when oshrun was its parent) and halts
+                itself, with status 1, 10 s later.
 
                 Exit status:
                   0     every PE finished cleanly

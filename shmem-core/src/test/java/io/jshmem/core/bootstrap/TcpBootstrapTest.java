@@ -1,5 +1,8 @@
 package io.jshmem.core.bootstrap;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,9 +11,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@link TcpBootstrap#fromEnvironment}'s checks; the protocol itself is tested with the launcher's server. */
 class TcpBootstrapTest {
@@ -69,21 +78,31 @@ class TcpBootstrapTest {
     }
 
     @Test
-    void theSecretFileIsReadOnceThenRemovedAndRemembered(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
-        java.nio.file.Path file = dir.resolve("pe1");
-        java.nio.file.Files.writeString(file, "cd".repeat(BootstrapProtocol.SECRET_BYTES) + "\n");
+    void theSecretFileIsReadOnceThenRemovedAndRemembered(@TempDir Path base) throws Exception {
+        byte[] secret = new byte[BootstrapProtocol.SECRET_BYTES];
+        Arrays.fill(secret, (byte) 0xcd);
+        JobSecret.Handover handover = JobSecret.handOver(secret, "job1", Map.of("XDG_RUNTIME_DIR", base.toString()),
+                List.of(0, 1));
+        Path file0 = handover.fileFor(0);
+        Path dir = file0.getParent();
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file0)));
+        assertTrue(dir.getFileName().toString().startsWith("jshmem-secret-job1-") && dir.getParent().equals(base), dir.toString());
         Map<String, String> env = validEnv();
         env.remove(LaunchEnv.SECRET);
-        env.put(LaunchEnv.SECRET_FILE, file.toString());
-        byte[] first = JobSecret.of(env);
-        assertTrue(!java.nio.file.Files.exists(file), "the PE deletes the file once read");
-        assertTrue(java.util.Arrays.equals(first, JobSecret.of(env)), "a re-initialization gets it from memory");
-        assertTrue((first[0] & 0xff) == 0xcd && first.length == BootstrapProtocol.SECRET_BYTES);
-        // The file wins over the variable; a missing file is an error that says why.
+        env.put(LaunchEnv.SECRET_FILE, file0.toString());
+        assertArrayEquals(secret, JobSecret.of(env));
+        assertFalse(Files.exists(file0), "the PE deletes its file once read");
+        assertTrue(Files.exists(handover.fileFor(1)), "not another PE's");
+        assertArrayEquals(secret, JobSecret.of(env), "a re-initialization gets it from memory");
+        // The file wins over the variable; the last PE to read its file removes the directory.
         env.put(LaunchEnv.SECRET, "ab".repeat(BootstrapProtocol.SECRET_BYTES));
-        assertTrue((JobSecret.of(env)[0] & 0xff) == 0xcd);
-        env.put(LaunchEnv.SECRET_FILE, dir.resolve("never-written").toString());
+        env.put(LaunchEnv.SECRET_FILE, handover.fileFor(1).toString());
+        assertArrayEquals(secret, JobSecret.of(env));
+        assertFalse(Files.exists(dir), "the last PE removes the directory");
+        handover.close(); // and oshrun's removal at the end finds nothing to do
+        // A missing file is an error that says why.
+        env.put(LaunchEnv.SECRET_FILE, base.resolve("never-written").toString());
         String message = assertThrows(IllegalStateException.class, () -> JobSecret.of(env)).getMessage();
         assertTrue(message.contains("does not exist") && message.contains(LaunchEnv.SECRET_FILE), message);
     }

@@ -161,6 +161,9 @@ class MultiHostEndToEndTest {
             });
         }
         assertTrue(Files.readString(err).contains("lost the connection to the launcher"), Files.readString(err));
+        // The local PE, oshrun's child, says at once that its launcher died (issue 31: it used to exit without a word).
+        assertTrue(Files.readString(err).contains("jshmem: PE 0: the launcher (oshrun, pid " + oshrun.pid()
+                + ") died before finalize; ending this PE\n"), Files.readString(err));
     }
 
     @Test
