@@ -128,7 +128,11 @@ class UcxJobTest {
         assertNotEquals(0, r.status(), r.all());
         assertTrue(r.out().contains("PE 1: killing itself"), r.all());
         assertTrue(r.seconds() < 25, "the job took " + r.seconds() + " s to end\n" + r.all());
-        assertTrue(r.err().contains("PE 1"), r.all());
+        // The killed PE is the cause, whatever the others' UCX operations to it said first (issue 31).
+        assertEquals(137, r.status(), r.all());
+        assertTrue(r.err().matches("(?s)(.*\n)?oshrun: PE 1 \\(pid \\d+\\) was killed by signal 9 \\(SIGKILL\\) before"
+                + " finalize; ending the job\n.*"), r.all());
+        assertFalse(r.err().contains("oshrun: PE 0 aborted") || r.err().contains("oshrun: PE 2 aborted"), r.all());
     }
 
     @Test
