@@ -115,8 +115,20 @@ class OshrunEndToEndTest {
         assertTrue(badJar.err().startsWith("oshrun: cannot read jar"), badJar.err());
     }
 
-    /** Every PE printed its pid and the job's bootstrap port: none may survive, nothing may listen. */
+    /**
+     * Every PE printed its pid, the job's bootstrap port and its secret's file: none may survive, nothing
+     * may listen, neither the file nor its directory may be left (oshrun removes those of PEs that never
+     * read theirs, as in mode sleep).
+     */
     private static void assertNothingLeft(Result r, int npes) {
+        Matcher files = Pattern.compile("secret-file (\\S+)").matcher(r.out());
+        int seen = 0;
+        while (files.find()) {
+            seen++;
+            Path file = Path.of(files.group(1));
+            assertFalse(Files.exists(file) || Files.exists(file.getParent()), "left after the job: " + file);
+        }
+        assertEquals(npes, seen, "every PE should have printed its secret's file: " + r.out());
         Matcher m = PE_LINE.matcher(r.out());
         List<Long> pids = new ArrayList<>();
         int port = -1;

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 
 /**
  * A PE program for {@link OshrunEndToEndTest}, started by bin/oshrun. Prints
- * {@code pid <pid> bootstrap <host:port> pe <k>} first, so the test can check afterwards that no PE survived
- * the job and nothing listens any more. Modes:
+ * {@code pid <pid> bootstrap <host:port> pe <k> secret-file <path>} first, so the test can check afterwards
+ * that no PE survived the job, nothing listens any more and nothing is left of the secret's file. Modes:
  * <ul>
  * <li>{@code ok}: put, fence, check every PE's value, twice; print a greeting with $TEST_VAR;
  *     finalize; exit 0
@@ -32,7 +32,7 @@ public final class TestPeMain {
 
     public static void main(String[] args) throws Exception {
         System.out.println("pid " + ProcessHandle.current().pid() + " bootstrap " + System.getenv("JSHMEM_BOOTSTRAP")
-                + " pe " + System.getenv("JSHMEM_PE"));
+                + " pe " + System.getenv("JSHMEM_PE") + " secret-file " + System.getenv("JSHMEM_SECRET_FILE"));
         System.out.flush();
         String mode = args[0];
         if (mode.equals("sleep")) {
