@@ -143,11 +143,13 @@ final class Flight {
                 ? "default" : settings.strip();
         Path dir = Path.of(env.getOrDefault(ENV_DIR, "."));
         try {
-            Configuration c = name.endsWith(".jfc") ? Configuration.create(Path.of(name)) : Configuration.getConfiguration(name);
             if (!Files.isDirectory(dir)) {
                 // A recording holds the PE's environment, command line and stacks: private to its user.
+                // Made before JFR starts: oshrun makes it JFR's repository too (see PeCommand), which JFR
+                // would otherwise create with the umask's mode.
                 Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
+            Configuration c = name.endsWith(".jfc") ? Configuration.create(Path.of(name)) : Configuration.getConfiguration(name);
             Recording r = new Recording(c);
             r.setName("jshmem PE " + pe);
             // jdk.jfr settings files know nothing of jshmem: its events are always on in the recording.

@@ -351,6 +351,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           DIR/<job id>-pe<N>.jfr (-g<n> added after each
                                           re-initialization; read with jfr print/summary or
                                           JDK Mission Control); files 0600, DIR made 0700
+                                          and used as JFR's repository
                   --jfr-dir DIR           where --jfr writes (default ./jshmem-jfr)
                   --bind-to core|none     core: bind each PE started on this machine to a core of its
                                           own (with taskset, over the CPUs oshrun may use); none:

@@ -63,6 +63,10 @@ final class PeCommand {
             command.add(DEFAULT_GC);
         }
         command.add(JIT_THRESHOLDS);
+        String jfrRepository = jfrRepository(options);
+        if (jfrRepository != null) {
+            command.add(jfrRepository);
+        }
         if (options.module() != null) {
             return modular(command, options, jshmemClasspath, jvmOptions);
         }
@@ -130,6 +134,22 @@ final class PeCommand {
         command.add(options.module());
         command.addAll(options.programArgs());
         return command;
+    }
+
+    /**
+     * With --jfr: JFR's repository, where a recording's chunks are written while it runs (by default a
+     * directory of java.io.tmpdir with the umask's modes, i.e. readable by every local user), is the
+     * recordings' own directory, 0600 files in a 0700 directory (see Flight); JFR removes the chunks
+     * at exit. A -XX:FlightRecorderOptions of the user's comes later and wins. Null without --jfr, or
+     * for a directory whose name the option cannot carry (a comma separates its suboptions).
+     */
+    private static String jfrRepository(LaunchOptions options) {
+        String settings = options.exportedEnv().get("JSHMEM_JFR");
+        String dir = options.exportedEnv().get("JSHMEM_JFR_DIR");
+        if (settings == null || dir == null || dir.contains(",")) {
+            return null;
+        }
+        return "-XX:FlightRecorderOptions:repository=" + dir;
     }
 
     private static String mainClassOf(String jar) throws UsageException {

@@ -103,6 +103,9 @@ final class RemoteCommand {
             }
             s.append("export ").append(e.getKey()).append('=').append(quote(e.getValue())).append('\n');
         }
+        // The recordings' directory (oshrun --jfr), JFR's repository too: private, made before the JVM makes it.
+        s.append("if [ -n \"${JSHMEM_JFR:-}\" ] && [ -n \"${JSHMEM_JFR_DIR:-}\" ]; then")
+                .append(" (umask 077 && mkdir -p \"$JSHMEM_JFR_DIR\") 2>/dev/null; fi\n");
         // The secret: a builtin (no process whose arguments ps would show), in a subshell (the PE keeps the umask).
         s.append("jshmem_secret_dir=\n");
         s.append("for jshmem_base in \"${XDG_RUNTIME_DIR:-}\" /dev/shm \"${TMPDIR:-/tmp}\"; do")

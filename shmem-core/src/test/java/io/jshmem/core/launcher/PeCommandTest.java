@@ -45,6 +45,17 @@ class PeCommandTest {
                 withClassPath.subList(4, withClassPath.size()));
     }
 
+    /** --jfr: JFR's chunks, while the recording runs, go to the recordings' private directory, not java.io.tmpdir. */
+    @Test
+    void jfrRecordsIntoItsOwnDirectory() throws UsageException {
+        List<String> command = build(Map.of(), "-np", "1", "--jfr", "--jfr-dir", "/rec", "--jvm-opt", "-Xmx1g", "M");
+        assertEquals(List.of(PeCommand.JIT_THRESHOLDS, "-XX:FlightRecorderOptions:repository=/rec",
+                "--enable-native-access=ALL-UNNAMED", "-Xmx1g"), command.subList(2, 6), "the user's options come after");
+        assertTrue(build(Map.of(), "-np", "1", "--jfr", "--jfr-dir", "/a,b", "M").stream()
+                .noneMatch(o -> o.startsWith("-XX:FlightRecorderOptions")), "a comma would split the option");
+        assertTrue(build(Map.of(), "-np", "1", "M").stream().noneMatch(o -> o.startsWith("-XX:FlightRecorderOptions")));
+    }
+
     @Test
     void programClassPathComesFromOptionElseClasspathVariable() throws UsageException {
         assertEquals("/env/cp:/jshmem/classes", classpathOf(build(Map.of("CLASSPATH", "/env/cp"), "-np", "1", "M")));

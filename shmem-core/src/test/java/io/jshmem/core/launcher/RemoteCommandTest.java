@@ -113,15 +113,17 @@ class RemoteCommandTest {
     @Test
     void theSecretReachesThePeInAPrivateFileThatIsRemovedNeverInItsEnvironment() throws Exception {
         String hex = "0123456789abcdef".repeat(4);
-        Map<String, String> env = Map.of("XDG_RUNTIME_DIR", dir.toString());
+        Map<String, String> env = Map.of("XDG_RUNTIME_DIR", dir.toString(), "JSHMEM_JFR", "default",
+                "JSHMEM_JFR_DIR", dir.resolve("rec/pe").toString());
         String program = "f=$JSHMEM_SECRET_FILE; d=${f%/*}; echo \"$f\"; stat -c %a \"$d\" \"$f\"; cat \"$f\";"
-                + " umask; env | grep -c " + hex + "; rm \"$f\"";
+                + " umask; env | grep -c " + hex + "; rm \"$f\"; stat -c %a \"$JSHMEM_JFR_DIR\"";
         Run run = start(RemoteCommand.script(List.of("/bin/sh", "-c", program), env, "/", "seg", hex, "jshmem-secret-t"));
         assertTrue(run.process.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
         List<String> lines = new String(run.process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         Path file = dir.resolve("jshmem-secret-t/secret");
-        assertEquals(List.of(RemoteCommand.STARTED_MARKER, file.toString(), "700", "600", hex, umask(), "0"), lines,
-                "the file and its directory are private, the PE keeps its umask, the secret is in no variable");
+        assertEquals(List.of(RemoteCommand.STARTED_MARKER, file.toString(), "700", "600", hex, umask(), "0", "700"), lines,
+                "the file and its directory are private, the PE keeps its umask, the secret is in no variable;"
+                        + " with --jfr the recordings' directory (JFR's repository) is made private before the PE starts");
         assertFalse(Files.exists(file.getParent()), "the script removes the directory after the PE ends");
         // A directory already there (made by someone else?) is not used: the PE does not start.
         Files.createDirectory(file.getParent());
