@@ -40,7 +40,9 @@ import java.util.regex.Pattern;
  * fails and exits by itself; the halt is for a PE busy in its own code, which would otherwise live on
  * as an orphan, e.g. on another host when its launch agent's lifeline did not end it. The grace lets
  * the PE's own error handling run first. System property {@value #ORPHAN_GRACE_PROPERTY} sets it in
- * milliseconds (0: never halt).
+ * milliseconds (0: never halt). The loss is said at once, on the {@code io.jshmem.bootstrap} logger,
+ * when it is the first news that the job is over: "the launcher (oshrun, pid N) died" when oshrun,
+ * this PE's parent ({@link LaunchEnv#LAUNCHER_PID}), has died, else the address of the connection lost.
  */
 public final class TcpBootstrap implements Bootstrap {
 
