@@ -338,6 +338,10 @@ final class Job implements BootstrapServer.Listener {
             if (remote[pe]) {
                 // The marker may still be in the pipe.
                 markerReaders.get(pe).join(Duration.ofMillis(REMOTE_OUTPUT_WAIT_MILLIS));
+                if (!started.get(pe).isDone()) {
+                    agentFailed(pe, code); // its PE never ran: nothing of it to settle
+                    return;
+                }
             }
             // Let the server read what the PE sent just before dying, so its FINALIZED or ABORT counts.
             server.awaitSettled(pe, HELLO_GRACE_MILLIS, SETTLE_MILLIS);
@@ -345,16 +349,6 @@ final class Job implements BootstrapServer.Listener {
             return; // only at JVM exit
         }
         if (ending.get()) {
-            return;
-        }
-        if (remote[pe] && !started.get(pe).isDone()) {
-            String host = placements.get(pe).node().host();
-            fail(code == 0 ? 1 : code, "PE " + pe + " could not be started on host " + host + ": the launch agent (\""
-                    + RemoteCommand.describeAgent(options.launchAgent(), host) + " /bin/sh -s\") exited with status "
-                    + code + (code == 0
-                            ? " without running the start script (does it pass its standard input on?"
-                                    + " docker exec needs -i)"
-                            : " (is the host reachable, and does the agent work with it?)"));
             return;
         }
         if (code != 0 || (server.hasConnected(pe) && !server.isFinalized(pe))) {
@@ -383,6 +377,17 @@ final class Job implements BootstrapServer.Listener {
                 outcome.complete(0);
             }
         }
+    }
+
+    /** The launch agent of remote PE {@code pe} exited ({@code code}) before the PE's start script ran. */
+    private void agentFailed(int pe, int code) {
+        String host = placements.get(pe).node().host();
+        fail(code == 0 ? 1 : code, "PE " + pe + " could not be started on host " + host + ": the launch agent (\""
+                + RemoteCommand.describeAgent(options.launchAgent(), host) + " /bin/sh -s\") exited with status "
+                + code + (code == 0
+                        ? " without running the start script (does it pass its standard input on?"
+                                + " docker exec needs -i)"
+                        : " (is the host reachable, and does the agent work with it?)"));
     }
 
     /**
@@ -653,6 +658,7 @@ final class Job implements BootstrapServer.Listener {
                 victims.add(process.toHandle());
             }
         }
+        stopUnstartedAgents();
         // Also whatever the PEs started: once a PE is dead its children are no longer ours to find,
         // so when every PE has exited (a job's normal end) there is nothing to look for, and the
         // scan of /proc that finds descendants (milliseconds, before oshrun can exit) is skipped.
@@ -686,6 +692,23 @@ final class Job implements BootstrapServer.Listener {
             });
             stuck.forEach(ProcessHandle::destroyForcibly);
             awaitExit(stuck, GRACE_MILLIS);
+        }
+    }
+
+    /**
+     * Agents whose PE's start script has not run (no marker yet) have no PE to end gracefully: one
+     * still connecting (ssh to a host that does not answer waits out its ConnectTimeout) would not
+     * notice its closed standard input, and the job would wait out the remote grace for nothing.
+     * They are killed at once, with their children; a script that did start meanwhile sees its
+     * lifeline end and ends its PE.
+     */
+    private void stopUnstartedAgents() {
+        for (int pe = 0; pe < npes; pe++) {
+            Process agent = pes.get(pe);
+            if (agent != null && remote[pe] && !started.get(pe).isDone()) {
+                agent.descendants().forEach(ProcessHandle::destroyForcibly);
+                agent.destroyForcibly();
+            }
         }
     }
 

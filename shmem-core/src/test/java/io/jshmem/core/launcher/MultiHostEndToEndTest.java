@@ -113,6 +113,30 @@ class MultiHostEndToEndTest {
                 + " (\"false nodeA /bin/sh -s\") exited with status 1"), r.err());
     }
 
+    /**
+     * One host's agent fails (as ssh does, status 255) while another's is still connecting (it does
+     * not read its standard input): the failure ends the job, naming the PE and host, and the agent
+     * still connecting is ended with it rather than left to the remote grace.
+     */
+    @Test
+    void anAgentThatFailsEndsTheJobWhileAnotherIsStillConnecting() throws Exception {
+        Path marker = dir.resolve("still-connecting");
+        String agent = agent("mixed", "host=$1; shift\n"
+                + "if [ \"$host\" = nodeB ]; then echo 'ssh: connect to host nodeB port 22: No route to host' >&2; exit 255; fi\n"
+                + "echo $$ > '" + marker + "'\n"
+                + "sleep 600\n"
+                + "exec \"$@\"\n");
+        Result r = oshrun("--host", "localhost:1,nodeA:1,nodeB:1", "--launch-agent", agent, "-cp", testClasses(), MAIN, "ok");
+        assertEquals(255, r.status(), r.err());
+        assertTrue(r.err().contains("oshrun: PE 2 could not be started on host nodeB: the launch agent"
+                + " (\"" + agent + " nodeB /bin/sh -s\") exited with status 255"), r.err());
+        if (Files.exists(marker)) {
+            long pid = Long.parseLong(Files.readString(marker).strip());
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+                    "the agent still connecting to nodeA outlived the job");
+        }
+    }
+
     @Test
     void anAgentThatDoesNotPassStandardInputOnIsDetected() throws Exception {
         Result r = oshrun("--host", "nodeA:1", "--launch-agent", agent("no-stdin", "shift\nexec \"$@\" </dev/null\n"),
