@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Linux {@code futex(2)} on words of the shared heap mappings, called through {@code syscall(3)}.
@@ -49,12 +50,24 @@ final class Futex {
         return Linked.AVAILABLE;
     }
 
-    static void await(MemorySegment word, int expected, long nanos) {
-        Linked.await(word, expected, nanos);
+    /**
+     * Sleeps while the 32-bit word at {@code offset} of {@code seg} holds {@code expected}, at most {@code nanos}.
+     * An address, not a slice of {@code seg}: a slice handed to the downcall is a new object, since
+     * this slow path is not inlined where escape analysis could remove it (under load every wait
+     * that slept, and every wake, allocated one).
+     */
+    static void await(MemorySegment seg, long offset, int expected, long nanos) {
+        Linked.await(wordAddress(seg, offset), expected, nanos);
     }
 
-    static void wakeAll(MemorySegment word) {
-        Linked.wakeAll(word);
+    /** Wakes every thread sleeping on the 32-bit word at {@code offset} of {@code seg}, in any process. */
+    static void wakeAll(MemorySegment seg, long offset) {
+        Linked.wakeAll(wordAddress(seg, offset));
+    }
+
+    private static long wordAddress(MemorySegment seg, long offset) {
+        Objects.checkFromIndexSize(offset, 4, seg.byteSize());
+        return seg.address() + offset;
     }
 
     /** The linked syscall; initialized on first use. */
@@ -78,9 +91,11 @@ final class Futex {
                 try {
                     Linker linker = Linker.nativeLinker();
                     // long syscall(long nr, uint32_t *uaddr, int op, int val, const struct timespec *t, int *uaddr2, int val3)
+                    // The pointers as 64-bit integers (the same registers on the 64-bit ABIs above):
+                    // a MemorySegment argument would have to be an object, allocated by the caller.
                     h = linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(),
-                            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
-                                    ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                                    ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                                     ValueLayout.JAVA_INT),
                             Linker.Option.firstVariadicArg(1));
                 } catch (RuntimeException | LinkageError e) {
@@ -93,25 +108,24 @@ final class Futex {
         }
 
         /**
-         * Sleeps while the 32-bit word at {@code word} holds {@code expected}, at most {@code nanos}.
+         * Sleeps while the 32-bit word at address {@code word} holds {@code expected}, at most {@code nanos}.
          * Returns on a wake, a timeout, a signal, or at once when the word differs: callers re-check.
          */
-        static void await(MemorySegment word, int expected, long nanos) {
+        static void await(long word, int expected, long nanos) {
             MemorySegment ts = TIMESPEC.get();
             ts.set(ValueLayout.JAVA_LONG, 0, nanos / 1_000_000_000L);
             ts.set(ValueLayout.JAVA_LONG, 8, nanos % 1_000_000_000L);
             try {
-                long unused = (long) SYSCALL.invokeExact(SYS_FUTEX, word, FUTEX_WAIT, expected, ts, MemorySegment.NULL, 0);
+                long unused = (long) SYSCALL.invokeExact(SYS_FUTEX, word, FUTEX_WAIT, expected, ts.address(), 0L, 0);
             } catch (Throwable t) {
                 throw new IllegalStateException("futex wait failed", t);
             }
         }
 
-        /** Wakes every thread sleeping on the 32-bit word at {@code word}, in any process. */
-        static void wakeAll(MemorySegment word) {
+        /** Wakes every thread sleeping on the 32-bit word at address {@code word}, in any process. */
+        static void wakeAll(long word) {
             try {
-                long unused = (long) SYSCALL.invokeExact(SYS_FUTEX, word, FUTEX_WAKE, Integer.MAX_VALUE, MemorySegment.NULL,
-                        MemorySegment.NULL, 0);
+                long unused = (long) SYSCALL.invokeExact(SYS_FUTEX, word, FUTEX_WAKE, Integer.MAX_VALUE, 0L, 0L, 0);
             } catch (Throwable t) {
                 throw new IllegalStateException("futex wake failed", t);
             }

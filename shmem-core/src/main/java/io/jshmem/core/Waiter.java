@@ -299,7 +299,7 @@ final class Waiter {
         try {
             int bell = (int) CtxBase.INT.getVolatile(seg, BELL);
             if (off < 0 || read(seg, off, width) == seen) {
-                Futex.await(seg.asSlice(BELL, 4), bell, nanos);
+                Futex.await(seg, BELL, bell, nanos);
             }
         } finally {
             CtxBase.INT.getAndAdd(seg, SLEEPERS, -1);
@@ -340,7 +340,7 @@ final class Waiter {
     private static void ring(MemorySegment seg) {
         CtxBase.INT.getAndAdd(seg, BELL, 1);
         if (Futex.ready()) {
-            Futex.wakeAll(seg.asSlice(BELL, 4));
+            Futex.wakeAll(seg, BELL);
         } else {
             Futex.warmUp(); // this once, the sleeper's timeout wakes it
         }
