@@ -154,6 +154,24 @@ class JobLevelTest {
         assertTrue(!r.stdout().contains("globalExit returned"), "globalExit returned" + r.tail());
         assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith("oshrun:") && l.contains("PE 3")),
                 "oshrun's stderr does not name PE 3" + r.tail());
+        assertNoStackTraces(r);
+    }
+
+    /** A global exit with status 0 is a clean end of the job: the PEs it ends print no stack traces, nor anything else. */
+    @Test
+    void globalExitZeroEndsTheJobQuietly() throws Exception {
+        Oshrun.Result r = Oshrun.run(4, List.of(), Oshrun.conformanceClasses(), SCENARIOS, "global-exit", "1", "0");
+        assertEquals(0, r.exitCode(), "status of a job whose PE 1 called globalExit(0)" + r.tail());
+        assertTrue(r.stdout().contains("PE 1 calls globalExit(0)"), "PE 1 did not get to globalExit" + r.tail());
+        assertNoStackTraces(r);
+        assertTrue(r.stderr().lines().allMatch(l -> l.startsWith("oshrun: PE 1 aborted the job with status 0")),
+                "more on stderr than oshrun's line" + r.tail());
+    }
+
+    /** The PEs a global exit ends print no stack trace (oshrun's line says why the job ended). */
+    private static void assertNoStackTraces(Oshrun.Result r) {
+        assertTrue(r.stderr().lines().noneMatch(l -> l.contains("JobAbortedException") || l.startsWith("\tat ")),
+                "a PE printed a JobAbortedException or a stack trace" + r.tail());
     }
 
     // ---------------------------------------------------------------- (f) an uncaught exception

@@ -3,6 +3,7 @@ package io.jshmem.core;
 import io.jshmem.Cmp;
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.HeapExhaustedException;
+import io.jshmem.JobAbortedException;
 import io.jshmem.Shmem;
 import io.jshmem.ShmemContext;
 import io.jshmem.ShmemException;
@@ -27,6 +28,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import jdk.jfr.Recording;
 
 /**
@@ -266,7 +269,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     public void globalExit(int status) {
         st.failed = true;
         VarHandle.fullFence();
-        st.bootstrap.abort(status, "PE " + st.me + " called globalExit(" + status + ")");
+        st.bootstrap.abort(status, "PE " + st.me + GLOBAL_EXIT + status + ")");
         Runtime.getRuntime().halt(status);
     }
 
@@ -637,6 +640,13 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             if (thread == initThread) {
                 st.failed = true;
             }
+            if (previous == null && thread == initThread && uncaught instanceof JobAbortedException aborted
+                    && globalExitStatus(aborted.reason()) != null) {
+                // Another PE's globalExit ends the job, and the launcher (or that PE, under a PMI
+                // launcher) says so in one line: a stack trace from every other PE, waiting where
+                // the exit found it, would only bury that (and after globalExit(0) nothing failed).
+                return;
+            }
             if (previous != null) {
                 previous.uncaughtException(thread, error);
             } else {
@@ -651,6 +661,16 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
             }
         };
         Thread.setDefaultUncaughtExceptionHandler(failureHandler);
+    }
+
+    /** How {@link #globalExit} tells the launcher why (the launcher passes it on to the other PEs). */
+    private static final String GLOBAL_EXIT = " called globalExit(";
+    private static final Pattern GLOBAL_EXIT_REASON = Pattern.compile(".*\\bPE \\d+" + Pattern.quote(GLOBAL_EXIT) + "(-?\\d+)\\)");
+
+    /** The status of the globalExit that {@code reason} (an abort's, as the other PEs get it) reports; null if it is another abort. */
+    static Integer globalExitStatus(String reason) {
+        Matcher m = reason == null ? null : GLOBAL_EXIT_REASON.matcher(reason);
+        return m != null && m.matches() ? Integer.valueOf(m.group(1)) : null;
     }
 
     /** A fault on the heap that escaped the accesses that catch it (e.g. through a SymArray's local segment), explained. */
