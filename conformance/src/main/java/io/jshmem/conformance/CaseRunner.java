@@ -1,6 +1,8 @@
 package io.jshmem.conformance;
 
 import io.jshmem.Shmem;
+import io.jshmem.SymIntArray;
+import io.jshmem.SymType;
 import io.jshmem.ThreadLevel;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,8 +16,9 @@ import java.util.Set;
  * <p>Every PE runs every selected case, in the fixed order of {@link AllCases}, and prints one line
  * per case: {@code CASE <name> PE <k> PASS}, {@code ... FAIL <message>} or {@code ... SKIP <reason>};
  * the PEs meet in a barrier between cases. A filter selects the cases whose name contains it (any
- * filter matching is enough). At the end PE 0 prints {@code SUMMARY passed=N failed=M skipped=K}
- * (its own view), and each PE exits with status 1 if any of its cases failed.
+ * filter matching is enough). At the end PE 0 prints {@code SUMMARY passed=N failed=M skipped=K},
+ * counted over all PEs (a case failed if it failed on any PE, else was skipped if any PE skipped
+ * it), and each PE exits with status 1 if any of its cases failed.
  */
 public final class CaseRunner {
     /** The watchdog's names for initialization and finalization (not cases). */
@@ -73,10 +76,10 @@ public final class CaseRunner {
         Shmem shmem = Shmem.initThread(ThreadLevel.MULTIPLE);
         int me = shmem.myPe();
         watchdog.caseStarted(null);
-        int passed = 0;
         int failed = 0;
-        int skipped = 0;
-        for (Case kase : cases) {
+        int[] outcomes = new int[cases.size()];
+        for (int k = 0; k < cases.size(); k++) {
+            Case kase = cases.get(k);
             watchdog.caseStarted(kase.name());
             CaseContext c = new CaseContext(shmem, kase.name());
             String skipReason = null;
@@ -99,12 +102,12 @@ public final class CaseRunner {
             String prefix = "CASE " + kase.name() + " PE " + me + " ";
             if (c.failures() > 0) {
                 failed++;
+                outcomes[k] = FAILED;
                 Out.line(prefix + "FAIL " + c.failureSummary());
             } else if (skipReason != null) {
-                skipped++;
+                outcomes[k] = SKIPPED;
                 Out.line(prefix + "SKIP " + skipReason);
             } else {
-                passed++;
                 Out.line(prefix + "PASS");
             }
             try {
@@ -115,13 +118,56 @@ public final class CaseRunner {
                 return 1;
             }
         }
+        // PE 0 counts every PE's outcomes, not only its own: a case that failed on another PE
+        // alone once left the SUMMARY line at failed=0.
+        int[] job;
+        try {
+            job = jobOutcomes(shmem, outcomes);
+        } catch (RuntimeException e) {
+            Out.line("CaseRunner: PE " + me + ": cannot gather the other PEs' outcomes, the summary is this PE's: "
+                    + CaseContext.describe(e));
+            job = outcomes;
+        }
         if (me == 0) {
-            Out.line("SUMMARY passed=" + passed + " failed=" + failed + " skipped=" + skipped);
+            Out.line(summary(job));
         }
         watchdog.caseStarted(CLOSE);
         shmem.close();
         watchdog.caseStarted(null);
         return failed > 0 ? 1 : 0;
+    }
+
+    private static final int PASSED = 0;
+    private static final int SKIPPED = 1;
+    private static final int FAILED = 2;
+
+    /** Each case's outcome over the job: the worst of every PE's (failed over skipped over passed). */
+    private static int[] jobOutcomes(Shmem shmem, int[] mine) {
+        if (mine.length == 0) {
+            return mine;
+        }
+        SymIntArray src = shmem.calloc(SymType.INT, mine.length);
+        SymIntArray dst = shmem.calloc(SymType.INT, mine.length);
+        for (int k = 0; k < mine.length; k++) {
+            src.set(k, mine[k]);
+        }
+        shmem.teamWorld().maxReduce(dst, src, mine.length);
+        int[] job = new int[mine.length];
+        for (int k = 0; k < mine.length; k++) {
+            job[k] = dst.get(k);
+        }
+        shmem.free(dst);
+        shmem.free(src);
+        return job;
+    }
+
+    /** The SUMMARY line for the cases' {@link #jobOutcomes}. */
+    static String summary(int[] outcomes) {
+        int[] count = new int[3];
+        for (int o : outcomes) {
+            count[o]++;
+        }
+        return "SUMMARY passed=" + count[PASSED] + " failed=" + count[FAILED] + " skipped=" + count[SKIPPED];
     }
 
     /**
