@@ -31,7 +31,10 @@ import java.util.Optional;
  * thread's allocated-bytes counter until a window stays under one byte per call on every PE (at
  * most {@value #MAX_WINDOWS}: a busy machine may compile late). A window can catch a one-off
  * allocation (a deoptimization, a late compilation), never every window an allocation of every
- * call. Every PE runs the same calls, so collectives match. Peers reached through a network
+ * call. Under load the waits yield and sleep, so their slow paths count too: on a loaded machine a
+ * sleep and a wake-up each allocated a 40-byte segment slice for the futex call, and sumReduce of
+ * 64 KiB failed with 1280 bytes in its best window of 1000 calls (32 sleeps or wakes); an idle
+ * machine never slept there. Every PE runs the same calls, so collectives match. Peers reached through a network
  * transport are left out, and atomics and locks where atomics go through it
  * (SHMEM_ATOMICS=transport): the rule is for on-node operations.
  */
