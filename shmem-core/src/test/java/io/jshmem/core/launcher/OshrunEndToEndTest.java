@@ -93,9 +93,11 @@ class OshrunEndToEndTest {
 
     @Test
     void timeoutEndsTheJobWith124() throws Exception {
-        Result r = oshrun("-np", "2", "--timeout", "1", "-cp", testClasses(), MAIN, "sleep");
+        // Long enough for both PE JVMs to start and say so on a loaded machine (at load 20 one took
+        // over 1 s), which assertNothingLeft needs to find their pids and files.
+        Result r = oshrun("-np", "2", "--timeout", "8", "-cp", testClasses(), MAIN, "sleep");
         assertEquals(124, r.status(), r.err());
-        assertTrue(r.err().contains("oshrun: job exceeded --timeout 1 s; ending the job"), r.err());
+        assertTrue(r.err().contains("oshrun: job exceeded --timeout 8 s; ending the job"), r.err());
         assertNothingLeft(r, 2);
     }
 
