@@ -72,7 +72,7 @@ final class Channel {
      * endpoint clean because another thread's flush was still in flight returned before its own
      * puts had completed.
      */
-    private final ReentrantLock quietLock;
+    private final OptionalLock quietLock;
     /** Application threads inside the transport (posting, or waiting and progressing the worker themselves): the progress thread stays out of their way. */
     final AtomicInteger waiters = new AtomicInteger();
     MemorySegment worker = MemorySegment.NULL;
@@ -123,7 +123,7 @@ final class Channel {
     Channel(UcxJob job, boolean locked) {
         this.job = job;
         this.lock = locked ? new ReentrantLock() : null;
-        this.quietLock = locked ? new ReentrantLock() : null;
+        this.quietLock = new OptionalLock(locked);
         this.fetches = new NbiFetches(this, locked);
         this.staging = new NbiStaging(this, locked);
         this.eps = new long[job.npes];
@@ -343,7 +343,7 @@ final class Channel {
             return true;
         }
         VarHandle.acquireFence(); // the flag's read before the lock's
-        return quietLock != null && quietLock.isLocked();
+        return quietLock.isLocked();
     }
 
     /** A blocking put or get: posted, then awaited. */
@@ -471,11 +471,11 @@ final class Channel {
      * (two PEs hung in their barrier's quiet that way). This PE's operations are all on its own endpoints.
      */
     void flushAll() {
-        quietLock();
+        quietLock.lock();
         try {
             flushAllHeld();
         } finally {
-            quietUnlock();
+            quietLock.unlock();
         }
     }
 
@@ -522,23 +522,10 @@ final class Channel {
             checkOpen();
             return; // never used: nothing to complete
         }
-        quietLock();
+        quietLock.lock();
         try {
             flushHeld(pe);
         } finally {
-            quietUnlock();
-        }
-    }
-
-    /** One quiet at a time on a shared channel (they share the flush request array); none on a private one. */
-    private void quietLock() {
-        if (quietLock != null) {
-            quietLock.lock();
-        }
-    }
-
-    private void quietUnlock() {
-        if (quietLock != null) {
             quietLock.unlock();
         }
     }

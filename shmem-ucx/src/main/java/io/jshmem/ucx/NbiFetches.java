@@ -6,7 +6,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.jshmem.core.transport.Fetched;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The non-blocking fetching atomics of one {@link Channel} in flight (atomicFetchAddNbi and the
@@ -24,8 +23,8 @@ final class NbiFetches {
     private static final long SLOT = 16;
 
     private final Channel channel;
-    /** Null for a PRIVATE context's channel (one thread). */
-    private final ReentrantLock lock;
+    /** None for a PRIVATE context's channel (one thread). */
+    private final OptionalLock lock;
     private Arena arena;
     private MemorySegment slots;
     private MemorySegment param64;
@@ -40,7 +39,7 @@ final class NbiFetches {
 
     NbiFetches(Channel channel, boolean locked) {
         this.channel = channel;
-        this.lock = locked ? new ReentrantLock() : null;
+        this.lock = new OptionalLock(locked);
     }
 
     /**
@@ -49,7 +48,7 @@ final class NbiFetches {
      * a compare-swap; the old value goes to {@code fetch[index]} when it completes.
      */
     void post(int pe, int opcode, long offset, long operand, long swap, int bytes, Object fetch, int index) {
-        lock();
+        lock.lock();
         try {
             if (slots == null) {
                 allocate();
@@ -82,13 +81,13 @@ final class NbiFetches {
             sizes[i] = (byte) bytes;
             count++;
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
     /** Completes every operation in flight and stores the old values; throws the first failure after all. */
     void completeAll() {
-        lock();
+        lock.lock();
         try {
             RuntimeException first = null;
             while (count > 0) {
@@ -104,7 +103,7 @@ final class NbiFetches {
                 throw first;
             }
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -165,18 +164,6 @@ final class NbiFetches {
             arena.close();
             arena = null;
             slots = null;
-        }
-    }
-
-    private void lock() {
-        if (lock != null) {
-            lock.lock();
-        }
-    }
-
-    private void unlock() {
-        if (lock != null) {
-            lock.unlock();
         }
     }
 }

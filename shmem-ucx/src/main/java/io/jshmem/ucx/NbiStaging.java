@@ -3,7 +3,6 @@ package io.jshmem.ucx;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The non-blocking puts and gets of one {@link Channel} whose local buffer is the caller's and may
@@ -33,8 +32,8 @@ final class NbiStaging {
     private static final long ALIGN = 64;
 
     private final Channel channel;
-    /** Null for a PRIVATE context's channel (one thread). */
-    private final ReentrantLock lock;
+    /** None for a PRIVATE context's channel (one thread). */
+    private final OptionalLock lock;
     private Arena arena;
     private MemorySegment region;
     private long used;
@@ -57,12 +56,12 @@ final class NbiStaging {
 
     NbiStaging(Channel channel, boolean locked) {
         this.channel = channel;
-        this.lock = locked ? new ReentrantLock() : null;
+        this.lock = new OptionalLock(locked);
     }
 
     /** Copies {@code n} bytes of {@code source} from {@code at} (checked by the caller) to staging and posts them to {@code pe}'s heap offset. */
     void put(int pe, long offset, MemorySegment source, long at, long n) {
-        lock();
+        lock.lock();
         try {
             long s = reserve(n);
             MemorySegment.copy(source, at, region, s, n);
@@ -71,13 +70,13 @@ final class NbiStaging {
                 record(r, pe, null, 0, s, n, "put_nbi");
             }
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
     /** Posts a get of {@code n} bytes from {@code pe}'s heap offset into staging, for {@code dest} from {@code at} (checked by the caller). */
     void get(int pe, long offset, MemorySegment dest, long at, long n) {
-        lock();
+        lock.lock();
         try {
             long s = reserve(n);
             long r = channel.post(Channel.GET, pe, region.address() + s, n, offset);
@@ -87,7 +86,7 @@ final class NbiStaging {
                 record(r, pe, dest, at, s, n, "get_nbi");
             }
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -96,11 +95,11 @@ final class NbiStaging {
      * resets staging; throws the first failure after all.
      */
     void completeAll() {
-        lock();
+        lock.lock();
         try {
             completeAllHeld();
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -111,11 +110,11 @@ final class NbiStaging {
 
     /** Completes the staged operations to {@code pe} as {@link #completeAll} does (a quiet of one PE). */
     void complete(int pe) {
-        lock();
+        lock.lock();
         try {
             completeHeld(pe);
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -287,18 +286,6 @@ final class NbiStaging {
             arena.close();
             arena = null;
             region = null;
-        }
-    }
-
-    private void lock() {
-        if (lock != null) {
-            lock.lock();
-        }
-    }
-
-    private void unlock() {
-        if (lock != null) {
-            lock.unlock();
         }
     }
 }
