@@ -46,6 +46,11 @@ final class UcxJob {
      * (2-PE fetch_add over TCP: 8.7 yields per call; 20.9 -> 20.4 us in 6 alternating runs).
      */
     boolean coreShared;
+    /**
+     * The symmetric heap's scope: closed by the runtime only, after the transport, so a segment of
+     * it is passed to UCX by address (the runtime's own data movement, an object's local view).
+     */
+    MemorySegment.Scope heapScope;
     volatile String abortReason;
     volatile boolean closed;
     /** ucp_err_handler_cb_t stub shared by every endpoint (arg: the peer's PE number). */

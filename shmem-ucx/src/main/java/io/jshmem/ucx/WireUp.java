@@ -56,6 +56,7 @@ final class WireUp {
     static UcxTransport create(Bootstrap bootstrap, SymmetricHeap heap, Config.Network settings, Map<String, String> env) {
         Ucp.require();
         UcxJob job = new UcxJob(bootstrap, settings);
+        job.heapScope = heap.self().scope();
         Channel main = new Channel(job, true);
         UcxTransport t = new UcxTransport(job, main, null);
         bootstrap.onAbort(reason -> job.abortReason = reason);

@@ -473,6 +473,14 @@ class UcxTransportTest {
             t0.get(1, off, back);
             assertEquals(-1, back.mismatch(src), "get into a shared arena's segment");
         }
+        // The symmetric heap's own segments (an object's local view) are used in place, not staged
+        // (a get cannot complete inside the call, so a staged one would be in flight here).
+        MemorySegment heap0 = job.heaps[0].self().asSlice(off, n);
+        heap1.asSlice(off, n).fill((byte) 0x2D);
+        t0.getNbi(1, off, heap0);
+        assertEquals(0, t0.main.staging.inFlight(), "a getNbi into the heap was staged");
+        t0.quiet();
+        assertEquals(-1, heap1.asSlice(off, n).mismatch(heap0), "getNbi into the symmetric heap");
         // A closed segment is refused with the JDK's own exception before anything moves.
         Arena c = Arena.ofConfined();
         MemorySegment closed = c.allocate(64);
