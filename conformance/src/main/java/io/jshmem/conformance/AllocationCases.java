@@ -190,6 +190,9 @@ final class AllocationCases {
             Runnable r = op.getValue();
             for (int i = 0; i < WARM_UP; i++) {
                 r.run();
+                if (i % 500 == 0) {
+                    CaseRunner.Watchdog.progressed(); // slow under load, not stuck
+                }
             }
             long best = Long.MAX_VALUE;
             int windows = 0;
@@ -199,6 +202,7 @@ final class AllocationCases {
                     r.run();
                 }
                 best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - before);
+                CaseRunner.Watchdog.progressed();
                 // Agreed by all PEs (the calls may be collective): another window while any PE allocated.
                 allocating.set(0, best < WINDOW ? 0 : 1);
                 world.maxReduce(anyAllocating, allocating, 1);

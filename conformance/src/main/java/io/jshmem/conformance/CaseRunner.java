@@ -174,9 +174,14 @@ public final class CaseRunner {
      * Ends this PE when one case runs far too long (a lost update leaves a PE waiting forever):
      * prints the case's FAIL line with where the main thread is stuck, then halts, so the launcher
      * ends the job at once instead of at its --timeout. The limit is CONFORMANCE_CASE_TIMEOUT
-     * seconds (default 90; a case normally takes well under 5 s).
+     * seconds (default 90; a case normally takes well under 5 s) since the case started or last
+     * said it {@linkplain #progressed progressed}: a long case that goes on (the allocation cases'
+     * thousands of collective calls, on a machine so loaded that each takes milliseconds) is not
+     * stuck.
      */
     static final class Watchdog implements Runnable {
+        /** This PE's, once started. */
+        private static volatile Watchdog running;
         private final int me;
         private final Thread main;
         private final long limitNanos;
@@ -193,6 +198,7 @@ public final class CaseRunner {
             String v = System.getenv("CONFORMANCE_CASE_TIMEOUT");
             long limit = v == null || v.isBlank() ? 90 : Long.parseLong(v.trim());
             Watchdog w = new Watchdog(me, main, limit);
+            running = w;
             Thread t = new Thread(w, "conformance-watchdog");
             t.setDaemon(true);
             t.start();
@@ -202,6 +208,14 @@ public final class CaseRunner {
         void caseStarted(String name) {
             startedAt = System.nanoTime();
             current = name;
+        }
+
+        /** The running case has made progress: its time limit counts from now (allocates nothing). */
+        static void progressed() {
+            Watchdog w = running;
+            if (w != null) {
+                w.startedAt = System.nanoTime();
+            }
         }
 
         @Override

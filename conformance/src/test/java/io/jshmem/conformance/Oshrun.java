@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /** Runs jobs through the real launcher, {@code bin/oshrun}, and collects what they printed. */
 final class Oshrun {
     /** oshrun's own --timeout for every job: nothing can hang CI longer than this. */
-    static final int JOB_TIMEOUT_SECONDS = 300;
+    static final int JOB_TIMEOUT_SECONDS = 600;
     /** How long the test waits for oshrun itself beyond its --timeout before killing it. */
     private static final int GRACE_SECONDS = 60;
     private static final Pattern CASE_LINE = Pattern.compile("CASE (\\S+) PE (\\d+) (PASS|FAIL|SKIP)(?: (.*))?");
