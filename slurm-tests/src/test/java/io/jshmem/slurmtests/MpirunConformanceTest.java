@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MpirunConformanceTest {
 
     static List<String> mpirun(int npes) {
-        return new ArrayList<>(List.of("timeout", "-k", "10", "180", "mpirun", "--allow-run-as-root", "--oversubscribe",
+        return new ArrayList<>(List.of("timeout", "-k", "10", "420", "mpirun", "--allow-run-as-root", "--oversubscribe",
                 "-np", Integer.toString(npes)));
     }
 
@@ -27,7 +27,7 @@ class MpirunConformanceTest {
         List<String> cmd = mpirun(npes);
         cmd.addAll(List.of("-x", "SHMEM_INFO", "-x", "CONFORMANCE_CASE_TIMEOUT"));
         cmd.addAll(Cluster.java(Cluster.CASE_RUNNER));
-        Run run = Run.of(cmd, Map.of("SHMEM_INFO", "1", "CONFORMANCE_CASE_TIMEOUT", "60"), Cluster.ROOT, 200);
+        Run run = Run.of(cmd, Map.of("SHMEM_INFO", "1", "CONFORMANCE_CASE_TIMEOUT", "60"), Cluster.ROOT, 450);
         CaseReport.check(run, npes, "mpirun -np " + npes);
         assertTrue(run.stderr().contains("bootstrap: PMIx (Open MPI mpirun"),
                 "SHMEM_INFO does not say the bootstrap is PMIx from mpirun" + run.tail());

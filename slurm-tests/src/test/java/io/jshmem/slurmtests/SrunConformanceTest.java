@@ -31,10 +31,10 @@ class SrunConformanceTest {
 
     static Run srun(String mpi, int nodes, int npes, List<String> cases) {
         List<String> cmd = new ArrayList<>(List.of("srun", "--mpi=" + mpi, "-N", Integer.toString(nodes),
-                "-n", Integer.toString(npes), "--overcommit", "--kill-on-bad-exit=1", "-t", "3",
+                "-n", Integer.toString(npes), "--overcommit", "--kill-on-bad-exit=1", "-t", "7",
                 "--job-name=jshmem-slurm-tests"));
         cmd.addAll(Cluster.java(Cluster.CASE_RUNNER, cases.toArray(String[]::new)));
-        return Run.of(cmd, Map.of("SHMEM_INFO", "1", "CONFORMANCE_CASE_TIMEOUT", "60"), Cluster.ROOT, 200);
+        return Run.of(cmd, Map.of("SHMEM_INFO", "1", "CONFORMANCE_CASE_TIMEOUT", "60"), Cluster.ROOT, 450);
     }
 
     @ParameterizedTest(name = "srun --mpi={0} -N 1 -n {1}")
