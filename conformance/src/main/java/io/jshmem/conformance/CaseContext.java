@@ -176,7 +176,8 @@ public final class CaseContext {
         }
     }
 
-    private static Throwable run(Runnable action) {
+    /** What {@code action} threw, or null. */
+    static Throwable run(Runnable action) {
         try {
             action.run();
             return null;

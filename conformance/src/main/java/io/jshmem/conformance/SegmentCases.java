@@ -87,8 +87,8 @@ final class SegmentCases {
                 for (Misuse m : misuses) {
                     MemorySegment seg = m.make.apply(n);
                     // What the JDK's copy throws for this segment: every transport must throw it too.
-                    Throwable putRef = m.putToo ? thrown(() -> MemorySegment.copy(seg, 0, MemorySegment.ofArray(new byte[(int) Math.min(n, 64)]), 0, Math.min(n, 64))) : null;
-                    Throwable getRef = thrown(() -> MemorySegment.copy(MemorySegment.ofArray(new byte[(int) Math.min(n, 64)]), 0, seg, 0, Math.min(n, 64)));
+                    Throwable putRef = m.putToo ? CaseContext.run(() -> MemorySegment.copy(seg, 0, MemorySegment.ofArray(new byte[(int) Math.min(n, 64)]), 0, Math.min(n, 64))) : null;
+                    Throwable getRef = CaseContext.run(() -> MemorySegment.copy(MemorySegment.ofArray(new byte[(int) Math.min(n, 64)]), 0, seg, 0, Math.min(n, 64)));
                     if (m.putToo && putRef == null || getRef == null) {
                         c.fail(m.name + " " + n + " B: the JDK's copy did not refuse the segment; the case is wrong");
                         continue;
@@ -117,9 +117,9 @@ final class SegmentCases {
             big.fill((byte) 0x3C);
             for (int pe = 0; pe < c.npes; pe++) {
                 int p = pe;
-                c.check(thrown(() -> s.putmem(dest, 0, big, p)) != null, "putmem of " + (max + 8) + " B into " + max + " B at PE " + pe + ": no exception");
-                c.check(thrown(() -> s.putmemNbi(dest, 8, live.allocate(max), p)) != null, "putmemNbi past the end at PE " + pe + ": no exception");
-                c.check(thrown(() -> s.getmem(big, dest, 0, p)) != null, "getmem of " + (max + 8) + " B from " + max + " B at PE " + pe + ": no exception");
+                c.check(CaseContext.run(() -> s.putmem(dest, 0, big, p)) != null, "putmem of " + (max + 8) + " B into " + max + " B at PE " + pe + ": no exception");
+                c.check(CaseContext.run(() -> s.putmemNbi(dest, 8, live.allocate(max), p)) != null, "putmemNbi past the end at PE " + pe + ": no exception");
+                c.check(CaseContext.run(() -> s.getmem(big, dest, 0, p)) != null, "getmem of " + (max + 8) + " B from " + max + " B at PE " + pe + ": no exception");
             }
             s.quiet();
         } finally {
@@ -141,20 +141,11 @@ final class SegmentCases {
 
     /** {@code action} must throw {@code expected}'s class with its message. */
     private static void same(CaseContext c, String what, Throwable expected, Runnable action) {
-        Throwable t = thrown(action);
+        Throwable t = CaseContext.run(action);
         if (t == null) {
             c.fail(what + ": no exception (expected " + expected + ")");
         } else if (t.getClass() != expected.getClass() || !Objects.equals(t.getMessage(), expected.getMessage())) {
             c.fail(what + ": expected " + expected + ", got " + CaseContext.describe(t));
-        }
-    }
-
-    private static Throwable thrown(Runnable action) {
-        try {
-            action.run();
-            return null;
-        } catch (Throwable t) {
-            return t;
         }
     }
 
@@ -189,7 +180,7 @@ final class SegmentCases {
                 try (Arena kept = Arena.ofConfined()) {
                     MemorySegment in = kept.allocate(n);
                     s.getmemNbi(in, src, 0, to);
-                    Throwable t = thrown(s::quiet);
+                    Throwable t = CaseContext.run(s::quiet);
                     c.check(t == null, "quiet after closing the " + w + ": " + (t == null ? "" : CaseContext.describe(t)));
                     long bad = firstWrong(in, to, n);
                     c.check(bad < 0, "getmemNbi into a live segment, " + w + ": byte " + bad + " wrong after quiet");
