@@ -11,12 +11,12 @@ import java.util.Set;
 
 /**
  * Runs the conformance cases inside one jshmem job:
- * {@code bin/oshrun -np N -cp conformance/target/classes io.jshmem.conformance.CaseRunner [--list] [filter...]}.
+ * {@code bin/oshrun -np N -cp conformance/target/classes io.jshmem.conformance.CaseRunner [--list] [--exclude TEXT]... [filter...]}.
  *
  * <p>Every PE runs every selected case, in the fixed order of {@link AllCases}, and prints one line
  * per case: {@code CASE <name> PE <k> PASS}, {@code ... FAIL <message>} or {@code ... SKIP <reason>};
  * the PEs meet in a barrier between cases. A filter selects the cases whose name contains it (any
- * filter matching is enough). At the end PE 0 prints {@code SUMMARY passed=N failed=M skipped=K},
+ * filter matching is enough); {@code --exclude TEXT} drops the cases whose name contains TEXT. At the end PE 0 prints {@code SUMMARY passed=N failed=M skipped=K},
  * counted over all PEs (a case failed if it failed on any PE, else was skipped if any PE skipped
  * it), and each PE exits with status 1 if any of its cases failed.
  */
@@ -30,24 +30,35 @@ public final class CaseRunner {
 
     public static void main(String[] args) {
         List<String> filters = new ArrayList<>();
+        List<String> excluded = new ArrayList<>();
         boolean list = false;
-        for (String a : args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
             if (a.equals("--list")) {
                 list = true;
             } else if (a.equals("-h") || a.equals("--help")) {
-                System.out.println("usage: CaseRunner [--list] [filter...]   (a filter selects the cases whose name contains it)");
+                System.out.println("usage: CaseRunner [--list] [--exclude TEXT]... [filter...]\n"
+                        + "  a filter selects the cases whose name contains it (none: every case);\n"
+                        + "  --exclude TEXT then drops the cases whose name contains TEXT");
                 return;
+            } else if (a.equals("--exclude")) {
+                if (i + 1 == args.length) {
+                    System.err.println("CaseRunner: --exclude needs the text of the case names to drop");
+                    System.exit(2);
+                }
+                excluded.add(args[++i]);
             } else {
                 filters.add(a);
             }
         }
-        List<Case> cases = select(AllCases.all(), filters);
+        List<Case> cases = select(AllCases.all(), filters, excluded);
         if (list) {
             cases.forEach(c -> System.out.println(c.name()));
             return;
         }
         if (cases.isEmpty()) {
-            System.err.println("CaseRunner: no case matches " + filters + " (see --list)");
+            System.err.println("CaseRunner: no case matches " + filters + (excluded.isEmpty() ? "" : " without " + excluded)
+                    + " (see --list)");
             System.exit(2);
         }
         System.exit(run(cases));
@@ -55,16 +66,21 @@ public final class CaseRunner {
 
     /** The cases whose names contain one of {@code filters} (all of them when there is no filter), in order. */
     public static List<Case> select(List<Case> all, List<String> filters) {
+        return select(all, filters, List.of());
+    }
+
+    /** {@link #select(List, List)} without the cases whose names contain one of {@code excluded}. */
+    public static List<Case> select(List<Case> all, List<String> filters, List<String> excluded) {
         Set<String> names = new HashSet<>();
         for (Case c : all) {
             if (!names.add(c.name())) {
                 throw new IllegalStateException("duplicate case name " + c.name());
             }
         }
-        if (filters.isEmpty()) {
-            return all;
-        }
-        return all.stream().filter(c -> filters.stream().anyMatch(f -> c.name().contains(f))).toList();
+        return all.stream()
+                .filter(c -> filters.isEmpty() || filters.stream().anyMatch(f -> c.name().contains(f)))
+                .filter(c -> excluded.stream().noneMatch(x -> c.name().contains(x)))
+                .toList();
     }
 
     /** Initializes jshmem, runs the cases, finalizes; returns this PE's exit status. */

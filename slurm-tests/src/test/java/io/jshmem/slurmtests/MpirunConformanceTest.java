@@ -26,7 +26,7 @@ class MpirunConformanceTest {
         Cluster.assumeMpirun();
         List<String> cmd = mpirun(npes);
         cmd.addAll(List.of("-x", "SHMEM_INFO", "-x", "CONFORMANCE_CASE_TIMEOUT"));
-        cmd.addAll(Cluster.java(Cluster.CASE_RUNNER));
+        cmd.addAll(Cluster.java(Cluster.CASE_RUNNER, Cluster.WITHOUT_ALLOCATION_CASES));
         Run run = Run.of(cmd, Map.of("SHMEM_INFO", "1", "CONFORMANCE_CASE_TIMEOUT", "60"), Cluster.ROOT, 450);
         CaseReport.check(run, npes, "mpirun -np " + npes);
         assertTrue(run.stderr().contains("bootstrap: PMIx (Open MPI mpirun"),

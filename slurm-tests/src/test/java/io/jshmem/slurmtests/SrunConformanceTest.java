@@ -33,7 +33,9 @@ class SrunConformanceTest {
         List<String> cmd = new ArrayList<>(List.of("srun", "--mpi=" + mpi, "-N", Integer.toString(nodes),
                 "-n", Integer.toString(npes), "--overcommit", "--kill-on-bad-exit=1", "-t", "7",
                 "--job-name=jshmem-slurm-tests"));
-        cmd.addAll(Cluster.java(Cluster.CASE_RUNNER, cases.toArray(String[]::new)));
+        // The whole suite (no case list) without the allocation counts: see Cluster.WITHOUT_ALLOCATION_CASES.
+        String[] selection = cases.isEmpty() ? Cluster.WITHOUT_ALLOCATION_CASES : cases.toArray(String[]::new);
+        cmd.addAll(Cluster.java(Cluster.CASE_RUNNER, selection));
         return Run.of(cmd, Map.of("SHMEM_INFO", "1", "CONFORMANCE_CASE_TIMEOUT", "60"), Cluster.ROOT, 450);
     }
 
