@@ -109,3 +109,24 @@ snapshot_jshmem() {
         cp "$(module_jar "$m")" "$1/lib/"
     done
 }
+
+# select_jdk25 NAME: exports JAVA_HOME (and PATH) of a JDK 25 or newer: $JAVA_HOME if it is one,
+# else the first /usr/lib/jvm/*25*; exits with status 2, NAME saying why, if there is none.
+select_jdk25() {
+    local candidate
+    if [[ -z ${JAVA_HOME:-} ]] || ! is_jdk25 "$JAVA_HOME"; then
+        JAVA_HOME=
+        for candidate in /usr/lib/jvm/*25*; do
+            if is_jdk25 "$candidate"; then JAVA_HOME=$candidate; break; fi
+        done
+        [[ -n $JAVA_HOME ]] || { echo "$1: needs JDK 25 or newer: set JAVA_HOME" >&2; exit 2; }
+    fi
+    export JAVA_HOME PATH=$JAVA_HOME/bin:$PATH
+}
+
+# is_jdk25 DIR: whether DIR is a JDK of version 25 or newer (read from its release file: no JVM start).
+is_jdk25() {
+    local v=
+    [[ -r $1/release ]] && v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release")
+    [[ -x $1/bin/java && ${v:-0} -ge 25 ]]
+}

@@ -34,6 +34,8 @@ class KernelsTest {
         assertEquals(4, job.count(RATE), "rate lines in the originals' format" + job.describe());
         assertEquals(1, job.count("Tile size            = 5"), job.describe());
         assertEquals(1, job.count("Untiled"), job.describe());
+        // Transpose's default build (-DVERBOSE=0 under #ifdef VERBOSE) also prints its error sum.
+        assertEquals(2, job.count("Summed errors: +0\\.0{15} "), job.describe());
         assertEquals(1, job.count("Number of ranks            = " + npes), "p2p's header" + job.describe());
     }
 
