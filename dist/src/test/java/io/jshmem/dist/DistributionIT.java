@@ -54,7 +54,8 @@ class DistributionIT {
             assertTrue(Files.isExecutable(dist.resolve(f)), f + " is missing or not executable");
         }
         for (String f : List.of("LICENSE", "NOTICE", "README.md", "examples/jshmem-examples.jar",
-                "examples/src/io/jshmem/examples/Hello.java", "starter/pom.xml",
+                "examples/src/io/jshmem/examples/Hello.java", "apps/jshmem-apps.jar",
+                "apps/src/io/jshmem/apps/Stencil.java", "starter/pom.xml",
                 "starter/src/main/java/com/example/starter/Ring.java")) {
             assertTrue(Files.isRegularFile(dist.resolve(f)), f + " is missing");
         }
@@ -65,7 +66,7 @@ class DistributionIT {
         for (String module : List.of("shmem-api", "shmem-core", "shmem-spawn", "shmem-ucx")) {
             assertTrue(lib.contains(module + "-" + VERSION + ".jar"), module + " jar missing from lib/: " + lib);
         }
-        assertFalse(lib.stream().anyMatch(n -> n.contains("examples") || n.contains("junit")),
+        assertFalse(lib.stream().anyMatch(n -> n.contains("examples") || n.contains("apps") || n.contains("junit")),
                 "lib/ holds only the library and its runtime dependencies: " + lib);
         String license = Files.readString(dist.resolve("LICENSE"));
         assertTrue(license.contains("Apache License") && license.contains("Version 2.0, January 2004"));
