@@ -12,10 +12,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -132,18 +135,58 @@ public final class JobSecret {
         /** Removes the files no PE read and the directory. Idempotent. */
         @Override
         public void close() {
-            try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-                for (Path f : files) {
-                    Files.deleteIfExists(f);
+            removeWithFiles(dir);
+        }
+    }
+
+    /**
+     * Removes what is left of this job's secret directories on this host: the hand-over directory and
+     * those of remote PEs' start scripts that ran here (a "remote" host that is this one) but were
+     * killed before their cleanup ran (oshrun forcibly ends an agent that does not exit in time, with
+     * its children). Looks where either may have made them ({@code $XDG_RUNTIME_DIR}, {@code /dev/shm},
+     * {@code $TMPDIR}, {@code /tmp}, {@code java.io.tmpdir}); follows no link and removes only
+     * directories this user owns, with the files in them.
+     */
+    public static void sweep(String jobId, Map<String, String> env) {
+        UserPrincipal me = null;
+        Set<Path> bases = new LinkedHashSet<>();
+        for (String candidate : new String[] {env.get("XDG_RUNTIME_DIR"), "/dev/shm", env.get("TMPDIR"), "/tmp",
+                System.getProperty("java.io.tmpdir")}) {
+            if (candidate != null && !candidate.isEmpty()) {
+                bases.add(Path.of(candidate));
+            }
+        }
+        for (Path base : bases) {
+            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(base, DIRECTORY_PREFIX + jobId + "-*")) {
+                for (Path dir : dirs) {
+                    if (me == null) {
+                        me = base.getFileSystem().getUserPrincipalLookupService()
+                                .lookupPrincipalByName(System.getProperty("user.name"));
+                    }
+                    if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                            && me.equals(Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS))) {
+                        removeWithFiles(dir);
+                    }
                 }
-            } catch (IOException e) {
-                // gone already
+            } catch (IOException | RuntimeException e) {
+                // no such base, or not ours to read: nothing of this job there that we could remove
             }
-            try {
-                Files.deleteIfExists(dir);
-            } catch (IOException e) {
-                // not empty (someone else's file?) or gone: nothing more we can do
+        }
+    }
+
+    /** Deletes the entries of {@code dir} (a link is deleted, not followed), then {@code dir}. */
+    private static void removeWithFiles(Path dir) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path f : files) {
+                Files.deleteIfExists(f);
             }
+        } catch (IOException e) {
+            // gone already
+        }
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // not empty (someone else's file?) or gone: nothing more we can do
         }
     }
 

@@ -622,6 +622,8 @@ final class Job implements BootstrapServer.Listener {
         if (files != null) {
             files.close(); // the files of PEs that never read theirs, and the directory
         }
+        // And those of remote PEs on this very host whose start script was killed before its cleanup.
+        JobSecret.sweep(jobId, launcherEnv);
         // Their pipes hit end of stream once the PEs are gone, unless a PE's orphan still holds them.
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FORWARDER_DRAIN_MILLIS);
         for (Thread forwarder : forwarders) {
