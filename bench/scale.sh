@@ -127,13 +127,18 @@ fi
 # ---------------------------------------------------------------- jobs
 
 # The init steps that the traced jshmem jobs time (JFR method tracing, JDK 25): if one of these
-# methods is renamed, its rows are missing from jfr.csv and the report says so (scale_report.py's
-# STEPS maps each step to its method names, old and new).
+# methods is renamed, its rows are missing from jfr.csv and the report names the step and the
+# methods it expected (scale_report.py's STEPS maps each step to its method names, old and new:
+# keep the two lists in step). With lazy wire-up (the default) the endpoints are made at the first
+# operation to a peer (Channel::connect, the peer's data fetched by UcxJob::peer), in these jobs by
+# init's closing barrier and the probe's; WireUp::connectEveryone and ::checkConnections run only
+# with JSHMEM_UCX_WIREUP=eager.
 traced=(io.jshmem.Shmem::init io.jshmem.core.bootstrap.Bootstraps::select io.jshmem.core.ShmemRuntime::create
     io.jshmem.core.heap.SymmetricHeap::create io.jshmem.core.bootstrap.TcpBootstrap::fence
-    io.jshmem.ucx.WireUp::create io.jshmem.ucx.WireUp::checkConnections 'io.jshmem.ucx.Ucp::<clinit>'
-    'io.jshmem.ucx.UcxJob::<init>' io.jshmem.ucx.Ucp::init io.jshmem.ucx.Ucp::workerCreate
-    io.jshmem.ucx.Ucp::memMap io.jshmem.ucx.Ucp::epCreate io.jshmem.ucx.Ucp::epRkeyUnpack)
+    io.jshmem.ucx.WireUp::create io.jshmem.ucx.WireUp::connectEveryone io.jshmem.ucx.WireUp::checkConnections
+    'io.jshmem.ucx.Ucp::<clinit>' 'io.jshmem.ucx.UcxJob::<init>' io.jshmem.ucx.Ucp::init io.jshmem.ucx.Ucp::workerCreate
+    io.jshmem.ucx.Ucp::memMap io.jshmem.ucx.Channel::connect io.jshmem.ucx.UcxJob::peer
+    io.jshmem.ucx.Ucp::epCreate io.jshmem.ucx.Ucp::epRkeyUnpack)
 filter=$(IFS=';'; echo "${traced[*]}")
 
 cores=$(nproc)

@@ -53,7 +53,8 @@ def jfr_rows(round_, npes, files):
 
 
 # The init steps of the traced jshmem jobs, by the method names that have implemented them (the
-# first list is the UCX transport before its split into WireUp/Channel/UcxJob, b8d5d4b).
+# first list is the UCX transport before its split into WireUp/Channel/UcxJob, b8d5d4b). scale.sh's
+# `traced` must name every method here that the code still has.
 STEPS = {
     "init": ["io.jshmem.Shmem.init"],
     "bootstrap": ["io.jshmem.core.bootstrap.Bootstraps.select"],
@@ -62,6 +63,8 @@ STEPS = {
     "ucx": ["io.jshmem.ucx.UcxTransport.create", "io.jshmem.ucx.WireUp.create"],
     "wireup": ["io.jshmem.ucx.UcxTransport.wireUp", "io.jshmem.ucx.WireUp.wireUp"],  # the fence's caller
     "check": ["io.jshmem.ucx.UcxTransport.checkConnections", "io.jshmem.ucx.WireUp.checkConnections"],
+    "connect": ["io.jshmem.ucx.Channel.connect"],  # an endpoint at first use (lazy wire-up), or eager's
+    "lookup": ["io.jshmem.ucx.UcxJob.peer"],  # a peer's address, rkey and base from the bootstrap
     "bindings": ["io.jshmem.ucx.Ucp.<clinit>"],
     "upcall": ["io.jshmem.ucx.UcxTransport.errorHandlerStub", "io.jshmem.ucx.UcxJob.<init>"],
     "ucp_init": ["io.jshmem.ucx.Ucp.init"],
@@ -69,6 +72,12 @@ STEPS = {
     "memmap": ["io.jshmem.ucx.Ucp.memMap"],
     "ep": ["io.jshmem.ucx.Ucp.epCreate"],
     "rkey": ["io.jshmem.ucx.Ucp.epRkeyUnpack"],
+}
+
+
+# Steps that a traced job need not reach: not "missing" when absent.
+OPTIONAL = {
+    "check": "eager wire-up only (JSHMEM_UCX_WIREUP=eager)",
 }
 
 
@@ -163,7 +172,8 @@ def summary(run_dir, conditions):
     for e in jfr:
         ev[(e["round"], int(e["npes"]))][e["pid"]].append(e)
     seen = {e["method"] for e in jfr} | {e["caller"] for e in jfr}
-    missing = sorted(step for step, names in STEPS.items() if not seen & set(names))
+    missing = sorted(step for step, names in STEPS.items() if not seen & set(names) and step not in OPTIONAL)
+    not_run = sorted(step for step in OPTIONAL if not seen & set(STEPS[step]))
     for (r, n), pids in ev.items():
         if len(pids) != n:
             continue
@@ -213,8 +223,11 @@ def summary(run_dir, conditions):
         w["addr_fence_wait_ms"].append(med([float(es[0]["duration_us"]) / 1e3 for es in xfence.values() if es]))
         ep = total_ms("ep")
         w["ep_ms"].append(ep)
-        w["ep_us_each"].append(ep * 1e3 / (n - 1) if ep is not None else None)
-        w["ep_calls"].append(med([len(es) for es in each("ep").values()]))
+        ep_calls = med([len(es) for es in each("ep").values()])
+        w["ep_us_each"].append(ep * 1e3 / ep_calls if ep is not None and ep_calls else None)
+        w["ep_calls"].append(ep_calls)
+        w["connect_ms"].append(total_ms("connect"))
+        w["lookup_ms"].append(total_ms("lookup"))
         # One call: the first of each PE pays for linking the downcall; the median is the steady cost.
         calls = [float(e["duration_us"]) for es in each("ep").values() for e in es]
         w["ep_us_call"].append(med(calls))
@@ -310,9 +323,12 @@ def summary(run_dir, conditions):
     p("FFM bindings (class Ucp's static init: libucp lookup, downcall handles), ucp_init, worker, heap")
     p("registration, progress thread, the error handler's upcall stub; address exchange = the UCX fence (worker")
     p("addresses, rkeys, bases through oshrun) after the last PE arrived, and in parentheses the whole")
-    p("wait in it; endpoints = ucp_ep_create total over the N-1 peers [calls x mean us; the median single")
-    p("call, without the first call's linking of the downcall]; rkeys =")
-    p("ucp_ep_rkey_unpack total; check = one 8-byte get from every peer. OSHMEM: the same UCX calls,")
+    p("wait in it; endpoints = ucp_ep_create total over the peers connected by the end of the probe's")
+    p("barriers (lazy wire-up, the default: those init's barrier and the probe's touch; eager: all N-1)")
+    p("[calls x mean us; the median single call, without the first call's linking of the downcall], and")
+    p("after it the first-use connections in full (Channel.connect: the bootstrap lookups of the peer's")
+    p("data, then ucp_ep_create and the rkey; lookups alone in parentheses); rkeys =")
+    p("ucp_ep_rkey_unpack total; check = one 8-byte get from every peer (eager wire-up only). OSHMEM: the same UCX calls,")
     p("timed by the shim; its address exchange = last PE's ucp_worker_get_address to the median PE's")
     p("first ucp_ep_create (an MPI allgather inside shmem_init), in parentheses the median PE's wait.\n")
     rows = []
@@ -325,8 +341,9 @@ def summary(run_dir, conditions):
                              fmt(med(w["ucx_local_ms"])), fmt(med(w["bindings_ms"])), fmt(med(w["upcall_ms"])),
                              fmt(med(w["ucp_init_ms"])), fmt(med(w["worker_ms"])), fmt(med(w["memmap_ms"]))),
                          "%s (%s)" % (spread(w["addr_xchg_ms"]), fmt(med(w["addr_fence_wait_ms"]))),
-                         "%s [%s x %s us; median call %s us]" % (fmt(med(w["ep_ms"])), fmt(med(w["ep_calls"]), 0),
-                                                                 fmt(med(w["ep_us_each"])), fmt(med(w["ep_us_call"]))),
+                         "%s [%s x %s us; median call %s us]; connect %s (lookups %s)" % (
+                             fmt(med(w["ep_ms"])), fmt(med(w["ep_calls"]), 0), fmt(med(w["ep_us_each"])),
+                             fmt(med(w["ep_us_call"])), fmt(med(w["connect_ms"])), fmt(med(w["lookup_ms"]))),
                          fmt(med(w["rkey_ms"]), 2), fmt(med(w["check_ms"])), spread(w["ucx_total_ms"]),
                          spread(w["init_ms"])])
         else:
@@ -346,7 +363,9 @@ def summary(run_dir, conditions):
           " configuration as jshmem's).\n" % (fmt(med([a for a, _ in sizes]), 0), fmt(med([r for _, r in sizes]), 0)))
     if missing:
         p("Not traced (method renamed or not reached; update `traced` in scale.sh and STEPS in scale_report.py): "
-          + ", ".join(missing) + "\n")
+          + "; ".join("%s (expected %s)" % (s, " or ".join(STEPS[s])) for s in missing) + "\n")
+    if not_run and jfr:
+        p("Not run in these jobs: " + "; ".join("%s (%s)" % (s, OPTIONAL[s]) for s in not_run) + "\n")
 
     p("## Memory per PE after init (MiB)\n")
     p("RSS counts shared pages in full in every PE; PSS divides them among the processes that map them")

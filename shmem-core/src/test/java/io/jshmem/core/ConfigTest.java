@@ -58,19 +58,22 @@ class ConfigTest {
         assertEquals(-1, n.ucxProgressSpinNanos());
         assertTrue(n.ucxPeerErrors());
         assertEquals("job", n.ucxListen());
+        assertFalse(n.ucxEagerWireUp(), "lazy wire-up by default");
         assertEquals("auto", n.pmi());
         assertEquals(null, n.pmi2Library());
         Config.Network m = Config.fromEnvironment(Map.of("JSHMEM_UCX_TIMEOUT", "7", "JSHMEM_UCX_PROGRESS_SPIN_US", "0",
                 "JSHMEM_UCX_ERR_MODE", "NONE", "JSHMEM_UCX_LISTEN", "eth0,ib0", "JSHMEM_PMI", "pmi2",
-                "JSHMEM_PMIX_LIBRARY", " /opt/pmix/lib/libpmix.so.2 ")).network();
+                "JSHMEM_PMIX_LIBRARY", " /opt/pmix/lib/libpmix.so.2 ", "JSHMEM_UCX_WIREUP", " Eager")).network();
         assertEquals(7_000_000_000L, m.ucxTimeoutNanos());
         assertEquals(0, m.ucxProgressSpinNanos());
         assertFalse(m.ucxPeerErrors());
         assertEquals("eth0,ib0", m.ucxListen());
+        assertTrue(m.ucxEagerWireUp());
         assertEquals("pmi2", m.pmi());
         assertEquals("/opt/pmix/lib/libpmix.so.2", m.pmixLibrary());
         for (Map<String, String> bad : java.util.List.of(Map.of("JSHMEM_UCX_TIMEOUT", "0"), Map.of("JSHMEM_UCX_ERR_MODE", "loud"),
-                Map.of("JSHMEM_UCX_LISTEN", "eth0;rm -rf"), Map.of("JSHMEM_PMI", "pmi3"), Map.of("JSHMEM_UCX_PROGRESS_SPIN_US", "-2"))) {
+                Map.of("JSHMEM_UCX_LISTEN", "eth0;rm -rf"), Map.of("JSHMEM_PMI", "pmi3"), Map.of("JSHMEM_UCX_PROGRESS_SPIN_US", "-2"),
+                Map.of("JSHMEM_UCX_WIREUP", "sometimes"))) {
             ShmemException e = assertThrows(ShmemException.class, () -> Config.fromEnvironment(bad));
             assertTrue(e.getMessage().startsWith(bad.keySet().iterator().next() + "="), e.getMessage());
         }

@@ -67,7 +67,7 @@ final class Channel {
     final ReentrantLock lock;
     /**
      * Held through a whole quiet of a shared channel (null for a PRIVATE one): threads' quiets run
-     * one after the other. Two at once shared {@link #flushRequests} (one thread awaited and freed
+     * one after the other. Two at once shared the flush request slots (one thread awaited and freed
      * the other's flush request too: UCX aborted on the double free), and a thread that found an
      * endpoint clean because another thread's flush was still in flight returned before its own
      * puts had completed.
@@ -78,11 +78,8 @@ final class Channel {
     MemorySegment worker = MemorySegment.NULL;
     /** {@code worker.address()}, for the hot-path calls; 0 once destroyed. */
     volatile long workerHandle;
-    private final long[] eps;
-    /** {@link #flushAll}'s requests and their PEs, kept so that a quiet allocates nothing; guarded by {@link #quietLock}. */
-    private final long[] flushRequests;
-    private final int[] flushPes;
-    private final long[] rkeys;
+    /** The endpoints made so far (on first use), with the peers' memory keys and heap bases. */
+    private final Endpoints endpoints;
     /**
      * Whether operations to each PE may still await remote completion (a put or non-fetching
      * atomic was posted since its last flush; guarded by {@link #lock}): quiet flushes only these
@@ -126,10 +123,7 @@ final class Channel {
         this.quietLock = new OptionalLock(locked);
         this.fetches = new NbiFetches(this, locked);
         this.staging = new NbiStaging(this, locked);
-        this.eps = new long[job.npes];
-        this.flushRequests = new long[job.npes];
-        this.flushPes = new int[job.npes];
-        this.rkeys = new long[job.npes];
+        this.endpoints = new Endpoints(job.npes);
         this.dirty = new boolean[job.npes];
         this.peerErrors = job.settings.ucxPeerErrors();
     }
@@ -195,15 +189,19 @@ final class Channel {
 
     // ------------------------------------------------------------------ endpoints
 
-    /** The endpoint to {@code pe}, created on first use (this PE and on-node PEs included). */
-    long ep(int pe) {
+    /**
+     * The index of the endpoint to {@code pe} in {@link #endpoints}, made at the first operation to
+     * it (this PE and on-node PEs included): once made, one array read, no lock or allocation. Read
+     * the entry under {@link #lock}.
+     */
+    int use(int pe) {
         if (pe < 0 || pe >= job.npes) {
             job.checkOpen();
             throw new ShmemException("PE " + job.me + ": PE " + pe + " is out of range (0.." + (job.npes - 1) + ")");
         }
-        long ep = eps[pe];
-        if (ep == 0) {
-            ep = connect(pe);
+        int i = endpoints.index(pe);
+        if (i < 0) {
+            i = connect(pe);
         }
         if (job.peerFailed && job.peerStatus[pe] != 0) {
             throw job.peerError(pe, "PE " + pe + " is unreachable over UCX", job.peerStatus[pe]);
@@ -211,7 +209,7 @@ final class Channel {
         if (job.closed) {
             job.checkOpen();
         }
-        return ep;
+        return i;
     }
 
     /** Throws once this channel (or the whole transport) is released. */
@@ -222,23 +220,22 @@ final class Channel {
         }
     }
 
-    long rkey(int pe) {
-        return rkeys[pe];
-    }
-
     boolean connected(int pe) {
-        return eps[pe] != 0;
+        return endpoints.index(pe) >= 0;
     }
 
-    /** Creates the endpoint to {@code pe} and unpacks its memory key (what it published is fetched outside the lock). */
-    long connect(int pe) {
+    /**
+     * Creates the endpoint to {@code pe} and unpacks its memory key, once per channel and peer;
+     * returns its index. What the peer published is fetched before the lock is taken (it may be a
+     * remote lookup); threads that race here all wait for the lock and the first one creates it.
+     */
+    int connect(int pe) {
         checkOpen();
-        byte[] address = job.address(pe);
-        byte[] rkeyBlob = job.rkeyBlob(pe);
+        UcxJob.Peer peer = job.peer(pe);
         try (Arena tmp = Arena.ofConfined()) {
             MemorySegment eparams = tmp.allocate(Ucp.EP_PARAMS);
             MemorySegment out = tmp.allocate(ADDRESS);
-            eparams.set(ADDRESS, Ucp.EP_ADDRESS, tmp.allocateFrom(JAVA_BYTE, address));
+            eparams.set(ADDRESS, Ucp.EP_ADDRESS, tmp.allocateFrom(JAVA_BYTE, peer.address()));
             if (peerErrors) {
                 // Operations to a peer that died fail (and the handler marks it) instead of hanging.
                 eparams.set(JAVA_LONG, Ucp.EP_FIELD_MASK, Ucp.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS
@@ -251,8 +248,9 @@ final class Channel {
             }
             lock();
             try {
-                if (eps[pe] != 0) {
-                    return eps[pe]; // another thread connected meanwhile
+                int existing = endpoints.index(pe);
+                if (existing >= 0) {
+                    return existing; // another thread connected meanwhile
                 }
                 checkOpen();
                 byte s = Ucp.epCreate(worker, eparams, out);
@@ -260,14 +258,13 @@ final class Channel {
                     throw job.peerError(pe, "cannot create a UCX endpoint to PE " + pe + " (ucp_ep_create)", s);
                 }
                 long ep = out.get(ADDRESS, 0).address();
-                s = Ucp.epRkeyUnpack(ep, tmp.allocateFrom(JAVA_BYTE, rkeyBlob), out);
+                s = Ucp.epRkeyUnpack(ep, tmp.allocateFrom(JAVA_BYTE, peer.rkey()), out);
                 if (s != Ucp.UCS_OK) {
                     Ucp.epCloseNbx(ep, job.forceCloseParam);
                     throw job.peerError(pe, "cannot unpack the memory key of PE " + pe + " (ucp_ep_rkey_unpack)", s);
                 }
-                rkeys[pe] = out.get(ADDRESS, 0).address();
-                eps[pe] = ep; // last: readers without the lock see a complete entry
-                return ep;
+                endpointsCreated++;
+                return endpoints.add(pe, ep, out.get(ADDRESS, 0).address(), peer.base());
             } finally {
                 unlock();
             }
@@ -278,7 +275,8 @@ final class Channel {
     String epInfo(int pe) {
         lock();
         try {
-            return eps[pe] == 0 ? null : Ucp.epInfo(eps[pe]);
+            int i = endpoints.index(pe);
+            return i < 0 ? null : Ucp.epInfo(endpoints.ep(i));
         } finally {
             unlock();
         }
@@ -288,13 +286,14 @@ final class Channel {
 
     /** Posts a put or get of {@code n} bytes at local address {@code local} and {@code pe}'s heap offset. */
     long post(Rma op, int pe, long local, long n, long offset) {
-        long ep = ep(pe);
+        int i = use(pe);
         lock();
         try {
             if (op == PUT) {
                 dirty[pe] = true;
             }
-            return op.call(ep, local, n, job.base(pe) + offset, rkeys[pe], job.plainParam);
+            Endpoints e = endpoints;
+            return op.call(e.ep(i), local, n, e.base(i) + offset, e.rkey(i), job.plainParam);
         } finally {
             unlock();
         }
@@ -306,13 +305,14 @@ final class Channel {
      * synchronization flag is nobody's to complete).
      */
     long postAtomic(int pe, int opcode, long operand, long offset, MemorySegment param, boolean tracked) {
-        long ep = ep(pe);
+        int i = use(pe);
         lock();
         try {
             if (tracked) {
                 dirty[pe] = true;
             }
-            return Ucp.atomicOpNbx(ep, opcode, operand, job.base(pe) + offset, rkeys[pe], param);
+            Endpoints e = endpoints;
+            return Ucp.atomicOpNbx(e.ep(i), opcode, operand, e.base(i) + offset, e.rkey(i), param);
         } finally {
             unlock();
         }
@@ -323,10 +323,10 @@ final class Channel {
      * and {@code n} bytes at {@code data}; {@code param} is the calling thread's push param.
      */
     long postPush(int pe, long header, long data, long n, MemorySegment param) {
-        long ep = ep(pe);
+        int i = use(pe);
         lock();
         try {
-            return Ucp.amSendNbx(ep, Pushes.AM_ID, header, Pushes.HEADER_BYTES, data, n, param);
+            return Ucp.amSendNbx(endpoints.ep(i), Pushes.AM_ID, header, Pushes.HEADER_BYTES, data, n, param);
         } finally {
             unlock();
         }
@@ -481,13 +481,20 @@ final class Channel {
 
     private void flushAllHeld() {
         int posted = 0;
+        long[] flushRequests;
+        int[] flushPes;
         lock();
         try {
-            for (int pe = 0; pe < eps.length; pe++) {
-                long ep = eps[pe];
-                if (ep != 0 && dirty[pe]) {
+            // Only the endpoints made (O(peers used), not O(N)); the request arrays read here stay
+            // this quiet's even if a connect grows them meanwhile.
+            Endpoints e = endpoints;
+            flushRequests = e.flushRequests();
+            flushPes = e.flushPes();
+            for (int i = 0; i < e.count(); i++) {
+                int pe = e.pe(i);
+                if (dirty[pe]) {
                     dirty[pe] = false;
-                    long r = Ucp.epFlushNbx(ep, job.plainParam);
+                    long r = Ucp.epFlushNbx(e.ep(i), job.plainParam);
                     if (r != 0) {
                         flushPes[posted] = pe;
                         flushRequests[posted++] = r;
@@ -518,7 +525,7 @@ final class Channel {
 
     /** Completes this channel's operations to {@code pe}: an endpoint flush, then its kept requests. */
     void flush(int pe) {
-        if (pe >= 0 && pe < job.npes && eps[pe] == 0) {
+        if (pe >= 0 && pe < job.npes && endpoints.index(pe) < 0) {
             checkOpen();
             return; // never used: nothing to complete
         }
@@ -531,13 +538,13 @@ final class Channel {
     }
 
     private void flushHeld(int pe) {
-        long ep = ep(pe);
+        int i = use(pe);
         long r = 0;
         lock();
         try {
             if (dirty[pe]) {
                 dirty[pe] = false;
-                r = Ucp.epFlushNbx(ep, job.plainParam);
+                r = Ucp.epFlushNbx(endpoints.ep(i), job.plainParam);
             }
         } finally {
             unlock();
@@ -661,9 +668,28 @@ final class Channel {
         return did;
     }
 
+    /** The PEs this channel has endpoints to, in the order they were made. */
     int[] connectedPes() {
-        return java.util.stream.IntStream.range(0, job.npes).filter(pe -> eps[pe] != 0).toArray();
+        lock();
+        try {
+            return endpoints.connectedPes();
+        } finally {
+            unlock();
+        }
     }
+
+    /** For tests: how many endpoints this channel has created (once per peer, however many threads raced). */
+    int endpointsCreated() {
+        lock();
+        try {
+            return endpointsCreated;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Guarded by {@link #lock}. */
+    private int endpointsCreated;
 
     // ------------------------------------------------------------------ release
 
@@ -674,12 +700,14 @@ final class Channel {
      * for up to 200 ms. Idempotent; the caller has stopped the progress thread.
      */
     void release(boolean graceful) {
-        long[] closing = new long[eps.length];
+        long[] closing;
         lock();
         try {
             if (workerHandle == 0) {
                 return;
             }
+            Endpoints e = endpoints;
+            closing = new long[e.count()];
             released = true;
             for (int i = 0; i < pendingCount; i++) {
                 Ucp.requestFree(pendingRequests[i]); // released by UCX when it completes (or fails)
@@ -687,19 +715,14 @@ final class Channel {
             pendingCount = 0;
             fetches.freeRequests();
             staging.freeRequests();
-            for (int pe = 0; pe < eps.length; pe++) {
-                if (rkeys[pe] != 0) {
-                    Ucp.rkeyDestroy(rkeys[pe]);
-                    rkeys[pe] = 0;
-                }
+            for (int i = 0; i < e.count(); i++) {
+                Ucp.rkeyDestroy(e.rkey(i));
             }
-            for (int pe = 0; pe < eps.length; pe++) {
-                if (eps[pe] != 0) {
-                    boolean force = !graceful || job.peerStatus[pe] != 0;
-                    closing[pe] = Ucp.epCloseNbx(eps[pe], force ? job.forceCloseParam : job.plainParam);
-                    eps[pe] = 0;
-                }
+            for (int i = 0; i < e.count(); i++) {
+                boolean force = !graceful || job.peerStatus[e.pe(i)] != 0;
+                closing[i] = Ucp.epCloseNbx(e.ep(i), force ? job.forceCloseParam : job.plainParam);
             }
+            e.clear();
         } finally {
             unlock();
         }

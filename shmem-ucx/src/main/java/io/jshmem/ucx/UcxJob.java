@@ -11,11 +11,12 @@ import java.lang.invoke.MethodType;
 import java.lang.foreign.Linker;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What every {@link Channel} of one PE shares: the UCP context, this PE's registered heap, what
  * the peers published (worker address, packed memory key, heap base; fetched from the bootstrap
- * on first use so that endpoints can be created lazily), the peers' health and the job's abort.
+ * at the first connection to each, and kept only for those), the peers' health and the job's abort.
  */
 final class UcxJob {
     final int me;
@@ -29,11 +30,16 @@ final class UcxJob {
     MemorySegment context = MemorySegment.NULL;
     MemorySegment memh = MemorySegment.NULL;
 
-    private final byte[][] addresses;
-    private final byte[][] rkeyBlobs;
-    private final long[] bases;
+    /** What each peer connected so far published; no entry for the others. */
+    private final ConcurrentHashMap<Integer, Peer> published = new ConcurrentHashMap<>();
+    /** What this PE published (set at wire-up): an endpoint to itself needs no lookup. */
+    volatile Peer mine;
 
-    /** UCX status of a failed endpoint, by PE (0: healthy). Written by the error handler. */
+    /** What a peer published: its worker address, packed memory key and heap base. */
+    record Peer(byte[] address, byte[] rkey, long base) {
+    }
+
+    /** UCX status of a failed endpoint, by PE (0: healthy; 1 byte per PE). Written by the error handler. */
     final byte[] peerStatus;
     volatile boolean peerFailed;
     /** Whether this node runs more PEs than this PE has CPUs (set at wire-up, before any wait): the progress thread does not poll. */
@@ -65,9 +71,6 @@ final class UcxJob {
         this.me = bootstrap.rank();
         this.npes = bootstrap.size();
         this.timeoutNanos = settings.ucxTimeoutNanos();
-        this.addresses = new byte[npes][];
-        this.rkeyBlobs = new byte[npes][];
-        this.bases = new long[npes];
         this.peerStatus = new byte[npes];
         this.plainParam = arena.allocate(Ucp.REQUEST_PARAM);
         this.forceCloseParam = arena.allocate(Ucp.REQUEST_PARAM);
@@ -98,36 +101,35 @@ final class UcxJob {
 
     // ------------------------------------------------------------------ what the peers published
 
-    /** The worker address {@code pe} published ("ucx.addr.PE"); fetched once. */
-    byte[] address(int pe) {
-        fetch(pe);
-        return addresses[pe];
-    }
-
-    byte[] rkeyBlob(int pe) {
-        fetch(pe);
-        return rkeyBlobs[pe];
-    }
-
-    long base(int pe) {
-        return bases[pe];
-    }
-
-    private void fetch(int pe) {
-        synchronized (addresses) {
-            if (addresses[pe] != null) {
-                return;
-            }
-            byte[] a = published("ucx.addr.", pe);
-            byte[] k = published("ucx.rkey.", pe);
-            byte[] b = published("ucx.base.", pe);
-            rkeyBlobs[pe] = k;
-            bases[pe] = ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong();
-            addresses[pe] = a; // last: it marks the entry as complete
+    /**
+     * What {@code pe} published ("ucx.addr.PE", "ucx.rkey.PE", "ucx.base.PE"), fetched from the
+     * bootstrap at the first connection to it (by any channel) and kept for the others. Fetched
+     * holding no lock (a lookup may go to a remote server): threads racing for the same peer may
+     * each fetch it, the first one kept.
+     */
+    Peer peer(int pe) {
+        Peer own = mine;
+        if (pe == me && own != null) {
+            return own;
         }
+        Peer p = published.get(pe);
+        if (p != null) {
+            return p;
+        }
+        byte[] a = lookup("ucx.addr.", pe);
+        byte[] k = lookup("ucx.rkey.", pe);
+        byte[] b = lookup("ucx.base.", pe);
+        p = new Peer(a, k, ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong());
+        Peer first = published.putIfAbsent(pe, p);
+        return first != null ? first : p;
     }
 
-    private byte[] published(String prefix, int pe) {
+    /** How many peers' data this PE has fetched, itself not counted (for tests: O(peers used)). */
+    int peersFetched() {
+        return published.size();
+    }
+
+    private byte[] lookup(String prefix, int pe) {
         byte[] v = bootstrap.get(prefix + pe);
         if (v == null) {
             throw new ShmemException("PE " + me + ": PE " + pe + " published no " + prefix + pe

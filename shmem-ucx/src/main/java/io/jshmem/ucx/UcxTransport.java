@@ -181,7 +181,7 @@ public final class UcxTransport implements RemoteTransport {
         main.waiters.incrementAndGet();
         try {
             if (n == 0) {
-                main.ep(pe);
+                main.use(pe);
             } else if (local.isNative() && (local.scope().equals(job.heapScope) || LocalSegments.stableDuringCall(local))) {
                 main.transfer(op, pe, local.address() + at, n, offset, op == Channel.PUT ? "put" : "get", scratch().window);
             } else {
@@ -199,7 +199,7 @@ public final class UcxTransport implements RemoteTransport {
         main.waiters.incrementAndGet();
         try {
             if (n == 0) {
-                main.ep(pe);
+                main.use(pe);
                 return;
             }
             main.defer(main.post(op, pe, local.address() + at, n, offset), pe, what);
@@ -223,7 +223,7 @@ public final class UcxTransport implements RemoteTransport {
         main.waiters.incrementAndGet();
         try {
             if (count == 0) {
-                main.ep(pe);
+                main.use(pe);
             } else {
                 bounced(op, pe, offset, null, array, index, layout, layout.byteSize() * count);
             }
@@ -603,6 +603,13 @@ public final class UcxTransport implements RemoteTransport {
     /** The PEs this transport has endpoints to. */
     public int[] connectedPes() {
         return main.connectedPes();
+    }
+
+    /** For tests: the transports of the contexts open on this PE's transport. */
+    List<UcxTransport> contexts() {
+        synchronized (children) {
+            return List.copyOf(children);
+        }
     }
 
     // ================================================================== per-thread scratch

@@ -31,21 +31,39 @@ import java.util.stream.Stream;
 
 /**
  * Collective set-up of a PE's {@link UcxTransport}: UCP context (its TCP listeners restricted to
- * the job's interface), main worker, the heap registered with {@code ucp_mem_map}, worker
- * addresses and memory keys exchanged through the bootstrap ("ucx.addr.PE", "ucx.rkey.PE",
- * "ucx.base.PE"), endpoints to every off-node PE checked with an 8-byte get. Endpoints to this PE
- * and to PEs mapped directly are created on first use. Any failure releases everything made so
+ * the job's interface), main worker, the heap registered with {@code ucp_mem_map}, this PE's worker
+ * address, memory key and heap base published through the bootstrap ("ucx.addr.PE",
+ * "ucx.rkey.PE", "ucx.base.PE") and a fence. Nothing is fetched and no endpoint made for a peer
+ * here by default (JSHMEM_UCX_WIREUP=lazy): a channel makes the endpoint at the first operation
+ * to a PE ({@link Channel#use}), fetching what that PE published then; a dead or unreachable peer
+ * is reported there, naming it. JSHMEM_UCX_WIREUP=eager connects to every off-node PE here and
+ * checks each with an 8-byte get, as jshmem did before. Any failure releases everything made so
  * far ({@link Teardown#abandon}) before the exception leaves.
+ *
+ * <h2>Facts about the transports</h2>
+ * The runtime asks once, at init, whether the transport's atomics are coherent with CPU atomics
+ * (a correctness matter: see {@code Comm}) and whether every remote write into this PE is applied by
+ * its own progress ({@code Waiter}'s sleep). Eager wire-up reads them off every endpoint's lanes.
+ * Lazy wire-up has no endpoints yet, and those made later must not make the answers false, so it
+ * answers for every endpoint UCX could ever make: an endpoint's lanes are drawn from its context's
+ * transports, so an answer true of all of them ({@link #offeredTransports}) holds for every peer,
+ * of this channel or a created context's, whenever it is connected. The price is caution: with
+ * UCX's default UCX_TLS the context offers shared-memory transports besides tcp, so
+ * {@code remoteWritesWake} is false (sleepers look again every 100 us) even where the endpoints
+ * would all have chosen tcp; UCX_TLS=tcp (or eager wire-up) gives the exact answer.
  */
 final class WireUp {
     private WireUp() {
     }
 
-    /** The steps of init, in order; tests make each one fail ({@link #failAt}). */
+    /** The steps of init, in order (CONNECT and CHECK with eager wire-up only); tests make each one fail ({@link #failAt}). */
     enum Step { CONTEXT, WORKER, MEM_MAP, PROGRESS, EXCHANGE, CONNECT, CHECK }
 
     /** For tests: the step at which the next wire-up in this process fails (null: none). */
     static volatile Step failAt;
+
+    /** For tests: the PE transport made last in this process (a job's program inspects its endpoints). */
+    static volatile UcxTransport last;
 
     /**
      * How long the progress thread keeps polling after an event before it sleeps on the event fd,
@@ -66,6 +84,7 @@ final class WireUp {
             Teardown.abandon(t);
             throw e;
         }
+        last = t;
         return t;
     }
 
@@ -93,7 +112,7 @@ final class WireUp {
             MemorySegment config = out.get(ADDRESS, 0);
             byte st;
             try {
-                t.netDevices = netDevices(job.settings.ucxListen(), env, spansNodes(heap));
+                t.netDevices = netDevices(job.settings.ucxListen(), env, heap.pesOnThisNode() < job.npes);
                 if (t.netDevices != null) {
                     job.check(Ucp.configModify(config, "NET_DEVICES", t.netDevices),
                             "UCX_NET_DEVICES=" + t.netDevices + " (from JSHMEM_UCX_LISTEN=" + job.settings.ucxListen() + ")");
@@ -147,24 +166,50 @@ final class WireUp {
             job.bootstrap.put("ucx.addr." + job.me, myAddress);
             job.bootstrap.put("ucx.rkey." + job.me, myRkey);
             job.bootstrap.put("ucx.base." + job.me, UcxJob.longBytes(self.address()));
+            job.mine = new UcxJob.Peer(myAddress, myRkey, self.address());
             job.bootstrap.fence();
-
-            step(job, Step.CONNECT);
-            MemorySegment[] peers = heap.peers();
-            for (int pe = 0; pe < job.npes; pe++) {
-                if (pe != job.me && peers[pe] == null) {
-                    main.connect(pe);
-                }
+            if (job.settings.ucxEagerWireUp()) {
+                connectEveryone(t, heap);
+                return;
             }
-            step(job, Step.CHECK);
-            checkConnections(t);
         }
-        List<String> infos = endpointInfos(main, job.npes);
+        // Lazy: see the class comment.
+        List<String> offered = offeredTransports(Ucp.contextInfo(job.context));
+        t.name = "ucx (" + (offered.isEmpty() ? "no transport to other PEs" : String.join(", ", offered)) + ")";
+        t.coherentAtomics = cpuAtomicTransports(offered);
+        t.remoteWritesWake = PROGRESS_WRITE_TRANSPORTS.containsAll(offered);
+    }
+
+    /** Eager wire-up: an endpoint to every off-node PE, each checked; the facts read off their lanes. */
+    private static void connectEveryone(UcxTransport t, SymmetricHeap heap) {
+        UcxJob job = t.job;
+        Channel main = t.main;
+        step(job, Step.CONNECT);
+        MemorySegment[] peers = heap.peers();
+        for (int pe = 0; pe < job.npes; pe++) {
+            if (pe != job.me && peers[pe] == null) {
+                main.connect(pe);
+            }
+        }
+        step(job, Step.CHECK);
+        checkConnections(t);
+        List<String> infos = endpointInfos(main);
         t.name = "ucx (" + selectedTransports(infos) + ")";
         t.coherentAtomics = atomicsCoherent(main, infos);
         // From this PE's own endpoints: peers reach it with the same UCX_TLS (a job's PEs share
         // their environment), so through the same transports.
         t.remoteWritesWake = writesNeedProgress(infos);
+    }
+
+    /**
+     * The transports a context offers for reaching other PEs (its resources but {@code self}, which
+     * only reaches this PE), sorted, from {@code ucp_context_print_info}. Every lane of every
+     * endpoint made on the context uses one of them.
+     */
+    static List<String> offeredTransports(String contextInfo) {
+        TreeSet<String> tls = new TreeSet<>(UcxInfo.resources(contextInfo).keySet());
+        tls.remove("self");
+        return List.copyOf(tls);
     }
 
     /** An 8-byte get from every connected peer, all in flight together: reports an unreachable peer at init, by number. */
@@ -189,9 +234,9 @@ final class WireUp {
     // ------------------------------------------------------------------ which transports, which atomics
 
     /** {@code ucp_ep_print_info} of each endpoint of {@code c}, printed once for both uses below. */
-    static List<String> endpointInfos(Channel c, int npes) {
+    static List<String> endpointInfos(Channel c) {
         List<String> infos = new ArrayList<>();
-        for (int pe = 0; pe < npes; pe++) {
+        for (int pe : c.connectedPes()) {
             String info = c.epInfo(pe);
             if (info != null) {
                 infos.add(info);
@@ -252,7 +297,7 @@ final class WireUp {
      */
     static boolean atomicsCoherent(Channel c, List<String> infos) {
         if (infos.isEmpty()) {
-            c.ep(c.job.me);
+            c.use(c.job.me);
             return cpuAtomics(c.epInfo(c.job.me));
         }
         for (String info : infos) {
@@ -284,8 +329,26 @@ final class WireUp {
     }
 
     static boolean cpuAtomics(String epInfo) {
-        for (String tl : atomicTransportsIn(epInfo)) {
-            if (!CPU_ATOMIC_TRANSPORTS.contains(tl)) {
+        return CPU_ATOMIC_TRANSPORTS.containsAll(atomicTransportsIn(epInfo));
+    }
+
+    /**
+     * Transports that carry no atomics (UCX emulates them with active messages the target's CPU
+     * executes, or uses another lane): harmless to coherence wherever they are offered.
+     */
+    static final Set<String> NO_ATOMIC_TRANSPORTS = Set.of("ud_verbs", "ud_mlx5", "cuda_copy", "cuda_ipc", "gdr_copy",
+            "rocm_copy", "rocm_ipc");
+
+    /**
+     * Whether atomics over any of {@code transports} (lazy wire-up: all a context offers) are
+     * performed by the target's CPU: each is one of {@link #CPU_ATOMIC_TRANSPORTS} or carries no
+     * atomics. Any other (rc_verbs, rc_mlx5, dc_mlx5, or one this list does not know) may carry
+     * device atomics, so the answer is no: then every atomic goes through the transport, which is
+     * correct whatever lanes UCX picks, only slower on this node's PEs.
+     */
+    static boolean cpuAtomicTransports(List<String> transports) {
+        for (String tl : transports) {
+            if (!CPU_ATOMIC_TRANSPORTS.contains(tl) && !NO_ATOMIC_TRANSPORTS.contains(tl)) {
                 return false;
             }
         }
@@ -319,16 +382,6 @@ final class WireUp {
         }
         devices.addAll(rdmaDevices(Path.of("/sys/class/infiniband")));
         return String.join(",", devices);
-    }
-
-    static boolean spansNodes(SymmetricHeap heap) {
-        String node = heap.nodeOf(heap.myPe());
-        for (int pe = 0; pe < heap.peers().length; pe++) {
-            if (!node.equals(heap.nodeOf(pe))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean isLoopback(String iface) {

@@ -21,6 +21,15 @@ final class InProcessJob implements AutoCloseable {
     final InProcessBootstrap[] pes;
     private final PeThreads threads;
 
+    /** Skips the calling test class (saying so on stdout) where libucp cannot be loaded. */
+    static void assumeLibucp(Class<?> test) {
+        String why = Ucp.unavailableReason();
+        if (why != null) {
+            System.out.println(test.getSimpleName() + " skipped: " + why);
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
+    }
+
     InProcessJob(int n, long heapBytes, Map<String, String> env) throws Exception {
         String jobId = "ucxtest" + ProcessHandle.current().pid() + "x" + System.nanoTime();
         pes = InProcessBootstrap.job(jobId, new int[n], () -> false);

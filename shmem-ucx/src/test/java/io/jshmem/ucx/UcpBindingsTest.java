@@ -36,11 +36,7 @@ class UcpBindingsTest {
 
     @BeforeAll
     static void needLibucp() {
-        String why = Ucp.unavailableReason();
-        if (why != null) {
-            System.out.println("UcpBindingsTest skipped: " + why);
-        }
-        assumeTrue(why == null, why);
+        InProcessJob.assumeLibucp(UcpBindingsTest.class);
     }
 
     @Test

@@ -39,8 +39,7 @@ public final class UcxCases {
     private final int npes;
     private final int right;
     private final int left;
-    private int checks;
-    private int failures;
+    private final Checks results;
 
     private UcxCases(Shmem shmem) {
         this.shmem = shmem;
@@ -48,6 +47,7 @@ public final class UcxCases {
         this.npes = shmem.nPes();
         this.right = (me + 1) % npes;
         this.left = (me - 1 + npes) % npes;
+        this.results = new Checks(me);
     }
 
     public static void main(String[] args) throws Exception {
@@ -71,11 +71,7 @@ public final class UcxCases {
     }
 
     private void check(boolean ok, String what) {
-        checks++;
-        if (!ok) {
-            failures++;
-            System.out.println("PE " + me + ": FAIL " + what);
-        }
+        results.check(ok, what);
     }
 
     private void checkEq(long expected, long actual, String what) {
@@ -95,11 +91,11 @@ public final class UcxCases {
         shmem.barrierAll();
         SymLongArray total = shmem.calloc(SymType.LONG, 1);
         SymLongArray mine = shmem.calloc(SymType.LONG, 1);
-        mine.set(0, failures);
+        mine.set(0, results.failures());
         shmem.barrierAll();
         shmem.teamWorld().sumReduce(total, mine, 1);
         long all = total.get(0);
-        System.out.println("PE " + me + ": " + (failures == 0 ? checks + " checks passed" : failures + " of " + checks + " checks FAILED"));
+        System.out.println(results.summary());
         shmem.barrierAll();
         if (all != 0) {
             if (me == 0) {
@@ -584,10 +580,7 @@ public final class UcxCases {
         SymLongArray a = shmem.calloc(SymType.LONG, 1024);
         shmem.barrierAll();
         if (me == 1) {
-            System.out.println("PE 1: killing itself");
-            System.out.flush();
-            new ProcessBuilder("kill", "-KILL", Long.toString(ProcessHandle.current().pid())).inheritIO().start().waitFor();
-            Thread.sleep(60_000);
+            killItself(me);
             return;
         }
         long[] buf = new long[1024];
@@ -600,6 +593,14 @@ public final class UcxCases {
                 return;
             }
         }
+    }
+
+    /** SIGKILLs this PE (after saying so), as a crash would end it. */
+    static void killItself(int me) throws Exception {
+        System.out.println("PE " + me + ": killing itself");
+        System.out.flush();
+        new ProcessBuilder("kill", "-KILL", Long.toString(ProcessHandle.current().pid())).inheritIO().start().waitFor();
+        Thread.sleep(60_000);
     }
 
     /** PE 1 fails with an exception while its non-blocking puts are outstanding; the others wait in a barrier. */

@@ -3,7 +3,6 @@ package io.jshmem.ucx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jshmem.ShmemException;
 import io.jshmem.core.heap.SymmetricHeap;
@@ -28,11 +27,7 @@ class UcxFailureTest {
 
     @BeforeAll
     static void needLibucp() {
-        String why = Ucp.unavailableReason();
-        if (why != null) {
-            System.out.println("UcxFailureTest skipped: " + why);
-        }
-        assumeTrue(why == null, why);
+        InProcessJob.assumeLibucp(UcxFailureTest.class);
     }
 
     @Test

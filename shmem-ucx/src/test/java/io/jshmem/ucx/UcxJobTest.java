@@ -26,8 +26,8 @@ class UcxJobTest {
     /** Guard against a hanging job; the jobs take 5-40 s on a loaded 2-core machine. */
     private static final int JOB_TIMEOUT_SECONDS = 240;
 
-    private static Path root;
-    private static Path testClasses;
+    static Path root;
+    static Path testClasses;
 
     record Result(int status, String out, String err, double seconds) {
         String all() {
@@ -37,6 +37,9 @@ class UcxJobTest {
 
     @BeforeAll
     static void findTree() {
+        if (root != null) {
+            return;
+        }
         String why = Ucp.unavailableReason();
         if (why != null) {
             System.out.println("UcxJobTest skipped: " + why);
@@ -52,7 +55,7 @@ class UcxJobTest {
         assumeTrue(Files.exists(testClasses.resolve("io/jshmem/ucx/UcxCases.class")), "UcxCases is not compiled");
     }
 
-    private static Result oshrun(String... args) throws IOException, InterruptedException {
+    static Result oshrun(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(root.resolve("bin/oshrun").toString());
         cmd.add("--timeout");

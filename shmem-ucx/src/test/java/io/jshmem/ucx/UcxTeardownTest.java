@@ -124,28 +124,9 @@ class UcxTeardownTest {
 
     /** This process's TCP listeners (local address:port), mappings of {@code jobId}'s segments, threads of UCX or of the test's PEs. */
     private static Resources resources(String jobId) throws IOException {
-        Set<String> inodes = new HashSet<>();
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            for (Path fd : fds.toList()) {
-                try {
-                    String link = Files.readSymbolicLink(fd).toString();
-                    if (link.startsWith("socket:[")) {
-                        inodes.add(link.substring(8, link.length() - 1));
-                    }
-                } catch (IOException e) {
-                    // closed meanwhile
-                }
-            }
-        }
         Set<String> listeners = new HashSet<>();
-        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-            List<String> lines = Files.readAllLines(Path.of(table));
-            for (String line : lines.subList(1, lines.size())) {
-                String[] f = line.trim().split("\\s+");
-                if (f[3].equals("0A") && inodes.contains(f[9])) {
-                    listeners.add(address(f[1]));
-                }
-            }
+        for (String[] f : ProcSockets.tcp(ProcSockets.LISTEN)) {
+            listeners.add(address(f[1]));
         }
         long mappings = Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.contains(jobId)).count();
         List<String> threads = new ArrayList<>();
@@ -212,7 +193,11 @@ class UcxTeardownTest {
                 continue;
             }
             WireUp.failAt = step;
-            Job job = new Job(env());
+            Map<String, String> env = new java.util.HashMap<>(env());
+            if (step == WireUp.Step.CONNECT || step == WireUp.Step.CHECK) {
+                env.put("JSHMEM_UCX_WIREUP", "eager"); // the steps of eager wire-up only
+            }
+            Job job = new Job(env);
             try {
                 assertFalse(job.failures.isEmpty(), "the failure injected at " + step + " was not reported");
                 assertTrue(job.failures.stream().anyMatch(t -> t instanceof ShmemException && t.getMessage().contains("PE ")),
