@@ -103,9 +103,11 @@ final class UcxJob {
 
     /**
      * What {@code pe} published ("ucx.addr.PE", "ucx.rkey.PE", "ucx.base.PE"), fetched from the
-     * bootstrap at the first connection to it (by any channel) and kept for the others. Fetched
-     * holding no lock (a lookup may go to a remote server): threads racing for the same peer may
-     * each fetch it, the first one kept.
+     * bootstrap at the first connection to it (by any channel) and kept for the others. The
+     * lookups hold no channel lock (one may go to a remote server, and the PE's other threads must
+     * keep their operations going meanwhile), only {@link #lookups}: the Bootstrap interface does
+     * not promise concurrent gets, and first uses from several threads (THREAD_MULTIPLE, contexts)
+     * may come at once, mid-job. Once fetched, no lock: a map read, at connection time only.
      */
     Peer peer(int pe) {
         Peer own = mine;
@@ -116,13 +118,21 @@ final class UcxJob {
         if (p != null) {
             return p;
         }
-        byte[] a = lookup("ucx.addr.", pe);
-        byte[] k = lookup("ucx.rkey.", pe);
-        byte[] b = lookup("ucx.base.", pe);
-        p = new Peer(a, k, ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong());
-        Peer first = published.putIfAbsent(pe, p);
-        return first != null ? first : p;
+        synchronized (lookups) {
+            p = published.get(pe);
+            if (p == null) {
+                byte[] a = lookup("ucx.addr.", pe);
+                byte[] k = lookup("ucx.rkey.", pe);
+                byte[] b = lookup("ucx.base.", pe);
+                p = new Peer(a, k, ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong());
+                published.put(pe, p);
+            }
+            return p;
+        }
     }
+
+    /** Serializes this PE's bootstrap lookups (see {@link #peer}). */
+    private final Object lookups = new Object();
 
     /** How many peers' data this PE has fetched, itself not counted (for tests: O(peers used)). */
     int peersFetched() {
