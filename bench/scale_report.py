@@ -77,7 +77,7 @@ STEPS = {
 
 # Steps that a traced job need not reach: not "missing" when absent.
 OPTIONAL = {
-    "check": "eager wire-up only (JSHMEM_UCX_WIREUP=eager)",
+    "check": "eager wire-up only: JSHMEM_UCX_WIREUP=eager",
 }
 
 
