@@ -361,7 +361,9 @@ def summary(run_dir, conditions):
     if sizes:
         p("UCX worker address %s bytes, packed remote key %s bytes (OSHMEM's, from the shim; the same UCX"
           " configuration as jshmem's).\n" % (fmt(med([a for a, _ in sizes]), 0), fmt(med([r for _, r in sizes]), 0)))
-    if missing:
+    if not jfr:
+        p("No JFR-traced jobs in this run (scale.sh --no-trace): the jshmem wire-up steps are not measured.\n")
+    elif missing:
         p("Not traced (method renamed or not reached; update `traced` in scale.sh and STEPS in scale_report.py): "
           + "; ".join("%s (expected %s)" % (s, " or ".join(STEPS[s])) for s in missing) + "\n")
     if not_run and jfr:
