@@ -14,7 +14,8 @@ jshmem and OSHMEM alternates from round to round):
   oshmem         oshrun -np N -x UCX_TLS=tcp,self --mca btl tcp,self ... bench/c/scale, with the
                  ucxtime shim preloaded (bench/c/ucxtime.c: times OSHMEM's UCX calls)
   jshmem-traced  the jshmem job again with JFR method tracing of init's steps (bootstrap fences,
-                 UCX context/worker/registration, endpoint creation, connection check); its
+                 UCX context/worker/registration, endpoints made at first use with their
+                 bootstrap lookups, the connection check of eager wire-up); its
                  times are used only for the wire-up breakdown, its memory is not reported
 Each PE reports when it reached main, finished init and passed the first barrier, its memory
 (Rss, Pss, USS from /proc/self/smaps_rollup; jshmem also the Java heap after a full GC) before
