@@ -54,6 +54,8 @@ final class Flight {
         static final Sync ON = new Sync();
         @Label("Team") String team;
         @Label("Routine") String routine;
+        /** The team's count of recorded syncs and collectives: with the team, names the operation on every member (shmem-report matches on it). */
+        @Label("Team Sequence") long sequence;
     }
 
     @Name("jshmem.Collective")
@@ -68,6 +70,8 @@ final class Flight {
         @Label("Bytes") @DataAmount long bytes;
         @Label("Team size") int teamSize;
         @Label("Algorithm") String algorithm;
+        /** As {@link Sync#sequence}: the same team count, so both kinds of operation are numbered together. */
+        @Label("Team Sequence") long sequence;
     }
 
     @Name("jshmem.Quiet")

@@ -157,6 +157,8 @@ final class TeamImpl implements ShmemTeam {
     private static final String[] OP_NAMES = {"an unknown operation", "barrier/sync", "broadcast", "a reduction",
         "collect", "fcollect", "alltoall(s)", "a scan", "malloc/calloc/align/realloc/free", "finalize"};
     private long debugSequence;
+    /** Syncs and collectives of this team recorded as JFR events: their {@code sequence} field. */
+    private long flightSequence;
     private volatile boolean destroyed;
 
     TeamImpl(ShmemRuntime rt, String name, int[] members, int slot, TeamConfig config) {
@@ -338,6 +340,7 @@ final class TeamImpl implements ShmemTeam {
         Flight.Sync e = new Flight.Sync();
         e.team = team.name;
         e.routine = routine;
+        e.sequence = ++team.flightSequence;
         e.begin();
         return e;
     }
@@ -1224,6 +1227,7 @@ final class TeamImpl implements ShmemTeam {
         e.team = name;
         e.routine = routine;
         e.teamSize = members.length;
+        e.sequence = ++flightSequence;
         e.bytes = bytes || !(dest instanceof SymArrayImpl<?> a) ? count : count << a.shift;
         e.begin();
         return e;
