@@ -135,6 +135,11 @@ final class Job implements BootstrapServer.Listener {
         this.secret = Arrays.copyOfRange(random, JOB_ID_LENGTH, random.length);
     }
 
+    /** The job's id, which names its recordings ({@code --jfr}). */
+    String jobId() {
+        return jobId;
+    }
+
     /** Runs the job to its end and returns oshrun's exit status; no PE outlives it. */
     int run() {
         Runtime.getRuntime().addShutdownHook(shutdownHook);

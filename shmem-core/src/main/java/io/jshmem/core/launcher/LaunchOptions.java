@@ -35,12 +35,13 @@ import java.util.regex.Pattern;
  *                       it on the module path, after jshmem's modules
  * @param heartbeatTimeoutSeconds a PE that sends nothing, not even its heartbeat, for this long
  *                       before finalize has stopped answering (--heartbeat-timeout)
+ * @param report         write the job's report from its recordings when it ends (--report, with --jfr)
  */
 record LaunchOptions(Action action, int npes, String classpath, boolean tagOutput, Map<String, String> exportedEnv,
                      int timeoutSeconds, List<String> jvmOptions, String mainClass, String jar,
                      List<String> programArgs, List<HostList.Host> hosts, boolean oversubscribe,
                      List<String> launchAgent, String bootstrapAddress, int launchTimeoutSeconds, String bindTo,
-                     String modulePath, String module, int heartbeatTimeoutSeconds) {
+                     String modulePath, String module, int heartbeatTimeoutSeconds, boolean report) {
 
     /** The launch agent unless --launch-agent says otherwise. */
     static final List<String> DEFAULT_AGENT = List.of("ssh");
@@ -101,6 +102,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
 
         String modulePath = null;
         String module = null;
+        boolean report = false;
 
         while (cursor.hasNext() && mainClass == null && jar == null && module == null) {
             String arg = cursor.next();
@@ -158,6 +160,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                     }
                 }
                 case "--jfr" -> exported.put("JSHMEM_JFR", inline == null || inline.isBlank() ? "default" : inline);
+                case "--report" -> report = true; // shmem-report on the recordings when the job ends (JobReport)
                 case "--jfr-dir" -> exported.put("JSHMEM_JFR_DIR",
                         java.nio.file.Path.of(cursor.value(name, inline, "a directory")).toAbsolutePath().toString());
                 case "--bind-to", "-bind-to" -> {
@@ -168,6 +171,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 }
                 default -> throw new UsageException("unknown option " + arg);
             }
+        }
+        if (report && !exported.containsKey("JSHMEM_JFR")) {
+            throw new UsageException("--report reports the job's flight recordings: use it with --jfr");
         }
         if (exported.containsKey("JSHMEM_JFR")) {
             exported.putIfAbsent("JSHMEM_JFR_DIR", java.nio.file.Path.of("jshmem-jfr").toAbsolutePath().toString());
@@ -189,13 +195,13 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         }
         return new LaunchOptions(Action.RUN, npes, classpath, tagOutput, exported, timeout, jvmOptions,
                 mainClass, jar, cursor.rest(), hosts, oversubscribe, agent, bootstrapAddress, launchTimeout, bindTo,
-                modulePath, module, heartbeatTimeout);
+                modulePath, module, heartbeatTimeout, report);
     }
 
     private static LaunchOptions special(Action action) {
         return new LaunchOptions(action, 0, null, false, Map.of(), 0, List.of(), null, null, List.of(), List.of(),
                 false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS, "auto", null, null,
-                DEFAULT_HEARTBEAT_TIMEOUT_SECONDS);
+                DEFAULT_HEARTBEAT_TIMEOUT_SECONDS, false);
     }
 
     private static String oneHostSource(String previous, String option) throws UsageException {
@@ -353,6 +359,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           JDK Mission Control); files 0600, DIR made 0700
                                           and used as JFR's repository
                   --jfr-dir DIR           where --jfr writes (default ./jshmem-jfr)
+                  --report                with --jfr: when the job ends, write its report, one HTML
+                                          page (DIR/<job id>-report.html, see bin/shmem-report)
                   --bind-to core|none     core: bind each PE started on this machine to a core of its
                                           own (with taskset, over the CPUs oshrun may use); none:
                                           let the OS place them; default: core when this machine's

@@ -78,7 +78,11 @@ public final class Launcher {
             System.err.println("see oshrun --help");
             return 2;
         }
-        int status = new Job(options, command, placements, endpoint, env).run();
+        Job job = new Job(options, command, placements, endpoint, env);
+        int status = job.run();
+        if (options.report()) {
+            JobReport.write(options.exportedEnv().get("JSHMEM_JFR_DIR"), job.jobId());
+        }
         if (status == 0 && aot != null && aot.missing()) {
             aot.createIfMissing(); // once per installation and JDK: later jobs start faster
         }
