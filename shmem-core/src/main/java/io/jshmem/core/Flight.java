@@ -54,6 +54,8 @@ final class Flight {
         static final Sync ON = new Sync();
         @Label("Team") String team;
         @Label("Routine") String routine;
+        /** How the team syncs: linear, hierarchical, central or dissemination (JSHMEM_BARRIER_ALGORITHM, auto resolved). */
+        @Label("Algorithm") String algorithm;
         /** The team's count of recorded syncs and collectives: with the team, names the operation on every member (shmem-report matches on it). */
         @Label("Team Sequence") long sequence;
     }

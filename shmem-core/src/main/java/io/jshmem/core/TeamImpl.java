@@ -332,6 +332,11 @@ final class TeamImpl implements ShmemTeam {
         }
     }
 
+    /** The algorithm of this team's syncs, as {@link #syncInternal} picks it, for the JFR event. */
+    private String syncAlgorithm() {
+        return linearSync ? "linear" : hierarchical ? "hierarchical" : central ? "central" : "dissemination";
+    }
+
     /** A started {@link Flight.Sync} event, or null while JFR does not record it. */
     static Flight.Sync syncEvent(TeamImpl team, String routine) {
         if (!Flight.recorderStarted() || !Flight.Sync.ON.isEnabled()) {
@@ -341,6 +346,7 @@ final class TeamImpl implements ShmemTeam {
         e.team = team.name;
         e.routine = routine;
         e.sequence = ++team.flightSequence;
+        e.algorithm = team.syncAlgorithm();
         e.begin();
         return e;
     }
