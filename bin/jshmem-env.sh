@@ -1,4 +1,4 @@
-# Sourced by bin/oshrun, bin/shmem-info and bin/oshjavac: finds a JDK 25+ ($JAVA) and the jshmem classes
+# Sourced by bin/oshrun, bin/shmem-info, bin/shmem-report and bin/oshjavac: finds a JDK 25+ ($JAVA) and the jshmem classes
 # ($JSHMEM_CP, $ROOT). $1 is the calling command's name, for error messages.
 _jshmem_cmd=${1:-jshmem}
 
@@ -80,7 +80,7 @@ else
     [[ -f $ROOT/shmem-core/target/classes/io/jshmem/core/launcher/Launcher.class ]] ||
         die "jshmem is not built: run \`mvn -DskipTests install\` in $ROOT"
     JSHMEM_CP=
-    for module in shmem-api shmem-core shmem-spawn shmem-ucx; do
+    for module in shmem-api shmem-core shmem-spawn shmem-ucx shmem-report; do
         if [[ -d $ROOT/$module/target/classes ]]; then
             JSHMEM_CP+=${JSHMEM_CP:+:}$ROOT/$module/target/classes
         fi

@@ -1,0 +1,62 @@
+package io.jshmem.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The parts without a job: timeline aggregation, percentiles, JSON escaping, units. */
+class PartsTest {
+    @Test
+    void denseLanesAreMergedIntoTheBudgetKeepingCountsAndBusyTime() {
+        List<Op> ops = new ArrayList<>();
+        long t = 0;
+        long busy = 0;
+        for (int i = 0; i < 100_000; i++) {
+            Kind k = i % 3 == 0 ? Kind.TRANSFER : Kind.SYNC;
+            long d = 500 + i % 7;
+            ops.add(new Op(k, k == Kind.SYNC ? "barrier_all" : "put", null, i, t, d, 1024, 1, null));
+            busy += d;
+            t += d + 1000;
+        }
+        List<Timeline.Block> lane = Timeline.lane(ops, 1000, t);
+        assertTrue(lane.size() <= 1000 && lane.size() > 10, lane.size() + " blocks");
+        assertEquals(100_000, lane.stream().mapToInt(Timeline.Block::count).sum());
+        assertEquals(busy, lane.stream().mapToLong(Timeline.Block::busy).sum());
+        assertEquals(100_000L * 1024, lane.stream().mapToLong(Timeline.Block::bytes).sum());
+        for (int i = 1; i < lane.size(); i++) {
+            assertTrue(lane.get(i - 1).start() <= lane.get(i).start(), "sorted");
+        }
+        assertTrue(lane.stream().allMatch(b -> b.routine() != null), "each merged block is of one kind, so of one routine here");
+        assertEquals(500, Timeline.lane(ops.subList(0, 500), 1000, t).size(), "no merging under the budget");
+    }
+
+    @Test
+    void percentilesAreNearestRank() {
+        long[] d = new long[100];
+        for (int i = 0; i < 100; i++) {
+            d[i] = i + 1;
+        }
+        assertEquals(50, RoutineStats.percentile(d, 0.50));
+        assertEquals(99, RoutineStats.percentile(d, 0.99));
+        assertEquals(7, RoutineStats.percentile(new long[] {7}, 0.99));
+    }
+
+    @Test
+    void jsonCannotEndTheScriptElement() {
+        StringBuilder sb = new StringBuilder();
+        new Json(sb).open('{').key("a").value("</script>\"\\\n").key("b").micros(1_234_567).key("c").micros(2_000).close('}');
+        assertEquals("{\"a\":\"\\u003c/script\\u003e\\\"\\\\\\n\",\"b\":1234.6,\"c\":2}", sb.toString());
+    }
+
+    @Test
+    void units() {
+        assertEquals("4.1 s", Units.seconds(4_100_000_000L));
+        assertEquals("12.3 ms", Units.seconds(12_300_000L));
+        assertEquals("850 µs", Units.seconds(850_000L));
+        assertEquals("128.0 KiB", Units.bytes(128 * 1024));
+        assertEquals("512 B", Units.bytes(512));
+    }
+}
