@@ -50,7 +50,7 @@ class DistributionIT {
 
     @Test
     void layout() throws IOException {
-        for (String f : List.of("bin/oshrun", "bin/shmem-info", "bin/oshjavac", "bin/jshmem-env.sh")) {
+        for (String f : List.of("bin/oshrun", "bin/shmem-info", "bin/oshjavac", "bin/shmem-report", "bin/jshmem-env.sh")) {
             assertTrue(Files.isExecutable(dist.resolve(f)), f + " is missing or not executable");
         }
         for (String f : List.of("LICENSE", "NOTICE", "README.md", "examples/jshmem-examples.jar",
@@ -63,7 +63,7 @@ class DistributionIT {
         try (Stream<Path> s = Files.list(dist.resolve("lib"))) {
             lib = s.map(p -> p.getFileName().toString()).sorted().toList();
         }
-        for (String module : List.of("shmem-api", "shmem-core", "shmem-spawn", "shmem-ucx")) {
+        for (String module : List.of("shmem-api", "shmem-core", "shmem-spawn", "shmem-ucx", "shmem-report")) {
             assertTrue(lib.contains(module + "-" + VERSION + ".jar"), module + " jar missing from lib/: " + lib);
         }
         assertFalse(lib.stream().anyMatch(n -> n.contains("examples") || n.contains("apps") || n.contains("junit")),
@@ -100,6 +100,24 @@ class DistributionIT {
         for (int pe = 0; pe < 4; pe++) {
             assertTrue(r.out().contains("Hello from PE " + pe + " of 4 (jshmem " + VERSION), r::describe);
         }
+    }
+
+    /** oshrun --jfr --report and bin/shmem-report find the report tool in lib/. */
+    @Test
+    void jobReportIsWritten() throws Exception {
+        Run r = inDist(List.of("bin/oshrun", "-np", "2", "--timeout", "120", "--jfr", "--jfr-dir", "report-jfr", "--report",
+                "-cp", "examples/jshmem-examples.jar", "io.jshmem.examples.Hello"), Map.of());
+        assertEquals(0, r.status(), r::describe);
+        assertTrue(r.out().contains("shmem-report: " + dist.resolve("report-jfr") + "/"), r::describe);
+        List<Path> pages;
+        try (Stream<Path> s = Files.list(dist.resolve("report-jfr"))) {
+            pages = s.filter(p -> p.toString().endsWith("-report.html")).toList();
+        }
+        assertEquals(1, pages.size(), r::describe);
+        assertTrue(Files.readString(pages.get(0)).contains("\"npes\":2"), "the page's data");
+        Run again = inDist(List.of("bin/shmem-report", "-o", "again.html", "report-jfr"), Map.of());
+        assertEquals(0, again.status(), again::describe);
+        assertTrue(Files.isRegularFile(dist.resolve("again.html")), again::describe);
     }
 
     @Test
