@@ -13,9 +13,11 @@ enum Kind {
     UCX_PROGRESS("jshmem.UcxProgress");
 
     final String eventName;
+    private final String label;
 
     Kind(String eventName) {
         this.eventName = eventName;
+        this.label = name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
     }
 
     /** The kind of a JFR event type, or null for an event that is not jshmem's. */
@@ -30,6 +32,6 @@ enum Kind {
 
     /** The lower-case label the page shows ("sync", "ucx progress"). */
     String label() {
-        return name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+        return label;
     }
 }

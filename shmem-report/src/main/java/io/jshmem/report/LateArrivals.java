@@ -27,6 +27,15 @@ final class LateArrivals {
     }
 
     final List<Instance> instances = new ArrayList<>();
+
+    private record Key(String team, String node, long life, long sequence) {
+    }
+
+    /** One operation's events, one per PE that took part. */
+    private static final class Group {
+        final List<Integer> pes = new ArrayList<>();
+        final List<Op> ops = new ArrayList<>();
+    }
     /** Per PE: barriers/syncs at which it was last, and collectives. */
     final int[] lastSyncs;
     final int[] lastCollectives;
@@ -40,41 +49,42 @@ final class LateArrivals {
         lastSyncs = new int[npes];
         lastCollectives = new int[npes];
         waitedFor = new long[npes];
-        // Team + sequence + its occurrence on the PE (a team destroyed and made again restarts its
-        // sequence under the same name); SHMEM_TEAM_SHARED is a different team on each node.
-        Map<String, List<int[]>> groups = new HashMap<>();
-        Map<String, List<Op>> groupOps = new HashMap<>();
-        List<String> order = new ArrayList<>();
+        // Team (SHMEM_TEAM_SHARED is a different team on each node), its life (a team destroyed and
+        // made again under the same name starts its sequence again) and sequence: one operation.
+        Map<Key, Group> groups = new HashMap<>();
+        List<Group> order = new ArrayList<>();
         for (PeRecording p : job.pes()) {
-            Map<String, Integer> seen = new HashMap<>();
+            Map<String, long[]> lives = new HashMap<>(); // team -> {last sequence, life}
             for (Op o : p.ops()) {
                 if ((o.kind() != Kind.SYNC && o.kind() != Kind.COLLECTIVE) || o.team() == null) {
                     continue;
                 }
-                String key = o.team() + '#' + o.sequence() + (o.team().equals("SHMEM_TEAM_SHARED") ? '@' + p.node() : "");
-                int k = seen.merge(key, 1, Integer::sum);
-                key = key + '/' + k;
-                List<int[]> g = groups.get(key);
-                if (g == null) {
-                    g = new ArrayList<>();
-                    groups.put(key, g);
-                    groupOps.put(key, new ArrayList<>());
-                    order.add(key);
+                long[] life = lives.computeIfAbsent(o.team(), t -> new long[2]);
+                if (o.sequence() <= life[0]) {
+                    life[1]++;
                 }
-                g.add(new int[] {p.pe()});
-                groupOps.get(key).add(o);
+                life[0] = o.sequence();
+                Key key = new Key(o.team(), o.team().equals("SHMEM_TEAM_SHARED") ? p.node() : null, life[1], o.sequence());
+                Group g = groups.get(key);
+                if (g == null) {
+                    g = new Group();
+                    groups.put(key, g);
+                    order.add(g);
+                }
+                g.pes.add(p.pe());
+                g.ops.add(o);
             }
         }
-        for (String key : order) {
-            List<int[]> pes = groups.get(key);
-            List<Op> ops = groupOps.get(key);
+        for (Group group : order) {
+            List<Integer> pes = group.pes;
+            List<Op> ops = group.ops;
             if (pes.size() < 2) {
                 continue; // a team of one, or a PE whose partners recorded nothing: nobody to be late for
             }
             boolean oneNode = true;
-            String node = job.pes().get(pes.get(0)[0]).node();
-            for (int[] pe : pes) {
-                oneNode &= job.pes().get(pe[0]).node().equals(node) && !node.equals("?");
+            String node = job.pes().get(pes.get(0)).node();
+            for (int pe : pes) {
+                oneNode &= job.pes().get(pe).node().equals(node) && !node.equals("?");
             }
             int late = -1;
             long lastArrival = Long.MIN_VALUE;
@@ -88,7 +98,7 @@ final class LateArrivals {
                 if (arrival[i] > lastArrival) {
                     before = lastArrival;
                     lastArrival = arrival[i];
-                    late = pes.get(i)[0];
+                    late = pes.get(i);
                 } else if (arrival[i] > before) {
                     before = arrival[i];
                 }
@@ -146,6 +156,13 @@ final class LateArrivals {
                         .append(" (at most ").append(last[pe]).append(" of ").append(total).append(" each).");
                 return;
             }
+        }
+        if (last[pe] * 2L * last.length < 3L * total) {
+            // under 1.5 times an even share: naming it would suggest a culprit where there is none
+            s.append(s.isEmpty() ? "" : " ").append("No PE stands out as late at ").append(what).append(": the most often last, PE ")
+                    .append(pe).append(", was last at ").append(percent(last[pe], total)).append(" (").append(last[pe]).append(" of ")
+                    .append(total).append("), an even share being ").append(percent(1, last.length)).append('.');
+            return;
         }
         long waited = 0;
         for (Instance i : instances) {

@@ -268,7 +268,8 @@ final class Recordings {
     }
 
     private static String string(RecordedEvent e, String field, String otherwise) {
-        return e.hasField(field) && e.getString(field) != null ? e.getString(field) : otherwise;
+        String s = e.hasField(field) ? e.getString(field) : null;
+        return s != null ? s : otherwise;
     }
 
     private static long number(RecordedEvent e, String field) {

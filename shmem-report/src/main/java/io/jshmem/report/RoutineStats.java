@@ -20,8 +20,10 @@ final class RoutineStats {
         Map<String, int[]> counts = new TreeMap<>();
         int n = job.pes().size();
         for (PeRecording p : job.pes()) {
+            Map<Kind, Map<String, String>> keys = new java.util.EnumMap<>(Kind.class); // one key string per kind and routine
             for (Op o : p.ops()) {
-                String key = o.kind().label() + '\u0000' + o.routine();
+                String key = keys.computeIfAbsent(o.kind(), k -> new java.util.HashMap<>())
+                        .computeIfAbsent(o.routine(), r -> o.kind().label() + '\u0000' + r);
                 long[][] d = durations.computeIfAbsent(key, k -> new long[n][]);
                 int[] c = counts.computeIfAbsent(key, k -> new int[n]);
                 if (d[p.pe()] == null) {

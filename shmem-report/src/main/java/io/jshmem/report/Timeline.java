@@ -38,20 +38,17 @@ final class Timeline {
     }
 
     static List<Block> lane(List<Op> ops, int budget, long span) {
-        List<Block> single = new ArrayList<>(ops.size());
+        List<Block> blocks = new ArrayList<>(ops.size());
         for (Op o : ops) {
-            single.add(new Block(o.kind(), o.routine(), o.team(), o.start(), o.end(), 1, o.duration(), o.bytes(), o));
+            blocks.add(new Block(o.kind(), o.routine(), o.team(), o.start(), o.end(), 1, o.duration(), o.bytes(), o));
         }
-        if (single.size() <= budget) {
-            return single;
-        }
+        // Each round merges the previous round's blocks with twice the gap: the rounds shrink fast.
         long gap = Math.max(1, span / (budget * 4L));
-        List<Block> merged = single;
-        while (merged.size() > budget) {
-            merged = merge(single, gap);
+        while (blocks.size() > budget) {
+            blocks = merge(blocks, gap);
             gap *= 2;
         }
-        return merged;
+        return blocks;
     }
 
     /** Merges each kind's consecutive blocks less than {@code gap} apart. */

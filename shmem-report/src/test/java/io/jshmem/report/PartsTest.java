@@ -33,6 +33,33 @@ class PartsTest {
         assertEquals(500, Timeline.lane(ops.subList(0, 500), 1000, t).size(), "no merging under the budget");
     }
 
+    /** A job of 4 PEs on one node whose k-th barrier's last arrival is PE lateAt[k]. */
+    private static Recordings.Job barriers(int... lateAt) {
+        List<PeRecording> pes = new ArrayList<>();
+        for (int pe = 0; pe < 4; pe++) {
+            List<Op> ops = new ArrayList<>();
+            for (int k = 0; k < lateAt.length; k++) {
+                boolean late = lateAt[k] == pe;
+                ops.add(new Op(Kind.SYNC, "barrier_all", "SHMEM_TEAM_WORLD", k + 1, k * 1000L + (late ? 500 : pe), late ? 10 : 510 - pe,
+                        0, -1, "linear"));
+            }
+            pes.add(new PeRecording(pe, java.nio.file.Path.of("j-pe" + pe + ".jfr"), "node1", java.util.Map.of(), ops, 0));
+        }
+        return new Recordings.Job("j", pes, lateAt.length * 1000L, 0);
+    }
+
+    @Test
+    void summaryNamesALatePeOnlyWhenOneStandsOut() {
+        LateArrivals one = new LateArrivals(barriers(2, 2, 2, 1));
+        assertEquals("PE 2 was last at 75% of barriers/syncs (3 of 4); the others waited 4 µs for it.", one.summary());
+        assertEquals(500 - 3, one.instances.get(0).margin(), "PE 2 came 500 ns after PE 3, which came at 3");
+        assertEquals("No PE was last more often than the others at barriers/syncs (at most 2 of 4 each).",
+                new LateArrivals(barriers(0, 1, 0, 1)).summary());
+        assertEquals("No PE stands out as late at barriers/syncs: the most often last, PE 0, was last at 33% (3 of 9),"
+                + " an even share being 25%.", new LateArrivals(barriers(0, 1, 2, 3, 0, 1, 2, 3, 0)).summary());
+        assertEquals("No barrier, sync or collective with two or more PEs was recorded.", new LateArrivals(barriers()).summary());
+    }
+
     @Test
     void percentilesAreNearestRank() {
         long[] d = new long[100];
