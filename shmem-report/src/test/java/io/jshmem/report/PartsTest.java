@@ -60,6 +60,37 @@ class PartsTest {
         assertEquals("No barrier, sync or collective with two or more PEs was recorded.", new LateArrivals(barriers()).summary());
     }
 
+    /**
+     * 64 PEs of 20,000 events each (barriers, collectives, transfers, waits): the page stays a few
+     * MiB, and every barrier is still matched across the 64 PEs.
+     */
+    @Test
+    void sixtyFourDensePesMakeAPageOfAFewMib() throws Exception {
+        int npes = 64;
+        int rounds = 5_000;
+        List<PeRecording> pes = new ArrayList<>();
+        for (int pe = 0; pe < npes; pe++) {
+            List<Op> ops = new ArrayList<>();
+            for (int k = 0; k < rounds; k++) {
+                long t = k * 10_000L;
+                ops.add(new Op(Kind.SYNC, "barrier_all", "SHMEM_TEAM_WORLD", 2L * k + 1, t + pe, 2_000 - pe, 0, -1, "dissemination"));
+                ops.add(new Op(Kind.TRANSFER, "put", null, 0, t + 2_100, 300, 65_536, (pe + 1) % npes, null));
+                ops.add(new Op(Kind.WAIT, "wait_until", null, 0, t + 2_500, 1_000 + pe, 0, -1, null));
+                ops.add(new Op(Kind.COLLECTIVE, "sum_reduce", "SHMEM_TEAM_WORLD", 2L * k + 2, t + 4_000 + (pe == 7 ? 900 : 0),
+                        pe == 7 ? 100 : 1_000, 8, -1, null));
+            }
+            pes.add(new PeRecording(pe, java.nio.file.Path.of("j-pe" + pe + ".jfr"), "node" + pe / 16, java.util.Map.of(), ops, 0));
+        }
+        Page page = new Page(new Recordings.Job("j", pes, rounds * 10_000L, 0));
+        String html = page.html();
+        assertTrue(html.length() < 6 * 1024 * 1024, "page of " + html.length() + " characters");
+        assertEquals(rounds, page.late().syncs);
+        assertEquals(rounds, page.late().collectives);
+        assertEquals(rounds, page.late().lastCollectives[7], "PE 7 arrives last at every reduction");
+        assertEquals(rounds * 65_536L, page.traffic().bytes[63][0]);
+        assertTrue(page.late().summary().contains("PE 7 was last at 100% of collectives (5000 of 5000)"), page.late().summary());
+    }
+
     @Test
     void percentilesAreNearestRank() {
         long[] d = new long[100];
