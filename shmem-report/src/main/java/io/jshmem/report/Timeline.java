@@ -38,9 +38,21 @@ final class Timeline {
     }
 
     static List<Block> lane(List<Op> ops, int budget, long span) {
-        List<Block> blocks = new ArrayList<>(ops.size());
-        for (Op o : ops) {
-            blocks.add(new Block(o.kind(), o.routine(), o.team(), o.start(), o.end(), 1, o.duration(), o.bytes(), o));
+        // A view: a dense lane's blocks of one event each live only while the first round reads them.
+        List<Block> blocks = new java.util.AbstractList<>() {
+            @Override
+            public Block get(int i) {
+                Op o = ops.get(i);
+                return new Block(o.kind(), o.routine(), o.team(), o.start(), o.end(), 1, o.duration(), o.bytes(), o);
+            }
+
+            @Override
+            public int size() {
+                return ops.size();
+            }
+        };
+        if (blocks.size() <= budget) {
+            return new ArrayList<>(blocks);
         }
         // Each round merges the previous round's blocks with twice the gap: the rounds shrink fast.
         long gap = Math.max(1, span / (budget * 4L));
