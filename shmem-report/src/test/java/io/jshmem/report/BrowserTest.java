@@ -59,10 +59,16 @@ class BrowserTest {
         JobFixture job = JobFixture.get();
         String url = job.report.toUri().toString();
 
-        Commands.Result dom = Commands.run(tmp, GUARD_SECONDS, chromium(browser, "--virtual-time-budget=5000", "--dump-dom", url));
+        // #selftest: the page hovers over PE 2's first barrier, zooms in and back (see page.html)
+        Commands.Result dom = Commands.run(tmp, GUARD_SECONDS, chromium(browser, "--virtual-time-budget=5000", "--dump-dom",
+                url + "#selftest"));
         assertEquals(0, dom.status(), dom.err());
         String html = dom.out();
-        assertTrue(html.contains("<body data-drawn=\"1\""), "the page's script ran to its end: " + head(html));
+        String body = between(html, "<body", ">");
+        assertTrue(body.contains("data-drawn=\"1\""), "the page's script ran to its end: " + head(html));
+        assertTrue(body.contains("data-tooltip=\"PE 2: sync barrier_all\nteam SHMEM_TEAM_WORLD #1\n")
+                || body.contains("data-tooltip=\"PE 2: sync barrier_all&#10;team SHMEM_TEAM_WORLD #1&#10;"), "hover: " + body);
+        assertTrue(body.contains("data-zoom=\"in-and-back\""), "wheel zoom and double-click: " + body);
         assertFalse(between(html, "<body", ">").contains("data-errors"), "script errors: " + between(html, "<pre id=\"errors\"", "</pre>"));
         assertTrue(html.contains("<pre id=\"errors\" hidden=\"\"></pre>"), between(html, "<pre id=\"errors\"", "</pre>"));
         Matcher canvas = Pattern.compile("<canvas id=\"timeline\"[^>]*>").matcher(html);
