@@ -70,6 +70,11 @@ final class Page {
         j.key("span").micros(job.spanNanos());
         j.key("start").value(job.startEpochNanos() / 1_000_000);
         j.key("summary").value(late.summary());
+        j.key("notes").open('[');
+        for (String n : job.notes()) {
+            j.value(n);
+        }
+        j.close(']');
         List<String> nodes = Recordings.nodes(job);
         j.key("nodes").open('[');
         for (String n : nodes) {

@@ -33,8 +33,14 @@ final class Recordings {
     /** The first bytes of every JFR file. */
     private static final byte[] MAGIC = {'F', 'L', 'R', 0};
 
-    /** The job: its id, PEs (index = PE number) and the span of its events in ns. */
-    record Job(String id, List<PeRecording> pes, long spanNanos, long startEpochNanos) {
+    /**
+     * The job: its id, PEs (index = PE number), the span of its events in ns, and with
+     * {@code partial} what was left out (a PE without a readable recording has an empty one).
+     */
+    record Job(String id, List<PeRecording> pes, long spanNanos, long startEpochNanos, List<String> notes) {
+        Job(String id, List<PeRecording> pes, long spanNanos, long startEpochNanos) {
+            this(id, pes, spanNanos, startEpochNanos, List.of());
+        }
     }
 
     private Recordings() {
@@ -45,6 +51,15 @@ final class Recordings {
      * {@code jobId} (null: the only job there).
      */
     static Job read(List<Path> inputs, String jobId) throws ReportException {
+        return read(inputs, jobId, false);
+    }
+
+    /**
+     * As {@link #read(List, String)}; with {@code partial} a PE whose recording is missing or
+     * unreadable (a failed job) is a note and an empty lane instead of an error, as long as one PE's
+     * recording is readable.
+     */
+    static Job read(List<Path> inputs, String jobId, boolean partial) throws ReportException {
         Map<String, Map<Integer, Path>> jobs = new TreeMap<>();
         for (Path input : inputs) {
             if (Files.isDirectory(input)) {
@@ -69,7 +84,8 @@ final class Recordings {
         String id = chooseJob(jobs, jobId, inputs);
         Map<Integer, Path> files = jobs.get(id);
         int npes = files.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1) + 1;
-        List<PeRecording> pes = readAll(id, files);
+        List<String> notes = new ArrayList<>();
+        List<PeRecording> pes = readAll(id, files, partial ? notes : null);
         int recordedNpes = pes.stream().mapToInt(p -> intOr(p.env().get("JSHMEM_NPES"), npes)).max().orElse(npes);
         List<String> missing = new ArrayList<>();
         for (int pe = 0; pe < recordedNpes; pe++) {
@@ -79,11 +95,23 @@ final class Recordings {
         }
         if (!missing.isEmpty()) {
             Path where = files.values().iterator().next().toAbsolutePath().getParent();
-            throw new ReportException(where + ": job " + id + " had " + recordedNpes + " PEs but there is no recording of "
+            String message = where + ": job " + id + " had " + recordedNpes + " PEs but there is no recording of "
                     + (missing.size() == 1 ? "" : missing.size() + " of them: ") + String.join(", ", missing.subList(0, Math.min(8, missing.size())))
-                    + (missing.size() > 8 ? ", ..." : "") + " (a PE that was killed writes none)");
+                    + (missing.size() > 8 ? ", ..." : "") + " (a PE that was killed writes none)";
+            if (!partial) {
+                throw new ReportException(message);
+            }
+            notes.add(message);
         }
-        return rebase(id, pes);
+        // the PEs without a readable recording: empty lanes
+        java.util.Set<Integer> read = new java.util.HashSet<>();
+        pes.forEach(p -> read.add(p.pe()));
+        for (int pe = 0; pe < Math.max(recordedNpes, npes); pe++) {
+            if (!read.contains(pe)) {
+                pes.add(new PeRecording(pe, files.get(pe), "?", Map.of(), List.of(), Long.MAX_VALUE));
+            }
+        }
+        return rebase(id, pes, notes);
     }
 
     /** Adds a file to its job; false for a .jfr file in a directory that oshrun did not name (left out). */
@@ -135,7 +163,8 @@ final class Recordings {
     }
 
     /** Reads the files on a few threads (a file is read sequentially). */
-    private static List<PeRecording> readAll(String id, Map<Integer, Path> files) throws ReportException {
+    /** With {@code notes}, a file that cannot be read is a note instead of an error (unless none can). */
+    private static List<PeRecording> readAll(String id, Map<Integer, Path> files, List<String> notes) throws ReportException {
         int threads = Math.max(1, Math.min(files.size(), Runtime.getRuntime().availableProcessors()));
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "shmem-report-reader");
@@ -153,7 +182,11 @@ final class Recordings {
                     pes.add(f.get());
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof ReportException r) {
-                        throw r;
+                        if (notes == null || notes.size() + 1 == files.size()) {
+                            throw r; // nothing to report without one readable recording
+                        }
+                        notes.add(r.getMessage());
+                        continue;
                     }
                     throw new ReportException("cannot read a recording: " + e.getCause(), e.getCause());
                 }
@@ -240,7 +273,7 @@ final class Recordings {
     }
 
     /** Times relative to the job's first event, PEs by number. */
-    private static Job rebase(String id, List<PeRecording> pes) {
+    private static Job rebase(String id, List<PeRecording> pes, List<String> notes) {
         long base = pes.stream().mapToLong(PeRecording::firstNanos).min().orElse(0);
         long end = 0;
         List<PeRecording> out = new ArrayList<>();
@@ -252,10 +285,10 @@ final class Recordings {
                 ops.add(r);
                 end = Math.max(end, r.end());
             }
-            out.add(new PeRecording(p.pe(), p.file(), p.node(), p.env(), ops, p.firstNanos() - base));
+            out.add(new PeRecording(p.pe(), p.file(), p.node(), p.env(), ops, p.ops().isEmpty() ? 0 : p.firstNanos() - base));
         }
         out.sort(Comparator.comparingInt(PeRecording::pe));
-        return new Job(id, out, end, base);
+        return new Job(id, out, end, base, List.copyOf(notes));
     }
 
     /** The set of nodes of the job, in order. */

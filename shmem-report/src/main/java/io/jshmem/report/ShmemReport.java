@@ -33,6 +33,7 @@ public final class ShmemReport {
         Path output = null;
         String job = null;
         boolean quiet = false;
+        boolean partial = false;
         List<Path> inputs = new ArrayList<>();
         try {
             for (int i = 0; i < args.length; i++) {
@@ -45,6 +46,7 @@ public final class ShmemReport {
                     case "-o", "--output" -> output = Path.of(value(args, ++i, a, "a file"));
                     case "--job" -> job = value(args, ++i, a, "a job id");
                     case "-q", "--quiet" -> quiet = true;
+                    case "--partial" -> partial = true;
                     case "--" -> {
                         for (i++; i < args.length; i++) {
                             inputs.add(Path.of(args[i]));
@@ -67,7 +69,10 @@ public final class ShmemReport {
             return USAGE;
         }
         try {
-            Recordings.Job recorded = Recordings.read(inputs, job);
+            Recordings.Job recorded = Recordings.read(inputs, job, partial);
+            for (String note : recorded.notes()) {
+                err.println("shmem-report: warning: " + note);
+            }
             Page page = new Page(recorded);
             String html = page.html();
             if (output == null) {
@@ -112,11 +117,15 @@ public final class ShmemReport {
                   -o, --output FILE   write the page there (default: DIR/<job id>-report.html,
                                       or ./<job id>-report.html for files)
                   --job ID            the job to report when DIR holds recordings of several
+                  --partial           report a failed job: a PE whose recording is missing or
+                                      unreadable gets an empty lane and a warning (here and on
+                                      the page) instead of an error (oshrun --report does this)
                   -q, --quiet         print nothing when the page is written
                   -h, --help          print this help and exit
 
                 Exit status: 0 the page was written; 1 missing, foreign, truncated or mixed recordings
-                (the message names the file), or the page could not be written; 2 a usage mistake.
+                (the message names the file; with --partial only when no PE's is readable), or the
+                page could not be written; 2 a usage mistake.
                 """;
     }
 }

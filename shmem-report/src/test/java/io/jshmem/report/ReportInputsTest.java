@@ -132,6 +132,46 @@ class ReportInputsTest {
     }
 
     @Test
+    void partialReportsLeaveOutWhatCannotBeRead() throws Exception {
+        Path d = copy("partial");
+        Files.delete(d.resolve(job.id + "-pe3.jfr"));
+        Path f = d.resolve(job.id + "-pe1.jfr");
+        byte[] all = Files.readAllBytes(f);
+        Files.write(f, java.util.Arrays.copyOf(all, all.length / 2));
+        Run r = report("--partial", d.toString());
+        assertEquals(0, r.status(), r.err());
+        String[] warnings = r.err().split("\n");
+        assertEquals(2, warnings.length, r.err());
+        assertTrue(warnings[0].startsWith("shmem-report: warning: " + f + ": truncated or corrupt flight recording ("), r.err());
+        assertEquals("shmem-report: warning: " + d + ": job " + job.id + " had 4 PEs but there is no recording of " + job.id
+                + "-pe3.jfr (a PE that was killed writes none)", warnings[1]);
+        Recordings.Job partial = Recordings.read(java.util.List.of(d), null, true);
+        assertEquals(4, partial.pes().size(), "a lane for every PE");
+        assertTrue(partial.pes().get(1).ops().isEmpty() && partial.pes().get(3).ops().isEmpty());
+        assertEquals(ReportJob.BARRIERS, new LateArrivals(partial).syncs, "PEs 0 and 2 still meet at every barrier");
+        String html = Files.readString(d.resolve(job.id + "-report.html"));
+        assertTrue(html.contains("\"notes\":[\"" + f), "the page lists what was left out");
+        // nothing readable: still an error
+        Path none = Files.createDirectories(tmp.resolve("none"));
+        Files.write(none.resolve("abc-pe0.jfr"), new byte[0]);
+        assertError(report("--partial", none.toString()), none.resolve("abc-pe0.jfr")
+                + ": empty: the PE ended before it wrote its recording (killed?)");
+    }
+
+    /** oshrun --report after a PE died: the job's status, and a report of the others with a warning. */
+    @Test
+    void failedJobGetsAPartialReport() throws Exception {
+        Path dir = tmp.resolve("failed");
+        Commands.Result r = Commands.run(tmp, 300, Commands.bin("oshrun", "-np", "3", "--jfr", "--jfr-dir", dir.toString(), "--report",
+                "-cp", Path.of("target/test-classes").toAbsolutePath().toString(), ReportJob.class.getName(), "halt"));
+        assertEquals(3, r.status(), r.err());
+        assertTrue(r.err().matches("(?s).*shmem-report: warning: " + java.util.regex.Pattern.quote(dir.toString())
+                + "/[a-z0-9]+-pe1\\.jfr: empty: the PE ended before it wrote its recording \\(killed\\?\\)\n.*"), r.err());
+        assertTrue(r.out().matches("(?s).*shmem-report: " + java.util.regex.Pattern.quote(dir.toString())
+                + "/[a-z0-9]+-report\\.html \\(.*"), r.out());
+    }
+
+    @Test
     void usage() {
         Run help = report("--help");
         assertEquals(0, help.status());

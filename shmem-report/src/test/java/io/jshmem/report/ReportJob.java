@@ -28,6 +28,10 @@ public final class ReportJob {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        if (args.length > 0 && args[0].equals("halt")) {
+            halt();
+            return;
+        }
         try (Shmem shmem = Shmem.init(); Arena arena = Arena.ofConfined()) {
             int me = shmem.myPe();
             int npes = shmem.nPes();
@@ -67,5 +71,16 @@ public final class ReportJob {
             shmem.clearLock(lock, 0);
             shmem.quiet();
         }
+    }
+
+    /** A failed job: after a barrier PE 1 halts (status 3) without writing its recording. */
+    private static void halt() {
+        Shmem shmem = Shmem.init();
+        shmem.barrierAll();
+        if (shmem.myPe() == 1) {
+            Runtime.getRuntime().halt(3);
+        }
+        shmem.barrierAll(); // the others wait here until oshrun ends the job
+        shmem.close();
     }
 }
