@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code oshrun --jfr --report}: runs shmem-report on the job's recordings once the job has ended
- * (also after a failed job: the PEs that finished wrote theirs, and the report names what is
- * missing). shmem-report is a module of its own that shmem-core does not depend on; it is on
+ * {@code oshrun --jfr --report}: runs shmem-report on the job's recordings once the job has ended,
+ * also after a failed job ({@code --partial}: the PEs that wrote a recording are shown, the others
+ * are named as missing). shmem-report is a module of its own that shmem-core does not depend on; it is on
  * oshrun's class path in the source tree and the binary distribution. It runs in a JVM of its own
  * with the full JIT: a dense run's recordings hold millions of events, which the launcher's C1-only
  * JVM reads at about half the speed. The job's exit status stays the job's: a report that fails
@@ -27,7 +27,7 @@ final class JobReport {
         }
         String java = System.getProperty(Launcher.JAVA_PROPERTY, Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = List.of(java, "-XX:+UseSerialGC", "-XX:-UsePerfData", "-cp", System.getProperty("java.class.path"),
-                MAIN, "--job", jobId, jfrDir);
+                MAIN, "--partial", "--job", jobId, jfrDir);
         try {
             int status = new ProcessBuilder(command).inheritIO().start().waitFor();
             if (status != 0) {

@@ -359,8 +359,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           JDK Mission Control); files 0600, DIR made 0700
                                           and used as JFR's repository
                   --jfr-dir DIR           where --jfr writes (default ./jshmem-jfr)
-                  --report                with --jfr: when the job ends, write its report, one HTML
-                                          page (DIR/<job id>-report.html, see bin/shmem-report)
+                  --report                with --jfr: when the job ends (failed or not), write its
+                                          report, one HTML page (DIR/<job id>-report.html, see
+                                          bin/shmem-report)
                   --bind-to core|none     core: bind each PE started on this machine to a core of its
                                           own (with taskset, over the CPUs oshrun may use); none:
                                           let the OS place them; default: core when this machine's
