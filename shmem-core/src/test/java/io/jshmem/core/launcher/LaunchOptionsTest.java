@@ -107,6 +107,16 @@ class LaunchOptionsTest {
         assertTrue(LaunchOptions.version().matches("oshrun \\(jshmem [0-9][0-9A-Za-z.+-]*\\), OpenSHMEM 1\\.6"), LaunchOptions.version());
     }
 
+    /** --report (shmem-report when the job ends) is an oshrun option, only with --jfr; after the program it is the program's. */
+    @Test
+    void reportNeedsJfr() throws UsageException {
+        assertTrue(parse("-np", "2", "--jfr", "--report", "Main").report());
+        assertFalse(parse("-np", "2", "--jfr", "Main").report());
+        assertFalse(parse("-np", "2", "Main", "--report").report());
+        assertEquals(List.of("--report"), parse("-np", "2", "Main", "--report").programArgs());
+        assertEquals("--report reports the job's flight recordings: use it with --jfr", error("-np", "2", "--report", "Main"));
+    }
+
     @Test
     void rejectsBadCommandLines() {
         assertTrue(error("Main").contains("missing -np"));
