@@ -147,15 +147,35 @@ final class Recordings {
             throw new ReportException(describe(inputs) + ": no recordings of a jshmem job (<job id>-pe<N>.jfr)");
         }
         if (jobs.size() > 1) {
+            // newest first, with its time: oshrun's default directory collects every job's recordings
+            List<String> ids = new ArrayList<>(jobs.keySet());
+            ids.sort(Comparator.comparing((String id) -> newest(jobs.get(id))).reversed());
             StringBuilder s = new StringBuilder();
-            for (var e : jobs.entrySet()) {
-                s.append(s.isEmpty() ? "" : ", ").append(e.getKey()).append(" (").append(e.getValue().size()).append(e.getValue().size() == 1 ? " PE" : " PEs").append(", e.g. ")
-                        .append(e.getValue().values().iterator().next().getFileName()).append(')');
+            for (String id : ids) {
+                Map<Integer, Path> files = jobs.get(id);
+                s.append(s.isEmpty() ? "" : ", ").append(id).append(" (").append(files.size()).append(files.size() == 1 ? " PE" : " PEs")
+                        .append(", ").append(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+                                .format(java.time.LocalDateTime.ofInstant(newest(files), java.time.ZoneId.systemDefault())))
+                        .append(')');
             }
             throw new ReportException(describe(inputs) + ": recordings of " + jobs.size() + " jobs: " + s
                     + "; choose one with --job ID");
         }
         return jobs.keySet().iterator().next();
+    }
+
+    /** When the newest of a job's recordings was written (the epoch when none can be read). */
+    private static Instant newest(Map<Integer, Path> files) {
+        Instant newest = Instant.EPOCH;
+        for (Path f : files.values()) {
+            try {
+                Instant t = Files.getLastModifiedTime(f).toInstant();
+                newest = t.isAfter(newest) ? t : newest;
+            } catch (IOException e) {
+                // unreadable: its message comes when it is read
+            }
+        }
+        return newest;
     }
 
     private static String describe(List<Path> inputs) {

@@ -109,8 +109,16 @@ class ReportInputsTest {
     void mixedJobs() throws IOException {
         Path d = copy("mixed");
         Files.copy(d.resolve(job.id + "-pe0.jfr"), d.resolve("zzzzother-pe0.jfr"));
-        assertError(report(d.toString()), d + ": recordings of 2 jobs: " + job.id + " (4 PEs, e.g. " + job.id + "-pe0.jfr), zzzzother"
-                + " (1 PE, e.g. zzzzother-pe0.jfr); choose one with --job ID");
+        java.time.Instant older = java.time.Instant.parse("2026-01-02T03:04:05Z");
+        for (int pe = 0; pe < JobFixture.NPES; pe++) {
+            Files.setLastModifiedTime(d.resolve(job.id + "-pe" + pe + ".jfr"), java.nio.file.attribute.FileTime.from(older));
+        }
+        java.time.Instant newer = older.plusSeconds(3600);
+        Files.setLastModifiedTime(d.resolve("zzzzother-pe0.jfr"), java.nio.file.attribute.FileTime.from(newer));
+        java.time.format.DateTimeFormatter local = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+                .withZone(java.time.ZoneId.systemDefault());
+        assertError(report(d.toString()), d + ": recordings of 2 jobs: zzzzother (1 PE, " + local.format(newer) + "), " + job.id
+                + " (4 PEs, " + local.format(older) + "); choose one with --job ID");
         assertError(report("--job", "zzzzother", d.toString()), d.resolve("zzzzother-pe0.jfr") + ": the recording of a PE of job "
                 + job.id + ", not of job zzzzother as its name says (renamed, or files of different jobs mixed?)");
         Path swapped = copy("swapped");
