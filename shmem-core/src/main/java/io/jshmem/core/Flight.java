@@ -134,6 +134,25 @@ final class Flight {
         @Label("Through the network transport") boolean remote;
     }
 
+    @Name("jshmem.Host")
+    @Label("PE Host")
+    @Category("jshmem")
+    @Description("The host this PE runs on, once at the start of its recording (shmem-report names the job's hosts with it)")
+    @StackTrace(false)
+    static final class Host extends Event {
+        @Label("Host name") String host;
+    }
+
+    /** This machine's name from the kernel (no DNS lookup, which could stall the PE's start), or null. */
+    private static String hostName() {
+        try {
+            String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+            return name.isEmpty() ? null : name;
+        } catch (IOException | RuntimeException e) {
+            return System.getenv("HOSTNAME");
+        }
+    }
+
     /**
      * Starts this PE's recording when {@code oshrun --jfr} asked for one: settings from
      * {@code JSHMEM_JFR}, written at finalize or exit to {@code JSHMEM_JFR_DIR/<job>-pe<N>.jfr} (mode
@@ -160,7 +179,7 @@ final class Flight {
             r.setName("jshmem PE " + pe);
             // jdk.jfr settings files know nothing of jshmem: its events are always on in the recording.
             for (Class<? extends Event> e : java.util.List.of(Sync.class, Collective.class, Quiet.class, Fence.class,
-                    Wait.class, Lock.class, Allocation.class, Transfer.class)) {
+                    Wait.class, Lock.class, Allocation.class, Transfer.class, Host.class)) {
                 r.enable(e).withoutThreshold();
             }
             // One file per initialization of jshmem in the process: a re-initialization's gets -g<n>.
@@ -171,6 +190,9 @@ final class Flight {
             r.setDestination(file);
             r.setDumpOnExit(true);
             r.start();
+            Host host = new Host();
+            host.host = hostName();
+            host.commit();
             return r;
         } catch (IOException | ParseException | RuntimeException e) {
             throw new ShmemException("PE " + pe + ": cannot start the flight recording (" + ENV_SETTINGS + "=" + settings
