@@ -9,7 +9,7 @@ import java.util.Map;
  *
  * @param pe    the PE's number
  * @param file  the recording
- * @param node  the node the PE ran on (JSHMEM_NODE), or "?" when the recording does not say
+ * @param node  the host the PE ran on (its name, else "node N" from JSHMEM_NODE), or "?" when the recording does not say
  * @param env   the PE's jshmem and SHMEM settings from its environment (JSHMEM_*, SHMEM_*, without secrets)
  * @param ops   its jshmem events by start time; times relative to the job's first event once {@link Recordings} is done
  * @param firstNanos epoch nanoseconds of its first jshmem event (or its recording's start without one)

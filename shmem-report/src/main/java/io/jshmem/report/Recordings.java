@@ -227,6 +227,7 @@ final class Recordings {
         List<Op> ops = new ArrayList<>();
         Map<String, String> strings = new HashMap<>();
         boolean jshmemEvent = false;
+        String host = null;
         long first = Long.MAX_VALUE;
         long recordingStart = Long.MAX_VALUE;
         try (RecordingFile rf = new RecordingFile(file)) {
@@ -240,6 +241,10 @@ final class Recordings {
                     if (key != null && (key.startsWith("JSHMEM_") || key.startsWith("SHMEM_")) && !key.contains("SECRET")) {
                         env.put(key, e.getString("value"));
                     }
+                    continue;
+                }
+                if (type.equals("jshmem.Host")) {
+                    host = e.getString("host");
                     continue;
                 }
                 Kind kind = Kind.of(type);
@@ -270,7 +275,9 @@ final class Recordings {
             throw new ReportException(file + ": the recording of PE " + recordedPe + ", not of PE " + pe + " as its name says");
         }
         ops.sort(Comparator.comparingLong(Op::start));
-        return new PeRecording(pe, file, env.getOrDefault("JSHMEM_NODE", "?"), env, ops,
+        // the host's name (jshmem.Host, from jshmem 0.1.0) or else its node number in the job
+        String node = host != null ? host : env.containsKey("JSHMEM_NODE") ? "node " + env.get("JSHMEM_NODE") : "?";
+        return new PeRecording(pe, file, node, env, ops,
                 first == Long.MAX_VALUE ? recordingStart : first);
     }
 

@@ -120,5 +120,12 @@ class ReportEndToEndTest {
         // 4 PEs on one node: linear barriers (JSHMEM_BARRIER_ALGORITHM auto)
         assertTrue(html.contains("\"algorithms\":{\"SHMEM_TEAM_WORLD\":\"sync: linear\"}"), "the algorithm chosen");
         assertFalse(html.contains("SECRET"), "no secret-bearing variable");
+        String host;
+        try {
+            host = Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        assertTrue(html.contains("\"nodes\":[\"" + host + "\"],\"peNode\":[0,0,0,0]"), "the PEs' host, from jshmem.Host events");
     }
 }
