@@ -110,6 +110,11 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         }
         rt.recording = recording;
         PeState st = rt.st;
+        String traffic = bootstrap.traffic();
+        if (!traffic.isEmpty() && Log.BOOTSTRAP.isLoggable(Level.DEBUG)) {
+            // What init cost in bootstrap traffic: with values on demand it grows with the peers used, not N.
+            Log.BOOTSTRAP.log(Level.DEBUG, "jshmem: PE " + st.me + " of " + st.npes + ": bootstrap at init: " + traffic);
+        }
         if (st.me == 0 && (config.version() || config.info()) && Log.CORE.isLoggable(Level.INFO)) {
             List<String> lines = new ArrayList<>();
             lines.add("jshmem " + ShmemVersion.JSHMEM_VERSION + " (OpenSHMEM " + ShmemVersion.SPEC_MAJOR + "."

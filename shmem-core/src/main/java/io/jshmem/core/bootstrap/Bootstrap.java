@@ -4,8 +4,14 @@ import java.util.function.Consumer;
 
 /**
  * The process-management interface a PE uses during wire-up: who am I, who else is there, a
- * key-value exchange with fences, and abort. Implemented by the jshmem launcher ({@link TcpBootstrap})
- * and later by PMI2/PMIx. Nothing here is on a hot path.
+ * key-value exchange with fences, and abort. Implemented by the jshmem launcher ({@link TcpBootstrap}),
+ * PMI-2 and PMIx. Nothing here is on a hot path.
+ *
+ * <p><b>Scale.</b> Values are fetched on demand: a PE publishes its own values once, and a
+ * {@link #get} of another PE's key fetches that one value when first asked (then caches it), so a PE
+ * receives data only for the peers it uses; a fence carries no values. Callers must therefore never
+ * read every PE's key (that is O(N) lookups per PE, O(N^2) in the job): which PEs share a node comes
+ * from {@link #nodeIndexes()}, and a job-wide verdict from {@link #fenceFlagged}.
  */
 public interface Bootstrap extends AutoCloseable {
 
@@ -36,8 +42,41 @@ public interface Bootstrap extends AutoCloseable {
     /** Collective over all PEs: returns when every PE has called it; puts made before are visible. */
     void fence();
 
-    /** A value put by any PE before the last fence, or {@code null} if none. */
+    /**
+     * A value put by any PE before the last fence, or {@code null} if none. May ask the launcher (one
+     * round trip for that key), so call it for the peers used, not for every PE. Safe to call from
+     * several threads at once (endpoints made on first use); the array returned must not be changed.
+     *
+     * @throws IllegalStateException if the job is ending or the launcher is gone: a lookup never hangs
+     *         on a dead job
+     */
     byte[] get(String key);
+
+    /**
+     * A {@link #fence()} that also tells whether any PE had a problem: each PE passes its own
+     * {@code flag}, and every PE gets the lowest PE that passed {@code true}, or -1. For verdicts
+     * every PE must act on together (the shared-memory capacity check) without reading N keys.
+     *
+     * <p>This default costs ceil(log2 N) fences and one lookup each (a dissemination over the
+     * key-value store); the jshmem launcher does it in one fence (its server counts the flags).
+     */
+    default int fenceFlagged(boolean flag) {
+        return FlagDissemination.run(this, flag);
+    }
+
+    /**
+     * The node index of every PE (equal for PEs that can map each other's shared memory), from the
+     * launcher's mapping, or {@code null} if the launcher gives none: the heap then learns its node's
+     * PEs from every PE's published record (O(N) lookups). One int per PE, no lookups.
+     */
+    default int[] nodeIndexes() {
+        return null;
+    }
+
+    /** What this PE has received from the launcher so far, for SHMEM_DEBUG ("" if not counted). */
+    default String traffic() {
+        return "";
+    }
 
     /**
      * Ends the whole job: every PE is terminated and the launcher exits with {@code status},

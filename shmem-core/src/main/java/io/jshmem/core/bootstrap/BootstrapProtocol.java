@@ -16,16 +16,29 @@ import jdk.net.ExtendedSocketOptions;
  * server reply:   byte HELLO_OK | byte HELLO_REFUSED, text reason (then the server closes)
  * client -> server, any time after HELLO_OK:
  *   PUT       text key, value
- *   FENCE     (collective: answered by FENCE_DONE once every PE has sent FENCE)
+ *   FENCE     byte flag (collective: answered by FENCE_DONE once every PE has sent FENCE)
+ *   GET       int request, text key (answered by VALUE)
  *   ABORT     int status, text message
  *   FINALIZED
  *   HEARTBEAT (every HEARTBEAT_INTERVAL_MILLIS until FINALIZED)
  * server -> client, any time after HELLO_OK:
- *   FENCE_DONE    int count, count x (text key, value): the puts made since the previous fence
+ *   FENCE_DONE    int firstFlagged: the lowest PE whose FENCE had flag 1, or -1
+ *   VALUE         int request, byte found, [value if found]
  *   ABORT_NOTICE  text reason: the job is ending
  *   HEARTBEAT     (every HEARTBEAT_INTERVAL_MILLIS)
  * text = writeUTF, value = int length, bytes
  * </pre>
+ *
+ * <p><b>Values on demand</b> (version 4). The server keeps every value put, per generation, and
+ * answers GET for one key; fences carry no values. A PUT becomes visible to GET when the fence
+ * after it completes (the server moves the fence's puts into the visible store before it sends any
+ * FENCE_DONE), so a value put before a fence is visible to every PE after it, as
+ * {@link Bootstrap} promises. A PE therefore receives O(1) bytes per fence and the values of the
+ * peers it asks about, and the server holds O(N) values in all (before version 4, every fence
+ * shipped every value to every PE: O(N) bytes per PE, O(N^2) in all). GETs are answered in the
+ * order received but carry a request number, since several threads of a PE may ask at once. The
+ * flag of a FENCE lets the PEs agree, at O(1) cost per PE, whether any of them failed (the shared
+ * memory capacity verdict): FENCE_DONE names the lowest PE that raised it.
  *
  * Message type codes are per direction, so the two sets may overlap.
  *
@@ -44,8 +57,11 @@ import jdk.net.ExtendedSocketOptions;
 public final class BootstrapProtocol {
     /** "JSHM": rejects connections that are not from a jshmem PE. */
     public static final int MAGIC = 0x4A53484D;
-    /** 2: heartbeats; 3: the generation in HELLO (re-initialization). */
-    public static final int VERSION = 3;
+    /**
+     * 2: heartbeats; 3: the generation in HELLO (re-initialization); 4: values on demand (GET/VALUE,
+     * fences without data, with a flag).
+     */
+    public static final int VERSION = 4;
     public static final int SECRET_BYTES = 32;
 
     public static final byte HELLO_OK = 0;
@@ -57,11 +73,13 @@ public final class BootstrapProtocol {
     public static final byte ABORT = 3;
     public static final byte FINALIZED = 4;
     public static final byte HEARTBEAT = 5;
+    public static final byte GET = 6;
 
     // server -> client
     public static final byte FENCE_DONE = 1;
     public static final byte ABORT_NOTICE = 2;
     public static final byte SERVER_HEARTBEAT = 3;
+    public static final byte VALUE = 4;
 
     /** Both ends send a heartbeat this often. */
     public static final long HEARTBEAT_INTERVAL_MILLIS = 5_000;

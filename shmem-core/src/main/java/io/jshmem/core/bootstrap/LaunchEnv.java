@@ -15,6 +15,12 @@ public final class LaunchEnv {
     public static final String NPES = "JSHMEM_NPES";
     /** Identity of the node this PE runs on (see {@link Bootstrap#nodeId()}). */
     public static final String NODE = "JSHMEM_NODE";
+    /**
+     * Which node every PE of the job runs on, in {@code PMI_process_mapping}'s format
+     * ({@link ProcessMapping}): one block per run of PEs on a node, so its size grows with the hosts,
+     * not the PEs. A PE learns from it which PEs share its node without asking anyone.
+     */
+    public static final String PROCESS_MAPPING = "JSHMEM_PROCESS_MAPPING";
     /** Index of this PE among the PEs of its node. */
     public static final String LOCAL_PE = "JSHMEM_LOCAL_PE";
     /** Number of PEs on this PE's node. */
@@ -52,10 +58,11 @@ public final class LaunchEnv {
     /**
      * Every variable above: the launcher owns them, so they cannot be set with {@code -x}, and a
      * subprocess of a PE does not inherit them; all but {@link #LAUNCHER_PID} (only PEs on the
-     * launcher's host get it) are required of a PE, {@link #SECRET_FILE} or else {@link #SECRET}.
+     * launcher's host get it) and {@link #PROCESS_MAPPING} (without it a PE learns its node's PEs
+     * from every PE's published heap, O(N)) are required of a PE, {@link #SECRET_FILE} or else {@link #SECRET}.
      */
     public static final List<String> JOB_VARIABLES =
-            List.of(JOBID, PE, NPES, NODE, LOCAL_PE, LOCAL_NPES, BOOTSTRAP, SECRET_FILE, SECRET, LAUNCHER_PID);
+            List.of(JOBID, PE, NPES, NODE, LOCAL_PE, LOCAL_NPES, PROCESS_MAPPING, BOOTSTRAP, SECRET_FILE, SECRET, LAUNCHER_PID);
 
     /** Extra JVM options for every PE, split on whitespace; read by the launcher itself. */
     public static final String JAVA_OPTS = "JSHMEM_JAVA_OPTS";

@@ -99,6 +99,9 @@ final class Pmi2Bootstrap extends PmiBootstrap {
         }
         Identity id = identity(rank, size, pmiJob, mapping, env);
         Pmi2Bootstrap b = new Pmi2Bootstrap(id, launcher, lib, pmiJob);
+        if (mapping != null) {
+            b.nodeIndexes(ProcessMapping.nodeOfRanks(mapping, size)); // parsed by identity() already
+        }
         b.armFailurePaths();
         return b;
     }

@@ -25,6 +25,13 @@ import java.util.function.Consumer;
  * {@code get} after the fence reads the directories of the epochs it has not seen (once), then the
  * value from the PE that put the key (the latest epoch wins; a PE may put a key again later).
  *
+ * <p><b>Scale.</b> A key that names its owner, {@code <name>.<pe>} (every key the runtime uses:
+ * {@code shm.3}, {@code ucx.addr.3}), is looked up in that PE's directories only: the epochs not
+ * yet read for it, then the value, O(1) lookups per peer used, never N directories. Other keys
+ * read every PE's directory once per epoch (O(N), for keys whose putter is unknown). PMIx fences
+ * collect no data (direct modex), so a PE receives only what it asks for; which PEs share a node
+ * comes from the launcher's mapping ({@link #nodeIndexes()}), not from N keys.
+ *
  * <p><b>Failures.</b> The launcher ends the job when a PE aborts (PMI2_Abort, PMIx_Abort). A PE
  * whose initializing thread dies of an uncaught exception before finalize aborts the job (as the
  * jshmem launcher does when a PE exits before finalize), naming the PE. SIGTERM/SIGINT (how
@@ -61,6 +68,9 @@ abstract class PmiBootstrap implements Bootstrap {
     private long reinitTimeoutNanos;                            // bound of that fence in a re-initialization; guarded by pmi
     private final Map<String, String> where = new HashMap<>();   // user key -> generated key; guarded by pmi
     private final Map<String, byte[]> cache = new HashMap<>();   // generated key -> value; guarded by pmi
+    private int[] ownerEpochsRead;                              // per PE, epochs whose directory is read; guarded by pmi
+    /** Every PE's node index from the launcher, or null (set once by the subclass at creation). */
+    private volatile int[] nodeIndexes;
 
     private final Object state = new Object();
     private String abortReason;                                             // guarded by state
@@ -285,7 +295,12 @@ abstract class PmiBootstrap implements Bootstrap {
         pmi.lock();
         try {
             throwIfClosed();
-            readDirectories();
+            int owner = owner(key);
+            if (owner >= 0) {
+                readDirectoriesOf(owner);
+            } else {
+                readDirectories();
+            }
             String generated = where.get(key);
             if (generated == null) {
                 return null;
@@ -306,24 +321,70 @@ abstract class PmiBootstrap implements Bootstrap {
         }
     }
 
+    /** The PE a key names as its owner ({@code <name>.<pe>}), or -1. */
+    private int owner(String key) {
+        int dot = key.lastIndexOf('.');
+        if (dot < 0 || dot == key.length() - 1 || key.length() - dot > 11) {
+            return -1;
+        }
+        long pe = 0;
+        for (int i = dot + 1; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            pe = pe * 10 + (c - '0');
+        }
+        return pe < id.size() ? (int) pe : -1;
+    }
+
+    /** Reads PE {@code r}'s directories of the epochs not yet read for it (O(epochs), not O(N)). */
+    private void readDirectoriesOf(int r) {
+        if (ownerEpochsRead == null) {
+            ownerEpochsRead = new int[id.size()]; // one int per PE, made at the first owner lookup
+        }
+        for (int e = Math.max(ownerEpochsRead[r], directoriesRead); e < epoch; e++) {
+            readDirectory(r, e);
+        }
+        ownerEpochsRead[r] = epoch;
+    }
+
     private void readDirectories() {
         for (; directoriesRead < epoch; directoriesRead++) {
             int e = directoriesRead;
             for (int r = 0; r < id.size(); r++) {
-                byte[] dir = storeGet(r, directoryKey(r, e));
-                if (dir == null) {
-                    throw new IllegalStateException("PE " + r + " stored no bootstrap directory for fence " + (e + 1)
-                            + " (" + directoryKey(r, e) + ")");
+                if (ownerEpochsRead != null && ownerEpochsRead[r] > e) {
+                    continue; // read already by an owner lookup
                 }
-                if (dir.length == 0) {
-                    continue;
-                }
-                String[] keys = new String(dir, StandardCharsets.UTF_8).split("\n", -1);
-                for (int i = 0; i < keys.length; i++) {
-                    where.put(keys[i], valueKey(r, e, i)); // later epochs, then higher ranks, win
-                }
+                readDirectory(r, e);
             }
         }
+    }
+
+    /** Reads PE {@code r}'s directory of epoch {@code e} into {@link #where}. */
+    private void readDirectory(int r, int e) {
+        byte[] dir = storeGet(r, directoryKey(r, e));
+        if (dir == null) {
+            throw new IllegalStateException("PE " + r + " stored no bootstrap directory for fence " + (e + 1)
+                    + " (" + directoryKey(r, e) + ")");
+        }
+        if (dir.length == 0) {
+            return;
+        }
+        String[] keys = new String(dir, StandardCharsets.UTF_8).split("\n", -1);
+        for (int i = 0; i < keys.length; i++) {
+            where.put(keys[i], valueKey(r, e, i)); // later epochs, then higher ranks, win
+        }
+    }
+
+    /** Sets every PE's node index as the launcher gave it (call once, at creation). */
+    final void nodeIndexes(int[] nodeOf) {
+        this.nodeIndexes = nodeOf;
+    }
+
+    @Override
+    public final int[] nodeIndexes() {
+        return nodeIndexes;
     }
 
     static String valueKey(int rank, int epoch, int index) {

@@ -101,11 +101,28 @@ final class PmixBootstrap extends PmiBootstrap {
             long localRank = r.integer(rank, LOCAL_RANK);
             Identity id = identity(rank, (int) size, nodeIndex, peers, localRank, nspace);
             PmixBootstrap b = new PmixBootstrap(h, id, launcher, nspace, version);
+            b.nodeIndexes(nodeIndexes(r, (int) size));
             b.armFailurePaths();
             return b;
         } catch (Throwable t) {
             throw NativeLibrary.rethrow(t);
         }
+    }
+
+    /**
+     * Every rank's {@code PMIX_NODEID}, or null if the server does not give one for some rank. Job-level
+     * information the PMIx client already holds (no message to anyone): one int per PE.
+     */
+    private static int[] nodeIndexes(Reader r, int size) throws Throwable {
+        int[] nodeOf = new int[size];
+        for (int rank = 0; rank < size; rank++) {
+            long node = r.integer(rank, NODEID);
+            if (node < 0 || node > Integer.MAX_VALUE) {
+                return null;
+            }
+            nodeOf[rank] = (int) node;
+        }
+        return nodeOf;
     }
 
     /** Identity from what PMIx said; -1 / null for what it did not (visible for the tests). */
@@ -260,7 +277,9 @@ final class PmixBootstrap extends PmiBootstrap {
             }
             MemorySegment info = a.allocate(INFO_SIZE, INFO_ALIGN);
             MemorySegment flag = a.allocate(JAVA_BYTE);
-            flag.set(JAVA_BYTE, 0, (byte) 1);
+            // No data collection ("direct modex"): a fence only synchronizes, and PMIx_Get fetches a
+            // peer's value when first asked, so a PE receives the values of the peers it uses, not N.
+            flag.set(JAVA_BYTE, 0, (byte) 0);
             rc = (int) h.infoLoad.invokeExact(info, a.allocateFrom(COLLECT_DATA), flag, BOOL);
             if (rc != SUCCESS) {
                 throw new IllegalStateException("PE " + rank() + ": PMIx_Info_load failed: " + error(rc));

@@ -54,4 +54,40 @@ public final class ProcessMapping {
         }
         return node;
     }
+
+    /**
+     * The mapping of {@code nodeOf} (the node index of each rank) in the format above, for the jshmem
+     * launcher's {@link LaunchEnv#PROCESS_MAPPING}: one block per run of ranks on one node, runs of
+     * equal length on consecutive nodes merged, so a job filled host after host takes one block
+     * per distinct slot count, whatever the number of PEs.
+     */
+    public static String encode(int[] nodeOf) {
+        StringBuilder s = new StringBuilder("(vector");
+        int i = 0;
+        int blockStart = -1;
+        int blockNodes = 0;
+        int blockRanks = 0;
+        while (i < nodeOf.length) {
+            int node = nodeOf[i];
+            int run = 1;
+            while (i + run < nodeOf.length && nodeOf[i + run] == node) {
+                run++;
+            }
+            if (blockNodes > 0 && run == blockRanks && node == blockStart + blockNodes) {
+                blockNodes++;
+            } else {
+                if (blockNodes > 0) {
+                    s.append(",(").append(blockStart).append(',').append(blockNodes).append(',').append(blockRanks).append(')');
+                }
+                blockStart = node;
+                blockNodes = 1;
+                blockRanks = run;
+            }
+            i += run;
+        }
+        if (blockNodes > 0) {
+            s.append(",(").append(blockStart).append(',').append(blockNodes).append(',').append(blockRanks).append(')');
+        }
+        return s.append(')').toString();
+    }
 }

@@ -40,6 +40,11 @@ public final class SingletonBootstrap implements Bootstrap {
     }
 
     @Override
+    public int[] nodeIndexes() {
+        return new int[] {0};
+    }
+
+    @Override
     public String jobId() {
         return jobId;
     }

@@ -8,7 +8,9 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -22,7 +24,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
@@ -86,10 +92,19 @@ public final class TcpBootstrap implements Bootstrap {
     private final InetSocketAddress server;
     private final Socket socket;
     private final DataOutputStream out; // guarded by itself
-    private final Map<String, byte[]> values = new ConcurrentHashMap<>();
+    /** Values fetched since the last fence (a later fence may bring newer ones: cleared then). */
+    private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
+    /** GETs sent and not answered yet, by request number: completed by the reader, or failed on abort. */
+    private final Map<Integer, CompletableFuture<byte[]>> lookupsInFlight = new ConcurrentHashMap<>();
+    private final AtomicInteger nextRequest = new AtomicInteger();
+    private final AtomicLong lookupsSent = new AtomicLong();
+    private final CountingInputStream received;
+    /** The node index of every PE from the launcher's mapping ({@link LaunchEnv#PROCESS_MAPPING}), or null. */
+    private volatile int[] nodeIndexes;
 
     private final Object state = new Object();
     private long fencesDone;                                        // guarded by state
+    private int firstFlagged = -1;                                  // of the last fence; guarded by state
     private String abortReason;                                     // guarded by state
     private final List<Consumer<String>> abortHandlers = new ArrayList<>(); // guarded by state
 
@@ -113,6 +128,7 @@ public final class TcpBootstrap implements Bootstrap {
         this.server = server;
         this.socket = socket;
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+        this.received = new CountingInputStream(socket.getInputStream());
     }
 
     /** The bootstrap of this process's current generation, for the signal handler installed once. */
@@ -150,6 +166,7 @@ public final class TcpBootstrap implements Bootstrap {
                 textVar(env, LaunchEnv.NODE, IDENTIFIER),
                 intVar(env, LaunchEnv.LOCAL_PE, 0, localSize - 1),
                 localSize);
+        int[] nodeIndexes = nodeIndexes(env, size, id.rank(), localSize);
         byte[] secret = JobSecret.of(env); // from its file (then deleted), or memory after the first initialization
         long busyRetry = env.containsKey(LaunchEnv.LAUNCH_TIMEOUT)
                 ? intVar(env, LaunchEnv.LAUNCH_TIMEOUT, 1, 86_400) * 1000L : DEFAULT_BUSY_RETRY_MILLIS;
@@ -157,6 +174,7 @@ public final class TcpBootstrap implements Bootstrap {
                 ? intVar(env, LaunchEnv.HEARTBEAT_TIMEOUT, 3, 86_400) * 1000 : PE_SILENCE_LIMIT_MILLIS;
         TcpBootstrap bootstrap = connect(parseAddress(address), secret, id, generation,
                 busyRetry, heartbeatTimeout);
+        bootstrap.nodeIndexes = nodeIndexes;
         bootstrap.orphanGraceMillis = orphanGrace();
         bootstrap.launcherPid = launcherPid(env);
         current = bootstrap;
@@ -176,6 +194,29 @@ public final class TcpBootstrap implements Bootstrap {
             }
         }
         return bootstrap;
+    }
+
+    /** Every PE's node index from {@link LaunchEnv#PROCESS_MAPPING}, checked against {@link LaunchEnv#LOCAL_NPES}. */
+    private static int[] nodeIndexes(Map<String, String> env, int size, int rank, int localSize) {
+        String mapping = env.get(LaunchEnv.PROCESS_MAPPING);
+        if (mapping == null) {
+            throw missing(LaunchEnv.PROCESS_MAPPING);
+        }
+        int[] nodeOf;
+        try {
+            nodeOf = ProcessMapping.nodeOfRanks(mapping, size);
+        } catch (IllegalArgumentException e) {
+            throw garbled(LaunchEnv.PROCESS_MAPPING, mapping, "is malformed");
+        }
+        int onMyNode = 0;
+        for (int node : nodeOf) {
+            onMyNode += node == nodeOf[rank] ? 1 : 0;
+        }
+        if (onMyNode != localSize) {
+            throw garbled(LaunchEnv.PROCESS_MAPPING, mapping, "puts " + onMyNode + " PEs on PE " + rank + "'s node, "
+                    + LaunchEnv.LOCAL_NPES + " says " + localSize);
+        }
+        return nodeOf;
     }
 
     private static long launcherPid(Map<String, String> env) {
@@ -316,7 +357,7 @@ public final class TcpBootstrap implements Bootstrap {
         out.writeLong(ProcFs.selfPid());
         out.writeInt(generation);
         out.flush();
-        DataInputStream in = new DataInputStream(socket.getInputStream());
+        DataInputStream in = new DataInputStream(received);
         if (in.readByte() != HELLO_OK) {
             throw new Refused("bootstrap refused: " + in.readUTF());
         }
@@ -324,7 +365,7 @@ public final class TcpBootstrap implements Bootstrap {
     }
 
     private void startReader() throws IOException {
-        DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+        DataInputStream in = new DataInputStream(new BufferedInputStream(received));
         // The launcher sends a heartbeat every few seconds: silence this long means it is gone.
         socket.setSoTimeout(launcherSilenceLimit);
         Thread.ofPlatform().daemon().name("jshmem-bootstrap-reader").start(() -> readLoop(in));
@@ -366,13 +407,20 @@ public final class TcpBootstrap implements Bootstrap {
                 }
                 switch (type) {
                     case FENCE_DONE -> {
-                        int count = in.readInt();
-                        for (int i = 0; i < count; i++) {
-                            values.put(in.readUTF(), readValue(in));
-                        }
+                        int flagged = in.readInt();
+                        cache.clear(); // a key put again before this fence has a newer value now
                         synchronized (state) {
+                            firstFlagged = flagged;
                             fencesDone++;
                             state.notifyAll();
+                        }
+                    }
+                    case VALUE -> {
+                        int request = in.readInt();
+                        byte[] value = in.readBoolean() ? readValue(in) : null;
+                        CompletableFuture<byte[]> waiting = lookupsInFlight.remove(request);
+                        if (waiting != null) {
+                            waiting.complete(value);
                         }
                     }
                     case ABORT_NOTICE -> aborted(in.readUTF());
@@ -383,6 +431,8 @@ public final class TcpBootstrap implements Bootstrap {
                 }
             }
         } catch (IOException e) {
+            // No answer will come to a lookup still in flight, whatever the state.
+            failLookups(closed ? "the bootstrap of PE " + identity.rank() + " is closed" : lost);
             // After finalize or close the launcher going away is expected; before, nothing else
             // would ever wake this PE's waiting loops.
             if (!closed && !finalized) {
@@ -464,7 +514,18 @@ public final class TcpBootstrap implements Bootstrap {
             handlers = List.copyOf(abortHandlers);
             state.notifyAll();
         }
+        failLookups(reason);
         handlers.forEach(h -> runHandler(h, reason));
+    }
+
+    /** Ends every lookup in flight with an exception saying why: its answer will never come. */
+    private void failLookups(String reason) {
+        for (Integer request : List.copyOf(lookupsInFlight.keySet())) {
+            CompletableFuture<byte[]> waiting = lookupsInFlight.remove(request);
+            if (waiting != null) {
+                waiting.completeExceptionally(new IllegalStateException("jshmem job is ending: " + reason));
+            }
+        }
     }
 
     private static void runHandler(Consumer<String> handler, String reason) {
@@ -539,6 +600,16 @@ public final class TcpBootstrap implements Bootstrap {
      */
     @Override
     public void fence() {
+        fenceFlagged(false);
+    }
+
+    /**
+     * {@inheritDoc} The launcher's server keeps the lowest PE that raised its flag: O(1) bytes per PE.
+     *
+     * @throws IllegalStateException if the job is being aborted or the launcher is gone
+     */
+    @Override
+    public int fenceFlagged(boolean flag) {
         synchronized (fenceCall) {
             long target;
             synchronized (state) {
@@ -548,6 +619,7 @@ public final class TcpBootstrap implements Bootstrap {
             try {
                 synchronized (out) {
                     out.writeByte(FENCE);
+                    out.writeBoolean(flag);
                     out.flush();
                 }
             } catch (IOException e) {
@@ -565,6 +637,7 @@ public final class TcpBootstrap implements Bootstrap {
                 if (fencesDone < target) {
                     throwIfAborted();
                 }
+                return firstFlagged;
             }
         }
     }
@@ -575,9 +648,78 @@ public final class TcpBootstrap implements Bootstrap {
         }
     }
 
+    /**
+     * {@inheritDoc} Asks the launcher's server for this one key the first time (a round trip),
+     * then answers from a cache until the next fence. Safe from any number of threads at once.
+     *
+     * @throws IllegalStateException if the job is ending or the launcher is gone, instead of waiting
+     *         for an answer that will not come
+     */
     @Override
     public byte[] get(String key) {
-        return values.get(key);
+        Objects.requireNonNull(key, "key");
+        byte[] cached = cache.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        int request = nextRequest.incrementAndGet();
+        CompletableFuture<byte[]> answer = new CompletableFuture<>();
+        synchronized (state) {
+            throwIfAborted();
+            if (closed) {
+                throw new IllegalStateException("PE " + identity.rank() + ": bootstrap lookup of \"" + key
+                        + "\" after close");
+            }
+            lookupsInFlight.put(request, answer);
+        }
+        try {
+            synchronized (out) {
+                out.writeByte(GET);
+                out.writeInt(request);
+                out.writeUTF(key);
+                out.flush();
+            }
+        } catch (IOException e) {
+            lookupsInFlight.remove(request);
+            throw lostConnection(e);
+        }
+        lookupsSent.incrementAndGet();
+        byte[] value;
+        try {
+            value = answer.get();
+        } catch (InterruptedException e) {
+            lookupsInFlight.remove(request);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("PE " + identity.rank() + ": interrupted in a bootstrap lookup of \""
+                    + key + "\"", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("PE " + identity.rank() + ": bootstrap lookup of \"" + key + "\" failed: "
+                    + e.getCause().getMessage(), e.getCause());
+        }
+        if (value != null) {
+            cache.put(key, value);
+        }
+        return value;
+    }
+
+    @Override
+    public int[] nodeIndexes() {
+        return nodeIndexes;
+    }
+
+    /** Lookups sent to the launcher so far (cache misses), for SHMEM_DEBUG and the scale tests. */
+    public long lookups() {
+        return lookupsSent.get();
+    }
+
+    /** Bytes received from the launcher so far (HELLO reply, fences, values, heartbeats). */
+    public long bytesReceived() {
+        return received.count();
+    }
+
+    @Override
+    public String traffic() {
+        return lookups() + " lookups, " + bytesReceived() + " bytes received";
     }
 
     /** Sends ABORT and waits for the launcher to end this process; halts with {@code status} if it does not. */
@@ -634,6 +776,38 @@ public final class TcpBootstrap implements Bootstrap {
     public void close() {
         closed = true;
         closeQuietly(socket);
+        failLookups("the bootstrap of PE " + identity.rank() + " is closed");
+    }
+
+    /** Counts the bytes read through it; read by other threads, hence atomic. */
+    private static final class CountingInputStream extends FilterInputStream {
+        private final AtomicLong count = new AtomicLong();
+
+        CountingInputStream(InputStream in) {
+            super(in);
+        }
+
+        long count() {
+            return count.get();
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count.incrementAndGet();
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count.addAndGet(n);
+            }
+            return n;
+        }
     }
 
     private IllegalStateException lostConnection(IOException e) {

@@ -47,23 +47,23 @@ final class ShmCapacity {
     }
 
     /**
-     * After the fence that published every PE's verdict ({@code shmcap.<pe>}): if any PE's node is
-     * short of room, every PE prints why (its own message, or the first PE's) and waits at one more
-     * fence until all have, since the launcher ends the job as soon as the first one exits; then throws.
+     * A fence at which every PE learns whether any PE's node is short of room, at O(1) cost per PE
+     * ({@link Bootstrap#fenceFlagged}): a PE whose node is short has put its message as
+     * {@code shmcap.<pe>} before. If any is, every PE prints why (its own message, or the first
+     * PE's, the one lookup) and waits at one more fence until all have, since the launcher ends the
+     * job as soon as the first one exits; then throws.
      */
     static void failTogether(Bootstrap bootstrap, String mine) {
-        String first = null;
-        for (int pe = 0; pe < bootstrap.size() && first == null; pe++) {
-            byte[] v = bootstrap.get("shmcap." + pe);
-            if (v != null && v.length > 0) {
-                first = new String(v, StandardCharsets.UTF_8);
-            }
-        }
-        if (first == null) {
+        int firstPe = bootstrap.fenceFlagged(mine != null);
+        if (firstPe < 0) {
             return;
         }
-        String message = mine != null ? mine : "PE " + bootstrap.rank() + ": initialization failed, since another"
-                + " node lacks shared memory: " + first;
+        String message = mine;
+        if (message == null) {
+            byte[] v = bootstrap.get("shmcap." + firstPe);
+            message = "PE " + bootstrap.rank() + ": initialization failed, since another node lacks shared memory: "
+                    + (v != null ? new String(v, StandardCharsets.UTF_8) : "PE " + firstPe + " reported it");
+        }
         Log.HEAP.error("jshmem: " + message);
         bootstrap.fence();
         throw new ShmemException(message);

@@ -7,6 +7,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * This PE's symmetric heap and its mappings of the heaps of the PEs on the same node.
@@ -33,8 +36,12 @@ public final class SymmetricHeap {
     private final int generation;
     private final Arena arena;
     private final MemorySegment self;
+    /** Mapped segments by PE, null for PEs not mapped: one reference per PE, no per-peer object. */
     private final MemorySegment[] peers;
-    private final String[] nodeOf;
+    /** Every PE's node index (one int per PE, from the launcher's mapping). */
+    private final int[] nodeOf;
+    /** The PEs on this node, ascending. */
+    private final int[] localPes;
     private final HeapAllocator allocator;
     private final long userSize;
     /** The shared-memory directory, for fault messages. */
@@ -42,8 +49,8 @@ public final class SymmetricHeap {
     private long internalNext = WAIT_CONTROL_BYTES;
     private volatile boolean closed;
 
-    private SymmetricHeap(int myPe, int generation, Arena arena, MemorySegment self, MemorySegment[] peers, String[] nodeOf,
-                          long userSize, Path dir) {
+    private SymmetricHeap(int myPe, int generation, Arena arena, MemorySegment self, MemorySegment[] peers, int[] nodeOf,
+                          int[] localPes, long userSize, Path dir) {
         this.myPe = myPe;
         this.generation = generation;
         this.dir = dir;
@@ -51,20 +58,28 @@ public final class SymmetricHeap {
         this.self = self;
         this.peers = peers;
         this.nodeOf = nodeOf;
+        this.localPes = localPes;
         this.userSize = userSize;
         this.allocator = new HeapAllocator(INTERNAL_SIZE, userSize);
     }
 
     /**
-     * Collective: creates this PE's segment, exchanges segment names through the bootstrap, maps
-     * the segments of the PEs on this node, and unlinks this PE's file once every PE mapped it.
+     * Collective: creates this PE's segment, publishes its name through the bootstrap, maps the
+     * segments of the PEs on this node, and unlinks this PE's file once every PE mapped it.
+     *
+     * <p>Scale: which PEs share this node comes from the launcher's mapping ({@link
+     * Bootstrap#nodeIndexes()}, one int per PE), so a PE reads only its node's records (the other
+     * PEs' segment names): O(PEs on the node) lookups, whatever N. The capacity verdict is agreed on
+     * in a flagged fence ({@link ShmCapacity#failTogether}), O(1) per PE. Only when the launcher gives
+     * no mapping does a PE read every PE's record to find its node's (O(N), the old way).
      */
     public static SymmetricHeap create(Bootstrap bootstrap, Config config) {
         int me = bootstrap.rank();
-        int n = bootstrap.size();
         long userSize = (config.symmetricSize() + 4095) & ~4095L;
         long total = INTERNAL_SIZE + userSize;
-        Path path = Path.of(config.shmDir(), SharedSegments.fileName(bootstrap.jobId(), bootstrap.generation(), me));
+        String jobId = bootstrap.jobId();
+        int generation = bootstrap.generation();
+        Path path = Path.of(config.shmDir(), SharedSegments.fileName(jobId, generation, me));
         Arena arena = Arena.ofShared();
         MemorySegment self;
         try {
@@ -75,61 +90,50 @@ public final class SymmetricHeap {
         }
         // A job ended while this PE waits in the fences below leaves no segment behind: under srun
         // nothing else removes the files, and the launcher may kill the PEs of this node before
-        // their own handlers run, so the first to learn of it removes every PE's (names are
-        // deterministic; the files of PEs on other nodes are not here).
-        // (Names computed now: the handler may run while this thread holds the bootstrap in a fence.)
-        Path[] names = new Path[n];
-        for (int pe = 0; pe < n; pe++) {
-            names[pe] = path.resolveSibling(SharedSegments.fileName(bootstrap.jobId(), bootstrap.generation(), pe));
-        }
+        // their own handlers run, so the first to learn of it removes every local PE's (names are
+        // deterministic; the files of PEs on other nodes are not here). The handler calls nothing
+        // on the bootstrap: it may run while this thread holds the bootstrap in a fence.
+        AtomicReference<int[]> onThisNode = new AtomicReference<>(new int[] {me});
         bootstrap.onAbort(reason -> {
-            for (Path p : names) {
-                SharedSegments.unlinkQuietly(p);
+            for (int pe : onThisNode.get()) {
+                SharedSegments.unlinkQuietly(path.resolveSibling(SharedSegments.fileName(jobId, generation, pe)));
             }
         });
         try {
             bootstrap.put("shm." + me, (bootstrap.nodeId() + "\n" + path + "\n" + total).getBytes(StandardCharsets.UTF_8));
-            bootstrap.fence();
-            MemorySegment[] peers = new MemorySegment[n];
-            String[] nodeOf = new String[n];
-            String[][] published = new String[n][];
-            int localPes = 0;
-            for (int pe = 0; pe < n; pe++) {
-                byte[] v = bootstrap.get("shm." + pe);
-                if (v == null) {
-                    throw new ShmemException("PE " + me + ": PE " + pe + " published no symmetric heap");
-                }
-                published[pe] = new String(v, StandardCharsets.UTF_8).split("\n");
-                if (published[pe][0].equals(bootstrap.nodeId())) {
-                    localPes++;
-                }
+            int[] nodeOf = bootstrap.nodeIndexes();
+            if (nodeOf == null) {
+                bootstrap.fence();
+                nodeOf = nodesFromRecords(bootstrap);
+            } else if (nodeOf.length != bootstrap.size()) {
+                throw new ShmemException("PE " + me + ": the launcher's process mapping places " + nodeOf.length
+                        + " PEs, the job has " + bootstrap.size());
             }
+            int[] local = pesOn(nodeOf, nodeOf[me]);
+            onThisNode.set(local);
             // Before any page is touched, on every PE of the node alike (see ShmCapacity); every PE
-            // learns the verdicts at the next fence, so all fail together.
-            String capacity = ShmCapacity.problem(me, path.getParent(), localPes, total, userSize);
-            bootstrap.put("shmcap." + me, (capacity == null ? "" : capacity).getBytes(StandardCharsets.UTF_8));
-            for (int pe = 0; pe < n; pe++) {
-                String[] parts = published[pe];
-                nodeOf[pe] = parts[0];
-                if (pe == me) {
-                    peers[pe] = self;
-                } else if (config.directOnNode() && parts[0].equals(bootstrap.nodeId())) {
-                    long size = Long.parseLong(parts[2]);
-                    if (size != total) {
-                        throw new ShmemException("PE " + me + ": PE " + pe + " has a symmetric heap of " + size
-                                + " bytes, this PE " + total + ": every PE must use the same SHMEM_SYMMETRIC_SIZE");
+            // learns at the next fence whether any node is short, so all fail together.
+            String capacity = ShmCapacity.problem(me, path.getParent(), local.length, total, userSize);
+            if (capacity != null) {
+                bootstrap.put("shmcap." + me, capacity.getBytes(StandardCharsets.UTF_8));
+            }
+            ShmCapacity.failTogether(bootstrap, capacity); // a fence: the node's records are visible after it
+            MemorySegment[] peers = new MemorySegment[bootstrap.size()];
+            peers[me] = self;
+            if (config.directOnNode()) {
+                for (int pe : local) {
+                    if (pe != me) {
+                        peers[pe] = SharedSegments.open(Path.of(record(bootstrap, me, pe, total)[1]), total, arena);
                     }
-                    peers[pe] = SharedSegments.open(Path.of(parts[1]), total, arena);
                 }
             }
             bootstrap.fence();
-            ShmCapacity.failTogether(bootstrap, capacity);
             if (config.shmPreallocate()) {
                 // After the fence: every PE of the node has checked the space before any took it.
-                ShmCapacity.preallocate(me, path, localPes, total, userSize);
+                ShmCapacity.preallocate(me, path, local.length, total, userSize);
             }
-            latestGeneration = Math.max(latestGeneration, bootstrap.generation());
-            return new SymmetricHeap(me, bootstrap.generation(), arena, self, peers, nodeOf, userSize, path.getParent());
+            latestGeneration = Math.max(latestGeneration, generation);
+            return new SymmetricHeap(me, generation, arena, self, peers, nodeOf, local, userSize, path.getParent());
         } catch (RuntimeException e) {
             arena.close();
             throw e;
@@ -137,6 +141,55 @@ public final class SymmetricHeap {
             // Everyone has mapped it (or init failed): the name is no longer needed.
             SharedSegments.unlinkQuietly(path);
         }
+    }
+
+    /** PE {@code pe}'s published record: node id, segment path, segment size (checked against ours). */
+    private static String[] record(Bootstrap bootstrap, int me, int pe, long total) {
+        byte[] v = bootstrap.get("shm." + pe);
+        if (v == null) {
+            throw new ShmemException("PE " + me + ": PE " + pe + " published no symmetric heap");
+        }
+        String[] parts = new String(v, StandardCharsets.UTF_8).split("\n");
+        long size = Long.parseLong(parts[2]);
+        if (size != total) {
+            throw new ShmemException("PE " + me + ": PE " + pe + " has a symmetric heap of " + size
+                    + " bytes, this PE " + total + ": every PE must use the same SHMEM_SYMMETRIC_SIZE");
+        }
+        return parts;
+    }
+
+    /**
+     * Every PE's node index from every PE's published node id: O(N) lookups, only for a bootstrap
+     * whose launcher gives no process mapping (PMI-2 without PMI_process_mapping, hand-made launches).
+     */
+    private static int[] nodesFromRecords(Bootstrap bootstrap) {
+        int n = bootstrap.size();
+        int[] nodeOf = new int[n];
+        Map<String, Integer> index = new HashMap<>();
+        for (int pe = 0; pe < n; pe++) {
+            byte[] v = bootstrap.get("shm." + pe);
+            if (v == null) {
+                throw new ShmemException("PE " + bootstrap.rank() + ": PE " + pe + " published no symmetric heap");
+            }
+            String node = new String(v, StandardCharsets.UTF_8).split("\n")[0];
+            nodeOf[pe] = index.computeIfAbsent(node, k -> index.size());
+        }
+        return nodeOf;
+    }
+
+    /** The PEs whose node index is {@code node}, ascending. */
+    static int[] pesOn(int[] nodeOf, int node) {
+        int count = 0;
+        for (int n : nodeOf) {
+            count += n == node ? 1 : 0;
+        }
+        int[] pes = new int[count];
+        for (int pe = 0, i = 0; pe < nodeOf.length; pe++) {
+            if (nodeOf[pe] == node) {
+                pes[i++] = pe;
+            }
+        }
+        return pes;
     }
 
     /** Allocates {@code bytes} of the internal region, 64-byte aligned; deterministic across PEs. */
@@ -166,16 +219,22 @@ public final class SymmetricHeap {
 
     /** How many PEs of the job run on this PE's node (this one included), mapped or not. */
     public int pesOnThisNode() {
-        int n = 0;
-        for (String node : nodeOf) {
-            n += node.equals(nodeOf[myPe]) ? 1 : 0;
-        }
-        return n;
+        return localPes.length;
     }
 
-    /** Node id of each PE, as the bootstrap reported it. */
-    public String nodeOf(int pe) {
+    /** The PEs on this PE's node (this one included), ascending; the array is the runtime's to read. */
+    public int[] localPes() {
+        return localPes;
+    }
+
+    /** Node index of PE {@code pe}: equal for PEs on the same node. */
+    public int nodeIndex(int pe) {
         return nodeOf[pe];
+    }
+
+    /** Name of PE {@code pe}'s node for messages and grouping ("n" and its index; equal for PEs on one node). */
+    public String nodeOf(int pe) {
+        return "n" + nodeOf[pe];
     }
 
     public HeapAllocator allocator() {

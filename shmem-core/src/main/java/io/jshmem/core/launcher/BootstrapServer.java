@@ -31,7 +31,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The launcher's end of the bootstrap protocol ({@link io.jshmem.core.bootstrap.BootstrapProtocol}):
- * authenticates PEs, runs the key-value fences, and reports job-level events to a {@link Listener}.
+ * authenticates PEs, runs the fences, keeps the values PEs put and answers per-key lookups (values
+ * on demand: a fence ships no values), and reports job-level events to a {@link Listener}.
  * Listens on 127.0.0.1 unless told otherwise (PEs on other hosts: see {@link BootstrapEndpoint}).
  *
  * <p>Start-up must survive anyone on the machine flooding the port (any local user can connect).
@@ -115,14 +116,19 @@ final class BootstrapServer implements AutoCloseable {
     private final Map<Integer, Generation> generations = new HashMap<>(); // those not yet finalized by every PE
     private int maxGeneration = -1;
     private long disconnects; // numbers the connections lost before finalize, in order
+    private long lookups; // GETs answered, for the scale tests
 
     /** The fences of one generation (guarded by the server). */
     private static final class Generation {
         final int number;
         final Peer[] peers;
         final Map<String, byte[]> putsSinceFence = new LinkedHashMap<>();
+        /** Values put before the last completed fence: what GET answers from (O(N) in all, not per PE). */
+        final Map<String, byte[]> visible = new HashMap<>();
         final boolean[] inFence;
         int fenceArrivals;
+        /** The lowest PE whose FENCE in the current fence raised its flag, or -1. */
+        int firstFlagged = -1;
         int firstFinalized = -1;
         int finalizedCount;
 
@@ -274,6 +280,26 @@ final class BootstrapServer implements AutoCloseable {
             }
         }
         return -1;
+    }
+
+    /** GETs answered so far (all PEs, all generations). */
+    synchronized long lookups() {
+        return lookups;
+    }
+
+    /** Keys and value bytes the server holds now, over the generations not yet finalized by every PE. */
+    synchronized long[] storedKeysAndBytes() {
+        long keys = 0;
+        long bytes = 0;
+        for (Generation g : generations.values()) {
+            for (Map<String, byte[]> m : List.of(g.visible, g.putsSinceFence)) {
+                keys += m.size();
+                for (Map.Entry<String, byte[]> e : m.entrySet()) {
+                    bytes += e.getKey().length() + e.getValue().length;
+                }
+            }
+        }
+        return new long[] {keys, bytes};
     }
 
     /** The latest generation any PE connected for, -1 before the first connection. */
@@ -699,7 +725,17 @@ final class BootstrapServer implements AutoCloseable {
                         peer.generation.putsSinceFence.put(key, value);
                     }
                 }
-                case FENCE -> fence(peer);
+                case FENCE -> fence(peer, in.readBoolean());
+                case GET -> {
+                    int request = in.readInt();
+                    String key = in.readUTF();
+                    byte[] value;
+                    synchronized (this) {
+                        value = peer.generation.visible.get(key);
+                        lookups++;
+                    }
+                    peer.send(valueReply(request, value));
+                }
                 case ABORT -> {
                     int status = in.readInt();
                     listener.aborted(peer.pe, status, in.readUTF());
@@ -716,7 +752,7 @@ final class BootstrapServer implements AutoCloseable {
         }
     }
 
-    private void fence(Peer peer) {
+    private void fence(Peer peer, boolean flag) {
         String problem = null;
         byte[] done = null;
         List<Peer> waiting = List.of();
@@ -739,10 +775,16 @@ final class BootstrapServer implements AutoCloseable {
                         + " had finalized; it would wait forever";
             } else {
                 g.inFence[peer.pe] = true;
+                if (flag && (g.firstFlagged < 0 || peer.pe < g.firstFlagged)) {
+                    g.firstFlagged = peer.pe;
+                }
                 if (++g.fenceArrivals == npes) {
-                    // Every PE has seen all earlier puts, so the puts of this epoch are all it lacks.
-                    done = fenceDone(g.putsSinceFence);
+                    // The epoch's puts become visible before any PE learns that the fence is done,
+                    // so every GET it sends after the fence finds them.
+                    g.visible.putAll(g.putsSinceFence);
                     g.putsSinceFence.clear();
+                    done = fenceDone(g.firstFlagged);
+                    g.firstFlagged = -1;
                     Arrays.fill(g.inFence, false);
                     g.fenceArrivals = 0;
                     waiting = Arrays.asList(g.peers.clone());
@@ -785,13 +827,20 @@ final class BootstrapServer implements AutoCloseable {
         }
     }
 
-    private static byte[] fenceDone(Map<String, byte[]> puts) {
+    private static byte[] fenceDone(int firstFlagged) {
         return message(out -> {
             out.writeByte(FENCE_DONE);
-            out.writeInt(puts.size());
-            for (Map.Entry<String, byte[]> e : puts.entrySet()) {
-                out.writeUTF(e.getKey());
-                writeValue(out, e.getValue());
+            out.writeInt(firstFlagged);
+        });
+    }
+
+    private static byte[] valueReply(int request, byte[] value) {
+        return message(out -> {
+            out.writeByte(VALUE);
+            out.writeInt(request);
+            out.writeBoolean(value != null);
+            if (value != null) {
+                writeValue(out, value);
             }
         });
     }

@@ -76,6 +76,8 @@ final class Job implements BootstrapServer.Listener {
     private final LaunchOptions options;
     private final List<String> command;
     private final List<Placement> placements;
+    /** Every PE's node, for {@link LaunchEnv#PROCESS_MAPPING}: one string for all PEs, its size grows with the hosts. */
+    private final String processMapping;
     /** The CPU each PE is bound to (--bind-to), -1 for none. */
     private final int[] cpuOf;
     private final Map<String, String> launcherEnv;
@@ -118,6 +120,11 @@ final class Job implements BootstrapServer.Listener {
         this.options = options;
         this.command = command;
         this.placements = List.copyOf(placements);
+        int[] nodeOf = new int[this.placements.size()];
+        for (Placement p : this.placements) {
+            nodeOf[p.pe()] = p.node().id();
+        }
+        this.processMapping = io.jshmem.core.bootstrap.ProcessMapping.encode(nodeOf);
         this.endpoint = endpoint;
         this.launcherEnv = launcherEnv;
         this.npes = options.npes();
@@ -315,6 +322,7 @@ final class Job implements BootstrapServer.Listener {
                 LaunchEnv.NODE, Integer.toString(p.node().id()),
                 LaunchEnv.LOCAL_PE, Integer.toString(p.localPe()),
                 LaunchEnv.LOCAL_NPES, Integer.toString(p.node().npes()),
+                LaunchEnv.PROCESS_MAPPING, processMapping,
                 LaunchEnv.BOOTSTRAP, endpoint.hostPort(p.node().id(), server.port()),
                 LaunchEnv.LAUNCH_TIMEOUT, Integer.toString(options.launchTimeoutSeconds()),
                 LaunchEnv.HEARTBEAT_TIMEOUT, Integer.toString(options.heartbeatTimeoutSeconds()));

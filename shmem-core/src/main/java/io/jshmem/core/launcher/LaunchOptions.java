@@ -463,7 +463,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_FORK_POLICY      warn, refuse or allow (see the README)
 
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
-                JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_BOOTSTRAP, JSHMEM_SECRET_FILE (the
+                JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_PROCESS_MAPPING (every PE's node,
+                in PMI_process_mapping's format), JSHMEM_BOOTSTRAP, JSHMEM_SECRET_FILE (the
                 job secret's file: 0600 in a 0700 directory, deleted by the PE once read; the
                 secret is in no PE's environment), JSHMEM_LAUNCH_TIMEOUT,
                 JSHMEM_HEARTBEAT_TIMEOUT (and JSHMEM_BIND=core for a PE

@@ -84,7 +84,7 @@ class OrphanGuardTest {
                     mode, Long.toString(sleepMillis));
             pb.environment().putAll(Map.of(LaunchEnv.JOBID, "orphan1", LaunchEnv.PE, "0", LaunchEnv.NPES, "1",
                     LaunchEnv.NODE, "0", LaunchEnv.LOCAL_PE, "0", LaunchEnv.LOCAL_NPES, "1",
-                    LaunchEnv.BOOTSTRAP, "127.0.0.1:" + server.getLocalPort(),
+                    LaunchEnv.PROCESS_MAPPING, "(vector,(0,1,1))", LaunchEnv.BOOTSTRAP, "127.0.0.1:" + server.getLocalPort(),
                     LaunchEnv.SECRET, "00".repeat(BootstrapProtocol.SECRET_BYTES)));
             pb.redirectError(ProcessBuilder.Redirect.PIPE);
             Process pe = pb.start();

@@ -31,6 +31,7 @@ class TcpBootstrapTest {
         env.put(LaunchEnv.NODE, "0");
         env.put(LaunchEnv.LOCAL_PE, "1");
         env.put(LaunchEnv.LOCAL_NPES, "4");
+        env.put(LaunchEnv.PROCESS_MAPPING, "(vector,(0,1,4))");
         env.put(LaunchEnv.BOOTSTRAP, "127.0.0.1:1");
         env.put(LaunchEnv.SECRET, "ab".repeat(BootstrapProtocol.SECRET_BYTES));
         return env;
@@ -67,6 +68,8 @@ class TcpBootstrapTest {
         assertGarbled(LaunchEnv.PE, "4");       // not below NPES
         assertGarbled(LaunchEnv.NPES, "0");
         assertGarbled(LaunchEnv.LOCAL_PE, "-1");
+        assertGarbled(LaunchEnv.PROCESS_MAPPING, "(vector,(0,2,2))"); // 2 PEs on its node, LOCAL_NPES says 4
+        assertGarbled(LaunchEnv.PROCESS_MAPPING, "0,0,0,0");
         assertGarbled(LaunchEnv.BOOTSTRAP, "localhost");
         assertGarbled(LaunchEnv.BOOTSTRAP, "localhost:99999");
         assertGarbled(LaunchEnv.JOBID, "../etc");

@@ -74,6 +74,102 @@ class BootstrapServerTest {
         assertNull(pe.get("never put"));
     }
 
+    /**
+     * Values on demand: a fence brings no values (its bytes do not grow with what the PEs put), a
+     * lookup fetches one value, a second lookup of it is answered from the cache.
+     */
+    @Test
+    void valuesComeOnDemandAndFencesCarryNone() throws Exception {
+        List<TcpBootstrap> pes = startJob(4);
+        byte[] big = new byte[10_000];
+        runOnEach(pes, pe -> {
+            pe.put("addr." + pe.rank(), big);
+            pe.fence();
+        });
+        TcpBootstrap pe0 = pes.get(0);
+        long afterFence = pe0.bytesReceived();
+        assertTrue(afterFence < 1_000, "a fence shipped values: " + afterFence + " bytes received");
+        assertEquals(0, pe0.lookups());
+        assertEquals(big.length, pe0.get("addr.3").length);
+        assertEquals(big.length, pe0.get("addr.3").length);
+        assertEquals(1, pe0.lookups(), "the second get is answered from the cache");
+        long value = pe0.bytesReceived() - afterFence;
+        assertTrue(value >= big.length && value < big.length + 100, value + " bytes for one value");
+        assertNull(pe0.get("addr.9"));
+        assertEquals(2, server.lookups());
+        long[] stored = server.storedKeysAndBytes();
+        assertEquals(4, stored[0], "the server keeps each value once");
+        assertTrue(stored[1] >= 4L * big.length && stored[1] < 4L * big.length + 100, "stored bytes " + stored[1]);
+    }
+
+    /** A flagged fence gives every PE the lowest PE that raised its flag, and the flags last one fence. */
+    @Test
+    void flaggedFenceNamesTheLowestFlaggedPe() throws Exception {
+        List<TcpBootstrap> pes = startJob(3);
+        List<CompletableFuture<String>> seen = new ArrayList<>();
+        for (TcpBootstrap pe : pes) {
+            seen.add(CompletableFuture.supplyAsync(() -> pe.fenceFlagged(pe.rank() >= 1) + "," + pe.fenceFlagged(false),
+                    Thread::startVirtualThread));
+        }
+        for (CompletableFuture<String> s : seen) {
+            assertEquals("1,-1", s.get(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Lookups from many threads of one PE at once (endpoints made on first use) each get their own answer. */
+    @Test
+    void concurrentLookupsOfOnePeGetTheirOwnAnswers() throws Exception {
+        List<TcpBootstrap> pes = startJob(2);
+        runOnEach(pes, pe -> {
+            for (int k = 0; k < 50; k++) {
+                pe.put("k" + k + "." + pe.rank(), bytes("value " + k + " of " + pe.rank()));
+            }
+            pe.fence();
+        });
+        TcpBootstrap pe0 = pes.get(0);
+        List<CompletableFuture<Void>> lookups = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            lookups.add(CompletableFuture.runAsync(() -> {
+                for (int k = 0; k < 50; k++) {
+                    assertArrayEquals(bytes("value " + k + " of 1"), pe0.get("k" + k + ".1"));
+                }
+            }, Thread::startVirtualThread));
+        }
+        for (CompletableFuture<Void> l : lookups) {
+            l.get(HANG_GUARD_SECONDS, TimeUnit.SECONDS);
+        }
+        assertTrue(pe0.lookups() >= 50 && pe0.lookups() <= 8 * 50, "lookups " + pe0.lookups());
+    }
+
+    /** A lookup never waits on a job that is over: the server gone, it fails naming the reason. */
+    @Test
+    void lookupAfterTheLauncherIsGoneFails() throws Exception {
+        List<TcpBootstrap> pes = startJob(1);
+        runOnEach(pes, pe -> {
+            pe.put("x.0", bytes("x"));
+            pe.fence();
+        });
+        server.close();
+        server = null;
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> {
+            for (int i = 0; i < 1_000; i++) {
+                pes.get(0).get("y." + i); // the first lookups may be sent before the close is noticed
+                Thread.sleep(10);
+            }
+        });
+        assertTrue(e.getMessage().contains("job is ending") || e.getMessage().contains("lost connection"), e.getMessage());
+    }
+
+    private static void runOnEach(List<TcpBootstrap> pes, java.util.function.Consumer<TcpBootstrap> step) throws Exception {
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        for (TcpBootstrap pe : pes) {
+            done.add(CompletableFuture.runAsync(() -> step.accept(pe), Thread::startVirtualThread));
+        }
+        for (CompletableFuture<Void> d : done) {
+            d.get(HANG_GUARD_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void refusesWrongSecretDuplicatesAndStrangers() throws Exception {
         server = BootstrapServer.start(2, secret, events);

@@ -175,7 +175,8 @@ public final class SpawnJobs {
             p.waitFor();
             List<String> leaked = new ArrayList<>();
             for (String v : List.of("JSHMEM_JOBID", "JSHMEM_PE", "JSHMEM_NPES", "JSHMEM_SECRET", "JSHMEM_SECRET_FILE",
-                    "JSHMEM_BOOTSTRAP", "JSHMEM_NODE", "JSHMEM_LOCAL_PE", "JSHMEM_LOCAL_NPES")) {
+                    "JSHMEM_BOOTSTRAP", "JSHMEM_NODE", "JSHMEM_LOCAL_PE", "JSHMEM_LOCAL_NPES",
+                    "JSHMEM_PROCESS_MAPPING")) {
                 if (out.lines().anyMatch(l -> l.startsWith(v + "="))) {
                     leaked.add(v);
                 }
