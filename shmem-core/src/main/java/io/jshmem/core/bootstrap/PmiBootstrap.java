@@ -28,9 +28,8 @@ import java.util.function.Consumer;
  * <p><b>Scale.</b> A key that names its owner, {@code <name>.<pe>} (every key the runtime uses:
  * {@code shm.3}, {@code ucx.addr.3}), is looked up in that PE's directories only: the epochs not
  * yet read for it, then the value, O(1) lookups per peer used, never N directories. Other keys
- * read every PE's directory once per epoch (O(N), for keys whose putter is unknown). PMIx fences
- * collect no data (direct modex), so a PE receives only what it asks for; which PEs share a node
- * comes from the launcher's mapping ({@link #nodeIndexes()}), not from N keys.
+ * read every PE's directory once per epoch (O(N), for keys whose putter is unknown). Which PEs
+ * share a node comes from the launcher's mapping ({@link #nodeIndexes()}), not from N keys.
  *
  * <p><b>Failures.</b> The launcher ends the job when a PE aborts (PMI2_Abort, PMIx_Abort). A PE
  * whose initializing thread dies of an uncaught exception before finalize aborts the job (as the

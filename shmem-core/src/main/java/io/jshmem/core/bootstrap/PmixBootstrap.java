@@ -277,9 +277,11 @@ final class PmixBootstrap extends PmiBootstrap {
             }
             MemorySegment info = a.allocate(INFO_SIZE, INFO_ALIGN);
             MemorySegment flag = a.allocate(JAVA_BYTE);
-            // No data collection ("direct modex"): a fence only synchronizes, and PMIx_Get fetches a
-            // peer's value when first asked, so a PE receives the values of the peers it uses, not N.
-            flag.set(JAVA_BYTE, 0, (byte) 0);
+            // With data collection: every node's PMIx server gets every value at the fence (its
+            // business, not the JVM's; PMIx_Get of a peer's key is then local). Without it ("direct
+            // modex"), Slurm 22.05's PMIx plugin answers a peer's key committed after an earlier
+            // fence with not-found, even with PMIX_GET_REFRESH_CACHE: the server caches a peer's data.
+            flag.set(JAVA_BYTE, 0, (byte) 1);
             rc = (int) h.infoLoad.invokeExact(info, a.allocateFrom(COLLECT_DATA), flag, BOOL);
             if (rc != SUCCESS) {
                 throw new IllegalStateException("PE " + rank() + ": PMIx_Info_load failed: " + error(rc));

@@ -177,6 +177,24 @@ class PmiBootstrapKeysTest {
         assertEquals(List.of(8, 8, 8, 8), gets);
     }
 
+    /** A key that names its owner ({@code <name>.<pe>}) reads that PE's directories only, not N. */
+    @Test
+    void ownerKeysReadOnlyTheOwnersDirectories() throws Exception {
+        List<Integer> gets = onEveryPe(8, pe -> {
+            pe.put("shm." + pe.rank(), b("segment of " + pe.rank()));
+            pe.fence();
+            pe.fence(); // an empty epoch: one more directory of the owner to read
+            int right = (pe.rank() + 1) % pe.size();
+            assertEquals("segment of " + right, s(pe.get("shm." + right)));
+            assertEquals("segment of " + right, s(pe.get("shm." + right)));
+            assertNull(pe.get("shm." + pe.size()), "no such PE: an ordinary key, nobody put it");
+            return pe.gets;
+        });
+        // 2 directories of the right neighbour + its value; then the ordinary key reads the other
+        // 7 PEs' 2 directories each (the neighbour's are read already)
+        assertEquals(List.of(3 + 14, 3 + 14, 3 + 14, 3 + 14, 3 + 14, 3 + 14, 3 + 14, 3 + 14), gets);
+    }
+
     @Test
     void valuesAreCopies() throws Exception {
         onEveryPe(1, pe -> {
