@@ -344,57 +344,35 @@ class ScaleSimulationTest {
         SymmetricHeap heap = SymmetricHeap.create(bootstrap, config());
         cleanup.add(heap::close);
         assertEquals(PES_PER_NODE, heap.pesOnThisNode());
-        for (String key : bootstrap.asked) {
+        for (String key : bootstrap.asked()) {
             int pe = Integer.parseInt(key.substring(key.lastIndexOf('.') + 1));
             assertTrue(key.startsWith("shm.") && pe / PES_PER_NODE == sample / PES_PER_NODE,
                     "init asked for " + key + ", not a node-mate's record");
         }
-        Traffic afterInit = new Traffic(bootstrap.asked.size(), bootstrap.bytes);
+        Traffic afterInit = new Traffic(bootstrap.asked().size(), bootstrap.bytes());
         fetchAddresses(bootstrap, peersUsed(sample, npes));
-        return new Outcome(afterInit, new Traffic(bootstrap.asked.size(), bootstrap.bytes), everyone.size(), 0);
+        return new Outcome(afterInit, new Traffic(bootstrap.asked().size(), bootstrap.bytes()), everyone.size(), 0);
     }
 
     /**
      * A bootstrap for one PE of a simulated job: the other PEs' values are there from the start (they
      * put them before the first fence), fences complete at once, and each lookup is charged the
      * bytes of the real protocol's VALUE reply; a fence, its FENCE_DONE. Caches like TcpBootstrap.
+     * A record: its components are the identity accessors {@link Bootstrap} asks for.
      */
-    private static final class CountingBootstrap implements Bootstrap {
-        private final int rank;
-        private final int size;
-        private final String jobId;
-        private final Map<String, byte[]> values;
-        private final int[] nodeOf;
-        private final Map<String, byte[]> pending = new HashMap<>();
-        final Set<String> asked = new HashSet<>();
-        long bytes;
-
-        CountingBootstrap(int rank, int size, String jobId, Map<String, byte[]> values, int[] nodeOf) {
-            this.rank = rank;
-            this.size = size;
-            this.jobId = jobId;
-            this.values = values;
-            this.nodeOf = nodeOf;
+    private record CountingBootstrap(int rank, int size, String jobId, Map<String, byte[]> values, int[] nodeIndexes,
+                                     Map<String, byte[]> pending, Set<String> asked, long[] charged) implements Bootstrap {
+        CountingBootstrap(int rank, int size, String jobId, Map<String, byte[]> values, int[] nodeIndexes) {
+            this(rank, size, jobId, values, nodeIndexes, new HashMap<>(), new HashSet<>(), new long[1]);
         }
 
-        @Override
-        public int rank() {
-            return rank;
-        }
-
-        @Override
-        public int size() {
-            return size;
+        long bytes() {
+            return charged[0];
         }
 
         @Override
         public String nodeId() {
-            return Integer.toString(nodeOf[rank]);
-        }
-
-        @Override
-        public String jobId() {
-            return jobId;
+            return Integer.toString(nodeIndexes[rank]);
         }
 
         @Override
@@ -416,7 +394,7 @@ class ScaleSimulationTest {
         public int fenceFlagged(boolean flag) {
             values.putAll(pending);
             pending.clear();
-            bytes += FENCE_DONE_BYTES;
+            charged[0] += FENCE_DONE_BYTES;
             return flag ? rank : -1; // the simulated PEs raise no flag
         }
 
@@ -424,14 +402,9 @@ class ScaleSimulationTest {
         public byte[] get(String key) {
             byte[] v = values.get(key);
             if (asked.add(key)) {
-                bytes += VALUE_REPLY_OVERHEAD + (v == null ? -4 : v.length);
+                charged[0] += VALUE_REPLY_OVERHEAD + (v == null ? -4 : v.length);
             }
             return v;
-        }
-
-        @Override
-        public int[] nodeIndexes() {
-            return nodeOf;
         }
 
         @Override
@@ -439,21 +412,10 @@ class ScaleSimulationTest {
             throw new AssertionError("abort: " + message);
         }
 
-        @Override
-        public void finalized() {
-        }
-
-        @Override
-        public void onAbort(Consumer<String> handler) {
-        }
-
-        @Override
-        public String describe() {
-            return "counting model";
-        }
-
-        @Override
-        public void close() {
-        }
+        // Nothing to tell a launcher, no abort to notice, nothing to release.
+        @Override public void finalized() { }
+        @Override public void onAbort(Consumer<String> handler) { }
+        @Override public String describe() { return "counting model"; }
+        @Override public void close() { }
     }
 }
