@@ -1,6 +1,9 @@
 package io.jshmem.core.bootstrap;
 
 import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -10,8 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * minimum over all. ceil(log2 N) fences and lookups per PE, O(1) bytes each: no PE reads N keys.
  */
 final class FlagDissemination {
-    /** Numbers the calls, so every call's keys are new (PMI stores are write-once). */
-    private static final AtomicLong CALLS = new AtomicLong();
+    /**
+     * Numbers each bootstrap's calls, so every call's keys are new (PMI stores are write-once). Per
+     * bootstrap, not per process: the PEs of an in-process job share a JVM.
+     */
+    private static final Map<Bootstrap, AtomicLong> CALLS = Collections.synchronizedMap(new WeakHashMap<>());
 
     private FlagDissemination() {
     }
@@ -19,7 +25,8 @@ final class FlagDissemination {
     static int run(Bootstrap b, boolean flag) {
         int n = b.size();
         int me = b.rank();
-        long call = CALLS.getAndIncrement(); // every PE makes the same calls in the same order
+        // Every PE makes the same calls in the same order, so the numbers agree.
+        long call = CALLS.computeIfAbsent(b, x -> new AtomicLong()).getAndIncrement();
         int known = flag ? me : Integer.MAX_VALUE;
         if (n == 1) {
             b.fence();

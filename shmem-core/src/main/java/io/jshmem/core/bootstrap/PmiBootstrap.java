@@ -67,6 +67,7 @@ abstract class PmiBootstrap implements Bootstrap {
     private long reinitTimeoutNanos;                            // bound of that fence in a re-initialization; guarded by pmi
     private final Map<String, String> where = new HashMap<>();   // user key -> generated key; guarded by pmi
     private final Map<String, byte[]> cache = new HashMap<>();   // generated key -> value; guarded by pmi
+    private long flagCalls;                                     // fenceFlagged calls; guarded by pmi
     private int[] ownerEpochsRead;                              // per PE, epochs whose directory is read; guarded by pmi
     /** Every PE's node index from the launcher, or null (set once by the subclass at creation). */
     private volatile int[] nodeIndexes;
@@ -253,6 +254,42 @@ abstract class PmiBootstrap implements Bootstrap {
             pmi.unlock();
         }
         throwIfAborted();
+    }
+
+    /**
+     * {@inheritDoc} Here: a {@link #fence()}, then a dissemination of the lowest flagged PE over raw
+     * store keys (one per PE and round, outside the epochs and their directories), ceil(log2 N)
+     * store fences and one store lookup each: no PE reads N keys.
+     */
+    @Override
+    public final int fenceFlagged(boolean flag) {
+        fence();
+        int known = flag ? id.rank() : Integer.MAX_VALUE;
+        pmi.lock();
+        try {
+            throwIfClosed();
+            long call = flagCalls++; // every PE makes the same calls: the keys agree
+            int n = id.size();
+            for (int distance = 1, round = 0; distance < n; distance <<= 1, round++) {
+                storePut(flagKey(id.rank(), generation, call, round), Integer.toString(known).getBytes(StandardCharsets.UTF_8));
+                storeFence();
+                int from = Math.floorMod(id.rank() - distance, n);
+                byte[] v = storeGet(from, flagKey(from, generation, call, round));
+                if (v == null) {
+                    throw new IllegalStateException("PE " + from + " stored no flag for round " + round + " of a flagged fence ("
+                            + flagKey(from, generation, call, round) + ")");
+                }
+                known = Math.min(known, Integer.parseInt(new String(v, StandardCharsets.UTF_8)));
+            }
+        } finally {
+            pmi.unlock();
+        }
+        throwIfAborted();
+        return known == Integer.MAX_VALUE ? -1 : known;
+    }
+
+    static String flagKey(int rank, int generation, long call, int round) {
+        return "j" + rank + ".f" + generation + "." + call + "." + round; // never an epoch number: no clash
     }
 
     /**

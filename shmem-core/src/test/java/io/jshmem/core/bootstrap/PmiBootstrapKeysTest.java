@@ -195,6 +195,22 @@ class PmiBootstrapKeysTest {
         assertEquals(List.of(3 + 14, 3 + 14, 3 + 14, 3 + 14, 3 + 14, 3 + 14, 3 + 14, 3 + 14), gets);
     }
 
+    /** The flagged fence over a PMI store: every PE learns the lowest flagged PE, in ceil(log2 N) rounds. */
+    @Test
+    void flaggedFenceAgreesOnTheLowestFlaggedPe() throws Exception {
+        List<String> seen = onEveryPe(5, pe -> {
+            pe.put("before." + pe.rank(), b("x"));
+            int first = pe.fenceFlagged(pe.rank() >= 3);
+            int none = pe.fenceFlagged(false);
+            int all = pe.fenceFlagged(true);
+            int gets = pe.gets;
+            assertEquals("x", s(pe.get("before." + (pe.rank() + 1) % 5)), "a put before it is visible after it");
+            return first + "," + none + "," + all + "," + gets;
+        });
+        // 3 rounds of one flag lookup each per call, no directories
+        assertEquals(List.of("3,-1,0,9", "3,-1,0,9", "3,-1,0,9", "3,-1,0,9", "3,-1,0,9"), seen);
+    }
+
     @Test
     void valuesAreCopies() throws Exception {
         onEveryPe(1, pe -> {
