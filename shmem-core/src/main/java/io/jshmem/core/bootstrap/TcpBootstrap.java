@@ -34,8 +34,10 @@ import java.util.regex.Pattern;
 
 /**
  * The PE side of the jshmem launcher's bootstrap: a TCP connection to {@code oshrun}'s server
- * (see {@link BootstrapProtocol}). A daemon reader thread receives fence completions and abort
- * notices, so {@link #fence()} and the {@link #onAbort} handlers never wait on a dead launcher.
+ * (see {@link BootstrapProtocol}). A daemon reader thread receives fence completions, the answers
+ * to lookups and abort notices, so {@link #fence()}, {@link #get} and the {@link #onAbort} handlers
+ * never wait on a dead launcher. Values come on demand: {@link #get} asks the launcher for one key
+ * the first time, from any thread, and caches the answer until the next fence.
  *
  * <p>Orphan guard: a PE started by oshrun ({@link #fromEnvironment}) that loses its connection to
  * the launcher before finalizing halts itself {@value #DEFAULT_ORPHAN_GRACE_MILLIS} ms later, unless

@@ -156,4 +156,61 @@ class TcpBootstrapTest {
             dropper.join();
         }
     }
+
+    /**
+     * A lookup whose answer never comes ends when the launcher's abort notice does, with the reason;
+     * so do the lookups of other threads waiting at the same time.
+     */
+    @Test
+    void lookupsInFlightEndWithTheAbortNotice() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            java.util.concurrent.CompletableFuture<Void> launcher = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try (Socket c = s.accept()) {
+                    java.io.DataInputStream in = new java.io.DataInputStream(c.getInputStream());
+                    java.io.DataOutputStream out = new java.io.DataOutputStream(c.getOutputStream());
+                    in.readFully(new byte[4 + 4 + BootstrapProtocol.SECRET_BYTES + 4 + 8 + 4]); // HELLO
+                    out.writeByte(BootstrapProtocol.HELLO_OK);
+                    out.flush();
+                    for (int gets = 0; gets < 2; ) { // two GETs, left unanswered (heartbeats aside)
+                        byte type = in.readByte();
+                        if (type == BootstrapProtocol.HEARTBEAT) {
+                            continue;
+                        }
+                        assertEquals(BootstrapProtocol.GET, type);
+                        in.readInt();
+                        in.readUTF();
+                        gets++;
+                    }
+                    out.writeByte(BootstrapProtocol.ABORT_NOTICE);
+                    out.writeUTF("PE 3 was killed by signal 9 (SIGKILL) before finalize");
+                    out.flush();
+                    in.read(); // until the client closes
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), s.getLocalPort());
+            TcpBootstrap pe = TcpBootstrap.connect(address, new byte[BootstrapProtocol.SECRET_BYTES], ME, 0, 5_000, 30_000);
+            try {
+                List<java.util.concurrent.CompletableFuture<String>> lookups = List.of(1, 2).stream()
+                        .map(k -> java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                            try {
+                                pe.get("ucx.addr." + k);
+                                return "answered";
+                            } catch (IllegalStateException e) {
+                                return e.getMessage();
+                            }
+                        }, Thread::startVirtualThread)).toList(); // both waiting at once
+                for (var l : lookups) {
+                    String outcome = l.get(20, java.util.concurrent.TimeUnit.SECONDS);
+                    assertTrue(outcome.contains("job is ending: PE 3 was killed"), outcome);
+                }
+                String after = assertThrows(IllegalStateException.class, () -> pe.get("ucx.addr.3")).getMessage();
+                assertTrue(after.contains("job is ending"), after);
+            } finally {
+                pe.close();
+            }
+            launcher.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
 }

@@ -95,8 +95,14 @@ class ScaleSimulationTest {
     record Traffic(long lookups, long bytes) {
     }
 
-    /** The sample PE's traffic after init and after the peers' lookups, and (real server) what the server holds. */
-    record Outcome(Traffic init, Traffic afterPeers, long serverKeys, long serverBytes) {
+    /**
+     * The sample PE's traffic after init and after the peers' lookups, what the server holds (real
+     * server) or the bytes the heap's init allocated (model: this thread's allocation counter).
+     */
+    record Outcome(Traffic init, Traffic afterPeers, long serverKeys, long serverBytes, long initAllocated) {
+        Outcome(Traffic init, Traffic afterPeers, long serverKeys, long serverBytes) {
+            this(init, afterPeers, serverKeys, serverBytes, -1);
+        }
     }
 
     @Test
@@ -149,6 +155,14 @@ class ScaleSimulationTest {
         Outcome at1024 = npes == 1024 ? reference : modelJob(1024, 197);
         assertTrue(Math.abs(reference.init().bytes() - at1024.init().bytes()) <= 63 * 4L,
                 reference.init() + " at " + npes + " PEs, " + at1024.init() + " at 1024");
+        // Memory: what the heap's init allocates per added PE is its flat per-PE arrays (a reference
+        // per PE for the mapped segments; the node indexes come from the bootstrap), not records or
+        // objects per PE. Measured again now that the code has run once (class loading aside).
+        if (npes > 1024) {
+            long perPe = (modelJob(npes, 197).initAllocated() - modelJob(1024, 197).initAllocated()) / (npes - 1024);
+            System.out.printf("[scale] heap init allocates %d bytes per added PE (1,024 -> %,d PEs)%n", perPe, npes);
+            assertTrue(perPe <= 16, perPe + " bytes allocated per added PE");
+        }
     }
 
     private static void report(String how, int npes, Outcome o) {
@@ -168,8 +182,11 @@ class ScaleSimulationTest {
         return ProcessMapping.encode(nodeOf);
     }
 
+    /** Tells apart the jobs of one test (their segment files): one letter, so every job id has one length. */
+    private char nextJob = 'a';
+
     private String jobId(int npes, int sample) {
-        return "scale" + npes + "x" + sample;
+        return "scale" + npes + "x" + sample + nextJob++;
     }
 
     private Config config() {
@@ -341,7 +358,10 @@ class ScaleSimulationTest {
         }
         CountingBootstrap bootstrap = new CountingBootstrap(sample, npes, jobId, everyone,
                 ProcessMapping.nodeOfRanks(mapping(npes), npes));
-        SymmetricHeap heap = SymmetricHeap.create(bootstrap, config());
+        Config config = config();
+        long before = allocatedBytes();
+        SymmetricHeap heap = SymmetricHeap.create(bootstrap, config);
+        long allocated = allocatedBytes() - before;
         cleanup.add(heap::close);
         assertEquals(PES_PER_NODE, heap.pesOnThisNode());
         for (String key : bootstrap.asked()) {
@@ -351,7 +371,18 @@ class ScaleSimulationTest {
         }
         Traffic afterInit = new Traffic(bootstrap.asked().size(), bootstrap.bytes());
         fetchAddresses(bootstrap, peersUsed(sample, npes));
-        return new Outcome(afterInit, new Traffic(bootstrap.asked().size(), bootstrap.bytes()), everyone.size(), 0);
+        return new Outcome(afterInit, new Traffic(bootstrap.asked().size(), bootstrap.bytes()), everyone.size(), 0, allocated);
+    }
+
+    /** Bytes this thread has allocated so far (HotSpot's counter, through the platform MBean server). */
+    private static long allocatedBytes() {
+        try {
+            return (Long) java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
+                    new javax.management.ObjectName("java.lang:type=Threading"), "getThreadAllocatedBytes",
+                    new Object[] {Thread.currentThread().threadId()}, new String[] {"long"});
+        } catch (javax.management.JMException e) {
+            throw new AssertionError("no allocation counter: " + e, e);
+        }
     }
 
     /**
