@@ -1,6 +1,7 @@
 package io.jshmem.core.bootstrap;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,35 +59,45 @@ public final class ProcessMapping {
     /**
      * The mapping of {@code nodeOf} (the node index of each rank) in the format above, for the jshmem
      * launcher's {@link LaunchEnv#PROCESS_MAPPING}: one block per run of ranks on one node, runs of
-     * equal length on consecutive nodes merged, so a job filled host after host takes one block
-     * per distinct slot count, whatever the number of PEs.
+     * equal length on consecutive nodes merged, and a pattern that repeats (hosts filled round after
+     * round, as with oversubscription) given once: its size grows with the hosts, not the PEs (an
+     * environment string must stay well below the kernel's 128 KiB limit).
      */
     public static String encode(int[] nodeOf) {
-        StringBuilder s = new StringBuilder("(vector");
-        int i = 0;
-        int blockStart = -1;
-        int blockNodes = 0;
-        int blockRanks = 0;
-        while (i < nodeOf.length) {
+        List<int[]> blocks = new ArrayList<>();
+        for (int i = 0; i < nodeOf.length; ) {
             int node = nodeOf[i];
             int run = 1;
             while (i + run < nodeOf.length && nodeOf[i + run] == node) {
                 run++;
             }
-            if (blockNodes > 0 && run == blockRanks && node == blockStart + blockNodes) {
-                blockNodes++;
+            int[] last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+            if (last != null && last[2] == run && node == last[0] + last[1]) {
+                last[1]++;
             } else {
-                if (blockNodes > 0) {
-                    s.append(",(").append(blockStart).append(',').append(blockNodes).append(',').append(blockRanks).append(')');
-                }
-                blockStart = node;
-                blockNodes = 1;
-                blockRanks = run;
+                blocks.add(new int[] {node, 1, run});
             }
             i += run;
         }
-        if (blockNodes > 0) {
-            s.append(",(").append(blockStart).append(',').append(blockNodes).append(',').append(blockRanks).append(')');
+        // The shortest prefix whose repetition places every rank alike: try the places where the
+        // first block comes again (a few), else the whole list.
+        int tried = 0;
+        for (int period = 1; period < blocks.size() && tried < 4; period++) {
+            if (Arrays.equals(blocks.get(period), blocks.get(0))) {
+                tried++;
+                String candidate = text(blocks.subList(0, period));
+                if (Arrays.equals(nodeOfRanks(candidate, nodeOf.length), nodeOf)) {
+                    return candidate;
+                }
+            }
+        }
+        return text(blocks);
+    }
+
+    private static String text(List<int[]> blocks) {
+        StringBuilder s = new StringBuilder("(vector");
+        for (int[] b : blocks) {
+            s.append(",(").append(b[0]).append(',').append(b[1]).append(',').append(b[2]).append(')');
         }
         return s.append(')').toString();
     }
