@@ -72,15 +72,23 @@ class DistributionIT {
         assertTrue(license.contains("Apache License") && license.contains("Version 2.0, January 2004"));
     }
 
-    /** The starter project and the README's Maven snippet name the version being built (the build overrides it for the starter's test). */
+    /**
+     * The README's Maven snippet is the starter's pom.xml and its @ShmemTest example the starter's
+     * NeighbourTest, verbatim (imports included): so the invoker's build of the starter (with Open MPI's
+     * oshrun first on the PATH) builds and runs exactly what the README shows. Both name this version
+     * (the build overrides it for the starter's test).
+     */
     @Test
-    void starterAndReadmeNameThisVersion() throws IOException {
+    void readmeSnippetsAreTheStartersFilesOfThisVersion() throws IOException {
         String starter = Files.readString(dist.resolve("starter/pom.xml"));
         assertTrue(starter.contains("<jshmem.version>" + VERSION + "</jshmem.version>"),
                 "starter/pom.xml must name jshmem " + VERSION + " in <jshmem.version>");
         String readme = Files.readString(dist.resolve("README.md"));
-        assertTrue(readme.contains("<artifactId>jshmem-bom</artifactId>\n      <version>" + VERSION + "</version>"),
-                "README.md's Maven snippet must import jshmem-bom " + VERSION);
+        assertTrue(readme.contains("```xml\n" + starter + "```\n"), "README.md's Maven snippet must be starter/pom.xml verbatim");
+        String test = Files.readString(dist.resolve("starter/src/test/java/com/example/starter/NeighbourTest.java"));
+        assertTrue(test.contains("import io.jshmem.test.ShmemTest;"), test);
+        assertTrue(readme.contains("```java\n" + test + "```\n"),
+                "README.md's @ShmemTest snippet must be starter's NeighbourTest.java verbatim");
         assertTrue(readme.contains("platform(\"io.jshmem:jshmem-bom:" + VERSION + "\")"),
                 "README.md's Gradle snippet must name jshmem-bom " + VERSION);
     }

@@ -93,31 +93,10 @@ public final class ShmemJobExtension implements InvocationInterceptor, Parameter
         }
     }
 
-    /** The launcher: jshmem.test.oshrun, else bin/oshrun of jshmem.home or $JSHMEM_HOME, else oshrun on the PATH. */
+    /** The launcher: jshmem.test.oshrun, else jshmem's bin/oshrun of jshmem.home, $JSHMEM_HOME or the PATH. */
     static String oshrun() {
-        String explicit = System.getProperty("jshmem.test.oshrun", "");
-        if (!explicit.isBlank()) {
-            return explicit;
-        }
-        String home = System.getProperty("jshmem.home", "");
-        if (home.isBlank() || home.contains("${")) {
-            home = System.getenv().getOrDefault("JSHMEM_HOME", "");
-        }
-        if (!home.isBlank()) {
-            Path oshrun = Path.of(home, "bin", "oshrun");
-            if (!Files.isExecutable(oshrun)) {
-                throw new IllegalStateException(oshrun + " is not executable: jshmem.home must name a jshmem"
-                        + " installation (the unpacked binary distribution or a built checkout)");
-            }
-            return oshrun.toString();
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "oshrun"))) {
-                return Path.of(dir, "oshrun").toString();
-            }
-        }
-        throw new IllegalStateException("no oshrun to run @ShmemTest jobs: set the system property jshmem.home"
-                + " (or $JSHMEM_HOME) to a jshmem installation, or put its bin/ on the PATH");
+        return LauncherLocator.oshrun(System.getProperty("jshmem.test.oshrun", ""), System.getProperty("jshmem.home", ""),
+                System.getenv("JSHMEM_HOME"), System.getenv("PATH"));
     }
 
     /** The PEs' class path: jshmem.test.classpath, else the test JVM's (manifest-only jars expanded). */
