@@ -12,6 +12,11 @@ module io.jshmem.core {
     requires jdk.jfr; // JDK Flight Recorder events (oshrun --jfr)
     requires jdk.net;
     requires jdk.unsupported; // sun.misc.Signal: SIGTERM/SIGINT from srun or mpirun become an abort notice
+    // Only for a JUL configuration that names io.jshmem.logging.PeFileHandler (which then adds java.logging).
+    requires static java.logging;
+
+    // The per-PE log file handler, which JUL instantiates by reflection.
+    exports io.jshmem.logging to java.logging;
 
     // What a network transport needs: the transport SPI, the bootstrap, the heap, the settings.
     exports io.jshmem.core to io.jshmem.ucx;

@@ -28,18 +28,11 @@ class LoggingTest {
 
     @Test
     void aJulConfigurationRoutesTheDiagnosticsToItsFiles(@TempDir Path dir) throws Exception {
-        Path config = dir.resolve("logging.properties");
-        Files.writeString(config, String.join("\n",
-                "io.jshmem.handlers=java.util.logging.FileHandler",
-                "io.jshmem.useParentHandlers=false",
-                "io.jshmem.level=ALL",
-                "java.util.logging.FileHandler.pattern=" + dir + "/pe%u.log",
-                "java.util.logging.FileHandler.level=ALL",
+        Path config = julConfiguration(dir, "java.util.logging.FileHandler", "pe%u.log",
+                "io.jshmem.level=ALL", "java.util.logging.FileHandler.level=ALL",
                 // A PE that opens its handler after another PE ended reuses that PE's file (%u is
                 // only unique among open files): append rather than truncate it.
-                "java.util.logging.FileHandler.append=true",
-                "java.util.logging.FileHandler.formatter=java.util.logging.SimpleFormatter",
-                "java.util.logging.SimpleFormatter.format=%3$s|%4$s|%5$s%n", ""));
+                "java.util.logging.FileHandler.append=true");
         Oshrun.Result r = Oshrun.run(4, List.of("-x", "SHMEM_INFO=1", "--jvm-opt", "-Djava.util.logging.config.file=" + config),
                 Oshrun.conformanceClasses(), SCENARIOS, "reduce-vs-barrier");
         assertNotEquals(0, r.exitCode(), r.tail());
@@ -56,6 +49,31 @@ class LoggingTest {
         assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith("oshrun:") && l.contains("collective calls do not match")), r.tail());
     }
 
+    /**
+     * The README's per-PE pattern: io.jshmem.logging.PeFileHandler replaces %p by the PE number, so PE
+     * k's messages (and only they) are in jshmem-pek.log; PE 0's SHMEM_INFO report only in PE 0's.
+     */
+    @Test
+    void thePeFileHandlerWritesEachPesMessagesToItsOwnFile(@TempDir Path dir) throws Exception {
+        Path config = julConfiguration(dir, "io.jshmem.logging.PeFileHandler", "jshmem-pe%p.log");
+        int npes = 4;
+        Oshrun.Result r = Oshrun.run(npes, List.of("-x", "SHMEM_INFO=1", "--jvm-opt", "-Djava.util.logging.config.file=" + config),
+                Oshrun.conformanceClasses(), "io.jshmem.conformance.LoggingScenario");
+        assertTrue(r.exitCode() == 0, r.tail());
+        for (int pe = 0; pe < npes; pe++) {
+            Path file = dir.resolve("jshmem-pe" + pe + ".log");
+            assertTrue(Files.isRegularFile(file), file + " is missing" + r.tail());
+            List<String> lines = Files.readAllLines(file);
+            for (int other = 0; other < npes; other++) {
+                boolean has = lines.contains("io.jshmem.conformance.logging|WARNING|logged by PE " + other + " of " + npes);
+                assertTrue(has == (other == pe), file + " should hold the message of PE " + pe + " only: " + lines + r.tail());
+            }
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("io.jshmem.core|INFO|" + VERSION_LINE)) == (pe == 0),
+                    "the SHMEM_INFO report (PE 0's) in " + file + ": " + lines + r.tail());
+        }
+        assertFalse(r.stderr().contains("logged by PE"), "a message routed to the files is on stderr too" + r.tail());
+    }
+
     @Test
     void withoutAConfigurationTheDiagnosticsAreLinesOnStderr() throws Exception {
         Oshrun.Result r = Oshrun.run(4, List.of("-x", "SHMEM_INFO=1"), Oshrun.conformanceClasses(), SCENARIOS, "reduce-vs-barrier");
@@ -66,6 +84,19 @@ class LoggingTest {
         assertTrue(err.stream().anyMatch(l -> l.matches(MISMATCH)), "no mismatch line on stderr" + r.tail());
         assertFalse(err.stream().anyMatch(l -> l.contains("io.jshmem.core") || l.startsWith("SEVERE") || l.startsWith("INFO:")),
                 "the default output is not jshmem's plain lines" + r.tail());
+    }
+
+    /**
+     * dir/logging.properties: jshmem's loggers to {@code handler} only, writing files named by
+     * {@code pattern} in dir as "logger|level|message" lines, with {@code more} properties.
+     */
+    private static Path julConfiguration(Path dir, String handler, String pattern, String... more) throws IOException {
+        List<String> lines = new ArrayList<>(List.of("io.jshmem.handlers=" + handler, "io.jshmem.useParentHandlers=false",
+                handler + ".pattern=" + dir + "/" + pattern, handler + ".formatter=java.util.logging.SimpleFormatter",
+                "java.util.logging.SimpleFormatter.format=%3$s|%4$s|%5$s%n"));
+        lines.addAll(List.of(more));
+        lines.add("");
+        return Files.writeString(dir.resolve("logging.properties"), String.join("\n", lines));
     }
 
     /** The lines of every PE's log file (pe0.log ... without the lock files). */

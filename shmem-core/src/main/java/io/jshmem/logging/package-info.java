@@ -1,0 +1,5 @@
+/**
+ * Logging helpers a user's logging configuration names: {@link io.jshmem.logging.PeFileHandler}, a
+ * {@code java.util.logging} file handler with one file per PE.
+ */
+package io.jshmem.logging;
