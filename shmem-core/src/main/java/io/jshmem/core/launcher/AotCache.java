@@ -52,6 +52,15 @@ final class AotCache {
      * pattern ({@code %p}: the PE's pid) instead of using a cache, and it makes no cache itself.
      */
     static final String RECORD_PROPERTY = "jshmem.aot.record";
+    /**
+     * Printed on stderr before the cache is made, after the job: making it keeps oshrun running for
+     * 5-20 s (a training job and two JVMs assembling caches; 10-21 s on a loaded 2-core machine)
+     * after the program's last output, which otherwise looks like a hang. It is made in the
+     * foreground rather than by a process left behind, so that whoever waits for oshrun (a script,
+     * a batch system's step, a test) also waits for the files it writes.
+     */
+    static final String NOTICE = "oshrun: the job is done; making this installation's start-up cache for the"
+            + " next jobs, once (about 5-20 s; JSHMEM_AOT=off skips it)";
     private static final int TRAINING_PES = 2;
     /** The training job's own --timeout; the launcher step gets longer, to end it cleanly first. */
     private static final int TRAINING_JOB_TIMEOUT_SECONDS = 60;

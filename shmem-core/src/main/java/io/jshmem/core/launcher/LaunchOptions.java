@@ -418,8 +418,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_AOT              auto (default): when jshmem runs from jars (the binary
                                           distribution), the PEs and oshrun's own JVM start from
                                           ahead-of-time caches of the JDK and jshmem classes, made
-                                          after the first successful job (5-10 s, once); a stale
-                                          or corrupt cache only costs time; off: never
+                                          after the first successful job (5-20 s, once, announced
+                                          by one line); a stale or corrupt cache only costs
+                                          time; off: never
                   JSHMEM_CACHE_DIR        where the caches live (default $XDG_CACHE_HOME/jshmem,
                                           else ~/.cache/jshmem)
                   JSHMEM_JVM_DIR          where to look for a JDK 25 when JAVA_HOME has none

@@ -84,6 +84,7 @@ public final class Launcher {
             JobReport.write(options.exportedEnv().get("JSHMEM_JFR_DIR"), job.jobId());
         }
         if (status == 0 && aot != null && aot.missing()) {
+            System.err.println(AotCache.NOTICE);
             aot.createIfMissing(); // once per installation and JDK: later jobs start faster
         }
         return status;
