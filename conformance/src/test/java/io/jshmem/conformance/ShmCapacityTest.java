@@ -9,8 +9,13 @@ import io.jshmem.core.heap.SymmetricHeap;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -51,21 +56,79 @@ class ShmCapacityTest {
         }
     }
 
+    /**
+     * Every PE reports the capacity: by default oshrun prints the message once naming the PEs
+     * ("jshmem: PEs 0-3: ..."); with --no-aggregate each PE's own line comes through.
+     */
     @Test
     void aHeapLargerThanTheDirectoryFailsInitOnEveryPe() throws Exception {
+        long needed = 4 * ((8L << 20) + SymmetricHeap.INTERNAL_SIZE);
+        String text = ": not enough shared memory in " + dir + " for the symmetric heaps: the 4 PEs on this node need " + needed + " bytes";
         Oshrun.Result r = job("hello", "-x", "SHMEM_SYMMETRIC_SIZE=8m");
         assertNotEquals(0, r.exitCode(), r.tail());
         assertFalse(r.stdout().contains("PAST"), r.tail());
-        long needed = 4 * ((8L << 20) + SymmetricHeap.INTERNAL_SIZE);
-        for (int pe = 0; pe < 4; pe++) {
-            String prefix = "jshmem: PE " + pe + ": not enough shared memory in " + dir + " for the symmetric heaps: the 4 PEs on"
-                    + " this node need " + needed + " bytes";
-            assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith(prefix) && l.matches(".* \\d+ bytes .* are available.*")
-                    && l.contains("SHMEM_SYMMETRIC_SIZE") && l.contains("JSHMEM_SHM_DIR") && l.contains("--shm-size=")),
-                    "PE " + pe + " does not report the capacity" + r.tail());
+        Set<Integer> named = new TreeSet<>();
+        for (String l : r.stderr().lines().toList()) {
+            Matcher m = Pattern.compile("jshmem: PEs? ([0-9,-]+)" + Pattern.quote(text) + ".*").matcher(l);
+            if (m.matches() && isCapacityReport(l)) {
+                named.addAll(pes(m.group(1)));
+            }
         }
+        assertEquals(Set.of(0, 1, 2, 3), named, "every PE reports the capacity" + r.tail());
         assertFalse(r.stderr().contains("InternalError"), r.tail());
         assertEmpty();
+
+        r = job("hello", "--no-aggregate", "-x", "SHMEM_SYMMETRIC_SIZE=8m");
+        assertNotEquals(0, r.exitCode(), r.tail());
+        for (int pe = 0; pe < 4; pe++) {
+            String prefix = "jshmem: PE " + pe + text;
+            assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith(prefix) && isCapacityReport(l)),
+                    "PE " + pe + " does not report the capacity" + r.tail());
+        }
+        assertEmpty();
+    }
+
+    /**
+     * Issue 33's check: 20 PEs whose heaps do not fit print the cause once, with the PEs' list, and
+     * the whole output is under 10 lines (it was 2 lines per PE and a stack trace from each).
+     */
+    @Test
+    void twentyPesWithATooLargeHeapPrintTheCauseOnceInUnderTenLines() throws Exception {
+        Oshrun.Result r = Oshrun.run(20, List.of("--oversubscribe", "-x", "JSHMEM_SHM_DIR=" + dir, "-x", "SHMEM_SYMMETRIC_SIZE=8m"),
+                Oshrun.conformanceClasses(), SCENARIOS, "hello", dir.toString(), Long.toString(2L << 20));
+        assertNotEquals(0, r.exitCode(), r.tail());
+        List<String> all = new ArrayList<>(r.stdout().lines().toList());
+        all.addAll(r.stderr().lines().toList());
+        assertTrue(all.size() < 10, all.size() + " lines" + r.tail());
+        List<String> causes = all.stream().filter(l -> l.contains("not enough shared memory")).toList();
+        assertTrue(!causes.isEmpty() && causes.get(0).startsWith("jshmem: PEs ") && isCapacityReport(causes.get(0)), r.tail());
+        Set<Integer> named = new TreeSet<>();
+        for (String l : causes) {
+            Matcher m = Pattern.compile("jshmem: PEs? ([0-9,-]+): .*").matcher(l);
+            if (m.matches()) {
+                assertTrue(named.addAll(pes(m.group(1))) , "a PE named twice: " + l + r.tail());
+            }
+        }
+        assertEquals(20, named.size(), "every PE named once: " + named + r.tail());
+        assertFalse(all.stream().anyMatch(l -> l.startsWith("\tat ")), "no stack trace: the message says why" + r.tail());
+        assertEmpty();
+    }
+
+    private static boolean isCapacityReport(String l) {
+        return l.matches(".* \\d+ bytes .* are available.*") && l.contains("SHMEM_SYMMETRIC_SIZE") && l.contains("JSHMEM_SHM_DIR")
+                && l.contains("--shm-size=");
+    }
+
+    /** "0-3,5" as {0, 1, 2, 3, 5}. */
+    private static List<Integer> pes(String list) {
+        List<Integer> pes = new ArrayList<>();
+        for (String part : list.split(",")) {
+            String[] ends = part.split("-");
+            for (int pe = Integer.parseInt(ends[0]); pe <= Integer.parseInt(ends[ends.length - 1]); pe++) {
+                pes.add(pe);
+            }
+        }
+        return pes;
     }
 
     @Test

@@ -41,9 +41,10 @@ class SubprocessClausesTest {
         assertFalse(r.err().contains("oshrun:"), "the launcher saw nothing wrong" + r.context());
     }
 
+    /** --no-aggregate: these tests count each PE's own warning or refusal, which oshrun would print once. */
     private List<String> unsafeSimulation() throws Exception {
         Path ib = Files.createDirectories(dir.resolve("fake-sys-class-infiniband").resolve("mlx5_0")).getParent();
-        return List.of("--jvm-opt", "-Djdk.lang.Process.launchMechanism=FORK",
+        return List.of("--no-aggregate", "--jvm-opt", "-Djdk.lang.Process.launchMechanism=FORK",
                 "--jvm-opt", "-Djshmem.forksafety.simulate=kernel=5.4.0,infiniband=" + ib + ",ibverbs=disabled,transport=ucx",
                 "-x", "UCX_IB_FORK_INIT=no");
     }

@@ -58,7 +58,7 @@ final class Job implements BootstrapServer.Listener {
     /** ...and, while some PE is seen dying (its connection lost, or a zombie), up to this long. */
     private static final long SIGNALLED_GRACE_MILLIS = 1_000;
     private static final long SIGNALLED_POLL_MILLIS = 10;
-    /** For the --tag-output forwarders to pass on the PEs' last lines. */
+    /** For the forwarders (--tag-output, and the standard error read for aggregation) to pass on the PEs' last lines. */
     private static final long FORWARDER_DRAIN_MILLIS = 1_000;
     /** The runtime's default directory for its shared-memory segments, and the variable overriding it. */
     private static final String SHM_DIR = "/dev/shm";
@@ -95,6 +95,8 @@ final class Job implements BootstrapServer.Listener {
     private volatile JobSecret.Handover secretFiles;
     private final AtomicReferenceArray<Process> pes;
     private final List<Thread> forwarders = new CopyOnWriteArrayList<>();
+    /** Reads the PEs' standard error and prints repeated diagnostics once; null without aggregation. */
+    private final MessageAggregator messages;
     private final CompletableFuture<Integer> outcome = new CompletableFuture<>();
     private final AtomicBoolean ending = new AtomicBoolean();
     private volatile String endReason;
@@ -137,6 +139,7 @@ final class Job implements BootstrapServer.Listener {
             started.add(new CompletableFuture<>());
         }
         this.cpuOf = CoreBinding.plan(options.bindTo(), remote);
+        this.messages = options.output().aggregate() ? new MessageAggregator(npes, System.err) : null;
         byte[] random = randomBytes(JOB_ID_LENGTH + BootstrapProtocol.SECRET_BYTES);
         this.jobId = randomId(random);
         this.secret = Arrays.copyOfRange(random, JOB_ID_LENGTH, random.length);
@@ -239,7 +242,8 @@ final class Job implements BootstrapServer.Listener {
                 : ProcessBuilder.Redirect.from(new File("/dev/null")));
         if (!options.tagOutput()) {
             builder.redirectOutput(ProcessBuilder.Redirect.INHERIT);
-            builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+            // Through oshrun when it aggregates: only the standard error, so stdout keeps its order.
+            builder.redirectError(messages != null ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT);
         }
         Process process;
         try {
@@ -252,6 +256,8 @@ final class Job implements BootstrapServer.Listener {
         if (options.tagOutput()) {
             forwarders.add(OutputForwarder.start(pe, process.getInputStream(), System.out, "stdout"));
             forwarders.add(OutputForwarder.start(pe, process.getErrorStream(), System.err, "stderr"));
+        } else if (messages != null) {
+            forwarders.add(messages.startReader(pe, process.getErrorStream()));
         }
         Thread.ofPlatform().daemon().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
         return true;
@@ -280,8 +286,8 @@ final class Job implements BootstrapServer.Listener {
                 RemoteCommand.STARTED_MARKER, () -> scriptRan.complete(null));
         markerReaders.set(pe, out);
         forwarders.add(out);
-        forwarders.add(OutputForwarder.start(pe, options.tagOutput(), process.getErrorStream(), System.err, "stderr",
-                null, null));
+        forwarders.add(messages != null ? messages.startReader(pe, process.getErrorStream())
+                : OutputForwarder.start(pe, options.tagOutput(), process.getErrorStream(), System.err, "stderr", null, null));
         Map<String, String> env = RemoteCommand.environment(launcherEnv, options.exportedEnv(), jobVariables(pe));
         String script = RemoteCommand.script(command, env, System.getProperty("user.dir"),
                 "jshmem-" + jobId + "-" + pe, HexFormat.of().formatHex(secret),
@@ -646,6 +652,9 @@ final class Job implements BootstrapServer.Listener {
                 Thread.currentThread().interrupt();
                 break;
             }
+        }
+        if (messages != null) {
+            messages.close(); // what the PEs said last, before oshrun exits
         }
         finished = true;
     }

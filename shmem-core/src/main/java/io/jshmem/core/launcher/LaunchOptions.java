@@ -36,12 +36,25 @@ import java.util.regex.Pattern;
  * @param heartbeatTimeoutSeconds a PE that sends nothing, not even its heartbeat, for this long
  *                       before finalize has stopped answering (--heartbeat-timeout)
  * @param report         write the job's report from its recordings when it ends (--report, with --jfr)
+ * @param output         how the PEs' output is passed on
  */
 record LaunchOptions(Action action, int npes, String classpath, boolean tagOutput, Map<String, String> exportedEnv,
                      int timeoutSeconds, List<String> jvmOptions, String mainClass, String jar,
                      List<String> programArgs, List<HostList.Host> hosts, boolean oversubscribe,
                      List<String> launchAgent, String bootstrapAddress, int launchTimeoutSeconds, String bindTo,
-                     String modulePath, String module, int heartbeatTimeoutSeconds, boolean report) {
+                     String modulePath, String module, int heartbeatTimeoutSeconds, boolean report,
+                     Output output) {
+
+    /**
+     * How the PEs' output is passed on.
+     *
+     * @param aggregate print jshmem's diagnostics and uncaught-exception reports that several PEs
+     *                  print once, with the PEs' list ({@link MessageAggregator}); off with
+     *                  --no-aggregate, and with --tag-output, which shows every PE's lines
+     */
+    record Output(boolean aggregate) {
+        static final Output DEFAULT = new Output(true);
+    }
 
     /** The launch agent unless --launch-agent says otherwise. */
     static final List<String> DEFAULT_AGENT = List.of("ssh");
@@ -103,6 +116,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         String modulePath = null;
         String module = null;
         boolean report = false;
+        boolean aggregate = true;
 
         while (cursor.hasNext() && mainClass == null && jar == null && module == null) {
             String arg = cursor.next();
@@ -125,6 +139,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 case "-cp", "-classpath", "--classpath", "--class-path" ->
                         classpath = cursor.value(name, inline, "a class path");
                 case "--tag-output" -> tagOutput = true;
+                case "--no-aggregate" -> aggregate = false;
                 case "-x" -> export(cursor.value(name, inline, "VAR or VAR=VALUE"), env, exported);
                 case "--timeout" -> timeout = positive(name, cursor.value(name, inline, "a number of seconds"));
                 case "--jvm-opt" -> jvmOptions.add(cursor.value(name, inline, "a JVM option"));
@@ -195,13 +210,13 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         }
         return new LaunchOptions(Action.RUN, npes, classpath, tagOutput, exported, timeout, jvmOptions,
                 mainClass, jar, cursor.rest(), hosts, oversubscribe, agent, bootstrapAddress, launchTimeout, bindTo,
-                modulePath, module, heartbeatTimeout, report);
+                modulePath, module, heartbeatTimeout, report, new Output(aggregate && !tagOutput));
     }
 
     private static LaunchOptions special(Action action) {
         return new LaunchOptions(action, 0, null, false, Map.of(), 0, List.of(), null, null, List.of(), List.of(),
                 false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS, "auto", null, null,
-                DEFAULT_HEARTBEAT_TIMEOUT_SECONDS, false);
+                DEFAULT_HEARTBEAT_TIMEOUT_SECONDS, false, Output.DEFAULT);
     }
 
     private static String oneHostSource(String previous, String option) throws UsageException {
@@ -346,7 +361,14 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           path: jshmem's modules (io.jshmem, io.jshmem.core,
                                           io.jshmem.ucx, io.jshmem.spawn) first, then MP; -cp, if
                                           given, is the class path beside it
-                  --tag-output            prefix every output line with "[PE k] "
+                  --tag-output            prefix every output line with "[PE k] " (every PE's
+                                          lines as they come, none aggregated)
+                  --no-aggregate          print every PE's copy of jshmem's messages and of
+                                          uncaught exceptions' stack traces as it comes; by
+                                          default a message several PEs print is printed once
+                                          naming them ("jshmem: PEs 0-19: ..."), and a stack
+                                          trace that repeats a jshmem message is cut to its
+                                          first line; the program's other output is never held
                   -x VAR=VALUE            set VAR for every PE (repeatable)
                   -x VAR                  forward oshrun's own value of VAR to every PE
                   --timeout SECONDS       end the job, with status 124, if it runs longer

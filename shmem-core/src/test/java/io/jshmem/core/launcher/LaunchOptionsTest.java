@@ -51,6 +51,15 @@ class LaunchOptionsTest {
         assertEquals(List.of(), o.programArgs());
     }
 
+    /** Repeated diagnostics are aggregated unless --no-aggregate or --tag-output asks for every PE's lines. */
+    @Test
+    void aggregationIsTheDefaultWithoutTagOutput() throws UsageException {
+        assertTrue(parse("-np", "2", "Main").output().aggregate());
+        assertFalse(parse("-np", "2", "--no-aggregate", "Main").output().aggregate());
+        assertFalse(parse("-np", "2", "--tag-output", "Main").output().aggregate());
+        assertTrue(LaunchOptions.help().contains("--no-aggregate"));
+    }
+
     @Test
     void acceptsAliasesAndInlineValues() throws UsageException {
         assertEquals(3, parse("-np", "2", "--np=3", "Main").npes());

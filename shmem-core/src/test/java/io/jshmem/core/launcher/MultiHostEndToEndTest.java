@@ -169,7 +169,8 @@ class MultiHostEndToEndTest {
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
         // PE 0 is local: the orphan guard halts it; PEs 1, 2 are "remote": their lifeline ends them.
-        Process oshrun = startOshrun(out, err, "--host", "localhost:1,nodeA:2", "--launch-agent", fakeAgent(),
+        // --no-aggregate: PE 0's standard error is then its own, not a pipe to oshrun that dies with it.
+        Process oshrun = startOshrun(out, err, "--no-aggregate", "--host", "localhost:1,nodeA:2", "--launch-agent", fakeAgent(),
                 "--jvm-opt", "-Djshmem.bootstrap.orphanGraceMillis=1000", "-cp", testClasses(), MAIN, "hang");
         List<Long> pids = awaitReady(oshrun, out, 3);
         oshrun.toHandle().destroyForcibly(); // bin/oshrun execs the launcher's JVM: this is SIGKILL to oshrun
