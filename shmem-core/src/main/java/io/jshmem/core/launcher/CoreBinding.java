@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.function.IntUnaryOperator;
 
 /**
  * oshrun's --bind-to: which CPU each PE started on this machine is bound to (with {@code taskset},
@@ -26,6 +28,86 @@ final class CoreBinding {
      */
     static int[] plan(String bindTo, boolean[] remote) {
         return plan(bindTo, remote, allowedCpus(), taskset() != null);
+    }
+
+    /** As {@link #plan(String, boolean[])}, with the CPUs in the order --map-by gives them. */
+    static int[] plan(String bindTo, String mapBy, boolean[] remote) {
+        List<Integer> cpus = allowedCpus();
+        return plan(bindTo, remote, mapBy.equals("socket") ? bySocket(cpus, CoreBinding::socketOf) : cpus, taskset() != null);
+    }
+
+    /**
+     * --map-by socket: the CPUs taken from each socket in turn (socket 0's first, socket 1's first,
+     * ..., then the second of each), so that consecutive PEs are on different sockets.
+     */
+    static List<Integer> bySocket(List<Integer> cpus, IntUnaryOperator socketOf) {
+        TreeMap<Integer, List<Integer>> sockets = new TreeMap<>();
+        for (int cpu : cpus) {
+            sockets.computeIfAbsent(socketOf.applyAsInt(cpu), k -> new ArrayList<>()).add(cpu);
+        }
+        List<Integer> ordered = new ArrayList<>(cpus.size());
+        for (int i = 0; ordered.size() < cpus.size(); i++) {
+            for (List<Integer> socket : sockets.values()) {
+                if (i < socket.size()) {
+                    ordered.add(socket.get(i));
+                }
+            }
+        }
+        return ordered;
+    }
+
+    /** The socket (physical package) of {@code cpu}, 0 when the kernel does not say. */
+    static int socketOf(int cpu) {
+        return topology(cpu, "physical_package_id");
+    }
+
+    private static int topology(int cpu, String what) {
+        try {
+            return Integer.parseInt(Files.readString(Path.of("/sys/devices/system/cpu/cpu" + cpu + "/topology/" + what)).strip());
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * --report-bindings: one line a PE, which host it runs on and the CPU it is bound to, or why it
+     * is not bound (the binding of a PE on another host is made there: none).
+     */
+    static List<String> report(int[] cpuOf, List<HostList.Placement> placements, String bindTo) {
+        List<String> lines = new ArrayList<>(cpuOf.length);
+        for (int pe = 0; pe < cpuOf.length; pe++) {
+            HostList.Node node = placements.get(pe).node();
+            String where = "oshrun: PE " + pe + " on " + (node.local() ? "this machine" : "host " + node.host())
+                    + " (node " + node.id() + "): ";
+            if (cpuOf[pe] >= 0) {
+                lines.add(where + "bound to CPU " + cpuOf[pe] + " (core " + topology(cpuOf[pe], "core_id") + ", socket "
+                        + socketOf(cpuOf[pe]) + ")" + (shared(cpuOf, pe) ? ", shared with other PEs" : ""));
+            } else {
+                lines.add(where + "not bound (" + (!node.local() ? "on another host"
+                        : bindTo.equals("none") ? "--bind-to none" : "more PEs than CPUs here; --bind-to core binds them anyway")
+                        + ")");
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * What to say about {@code localPes} PEs on this machine's {@code cpus} CPUs: nothing (null) when
+     * they fit, one line when they share the CPUs.
+     *
+     * @throws LaunchOptions.UsageException over {@value LaunchOptions#MAX_PES_PER_CPU} a CPU without
+     *         {@code oversubscribe}: a local -np 1000 on 2 CPUs is more likely a typo than a plan
+     */
+    static String sharing(int localPes, int cpus, boolean oversubscribe) throws LaunchOptions.UsageException {
+        if (cpus <= 0 || localPes <= cpus) {
+            return null;
+        }
+        if (localPes > LaunchOptions.MAX_PES_PER_CPU * cpus && !oversubscribe) {
+            throw new LaunchOptions.UsageException(localPes + " PEs on this machine's " + cpus + " CPUs is over "
+                    + LaunchOptions.MAX_PES_PER_CPU + " a CPU: add --oversubscribe to start them anyway");
+        }
+        return "oshrun: " + localPes + " PEs share this machine's " + cpus + " CPUs (a waiting PE yields its CPU"
+                + " instead of spinning; -q leaves this line out)";
     }
 
     static int[] plan(String bindTo, boolean[] remote, List<Integer> cpus, boolean haveTaskset) {

@@ -143,6 +143,14 @@ final class HostList {
      * @throws UsageException if there are more PEs than slots and oversubscription is not allowed
      */
     static List<Placement> place(List<Host> hosts, int npes, boolean oversubscribe) throws UsageException {
+        return place(hosts, npes, oversubscribe, false);
+    }
+
+    /**
+     * As {@link #place(List, int, boolean)}, or with {@code byNode} (--map-by node) round-robin: PE k
+     * on the next host that has a slot left, so consecutive PEs are on different hosts.
+     */
+    static List<Placement> place(List<Host> hosts, int npes, boolean oversubscribe, boolean byNode) throws UsageException {
         int total = totalSlots(hosts);
         if (npes > total && !oversubscribe) {
             throw new UsageException("-np " + npes + " is more than the " + total + " slots of the hosts"
@@ -150,14 +158,26 @@ final class HostList {
         }
         int[] perHost = new int[hosts.size()];
         int[] hostOf = new int[npes];
-        for (int pe = 0, h = 0, used = 0; pe < npes; pe++) {
-            while (used == hosts.get(h).slots()) {
+        if (byNode) {
+            // Round after round over the hosts; a full host is skipped until every host is full (oversubscribed).
+            for (int pe = 0, h = 0; pe < npes; pe++) {
+                for (int tries = 0; tries < hosts.size() && pe < total && perHost[h] >= hosts.get(h).slots(); tries++) {
+                    h = (h + 1) % hosts.size();
+                }
+                hostOf[pe] = h;
+                perHost[h]++;
                 h = (h + 1) % hosts.size();
-                used = 0;
             }
-            hostOf[pe] = h;
-            perHost[h]++;
-            used++;
+        } else {
+            for (int pe = 0, h = 0, used = 0; pe < npes; pe++) {
+                while (used == hosts.get(h).slots()) {
+                    h = (h + 1) % hosts.size();
+                    used = 0;
+                }
+                hostOf[pe] = h;
+                perHost[h]++;
+                used++;
+            }
         }
         Node[] nodes = new Node[hosts.size()];
         for (int h = 0; h < hosts.size(); h++) {

@@ -6,9 +6,11 @@ import io.jshmem.core.bootstrap.LaunchEnv;
 import io.jshmem.core.launcher.HostList.Placement;
 import java.io.File;
 import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -138,7 +140,7 @@ final class Job implements BootstrapServer.Listener {
             remote[pe] = !placements.get(pe).node().local();
             started.add(new CompletableFuture<>());
         }
-        this.cpuOf = CoreBinding.plan(options.bindTo(), remote);
+        this.cpuOf = CoreBinding.plan(options.bindTo(), options.mapping().mapBy(), remote);
         this.messages = options.output().aggregate() ? new MessageAggregator(npes, System.err) : null;
         byte[] random = randomBytes(JOB_ID_LENGTH + BootstrapProtocol.SECRET_BYTES);
         this.jobId = randomId(random);
@@ -178,6 +180,11 @@ final class Job implements BootstrapServer.Listener {
                     System.err.println("oshrun: cannot hand the job secret over to the PEs: " + e.getMessage());
                     server.close();
                     return 1;
+                }
+            }
+            if (options.mapping().reportBindings()) {
+                for (String line : CoreBinding.report(cpuOf, placements, options.bindTo())) {
+                    System.err.println(line);
                 }
             }
             startPes();
@@ -240,10 +247,24 @@ final class Job implements BootstrapServer.Listener {
         }
         builder.redirectInput(pe == 0 ? ProcessBuilder.Redirect.INHERIT
                 : ProcessBuilder.Redirect.from(new File("/dev/null")));
-        if (!options.tagOutput()) {
-            builder.redirectOutput(ProcessBuilder.Redirect.INHERIT);
-            // Through oshrun when it aggregates: only the standard error, so stdout keeps its order.
-            builder.redirectError(messages != null ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT);
+        Path files = null;
+        if (options.output().directory() != null) {
+            try {
+                files = outputDirectory(pe);
+            } catch (IOException e) {
+                fail(1, "cannot make the directory for PE " + pe + "'s output (--output-filename): " + e.getMessage());
+                return false;
+            }
+        }
+        if (!forwardsLines()) {
+            if (files != null) {
+                builder.redirectOutput(files.resolve("pe" + pe + ".stdout").toFile());
+                builder.redirectError(files.resolve("pe" + pe + ".stderr").toFile());
+            } else {
+                builder.redirectOutput(ProcessBuilder.Redirect.INHERIT);
+                // Through oshrun when it aggregates: only the standard error, so stdout keeps its order.
+                builder.redirectError(messages != null ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT);
+            }
         }
         Process process;
         try {
@@ -253,9 +274,11 @@ final class Job implements BootstrapServer.Listener {
             return false;
         }
         pes.set(pe, process);
-        if (options.tagOutput()) {
-            forwarders.add(OutputForwarder.start(pe, process.getInputStream(), System.out, "stdout"));
-            forwarders.add(OutputForwarder.start(pe, process.getErrorStream(), System.err, "stderr"));
+        if (forwardsLines()) {
+            forwarders.add(OutputForwarder.start(pe, options.tagOutput(), options.output().timestamp(),
+                    process.getInputStream(), target(files, pe, "stdout", System.out), "stdout", null, null));
+            forwarders.add(OutputForwarder.start(pe, options.tagOutput(), options.output().timestamp(),
+                    process.getErrorStream(), target(files, pe, "stderr", System.err), "stderr", null, null));
         } else if (messages != null) {
             forwarders.add(messages.startReader(pe, process.getErrorStream()));
         }
@@ -282,12 +305,19 @@ final class Job implements BootstrapServer.Listener {
         }
         pes.set(pe, process);
         CompletableFuture<Void> scriptRan = started.get(pe);
-        Thread out = OutputForwarder.start(pe, options.tagOutput(), process.getInputStream(), System.out, "stdout",
-                RemoteCommand.STARTED_MARKER, () -> scriptRan.complete(null));
+        Path files = null;
+        try {
+            files = options.output().directory() == null ? null : outputDirectory(pe);
+        } catch (IOException e) {
+            fail(1, "cannot make the directory for PE " + pe + "'s output (--output-filename): " + e.getMessage());
+        }
+        Thread out = OutputForwarder.start(pe, options.tagOutput(), options.output().timestamp(), process.getInputStream(),
+                target(files, pe, "stdout", System.out), "stdout", RemoteCommand.STARTED_MARKER, () -> scriptRan.complete(null));
         markerReaders.set(pe, out);
         forwarders.add(out);
         forwarders.add(messages != null ? messages.startReader(pe, process.getErrorStream())
-                : OutputForwarder.start(pe, options.tagOutput(), process.getErrorStream(), System.err, "stderr", null, null));
+                : OutputForwarder.start(pe, options.tagOutput(), options.output().timestamp(), process.getErrorStream(),
+                        target(files, pe, "stderr", System.err), "stderr", null, null));
         Map<String, String> env = RemoteCommand.environment(launcherEnv, options.exportedEnv(), jobVariables(pe));
         String script = RemoteCommand.script(command, env, System.getProperty("user.dir"),
                 "jshmem-" + jobId + "-" + pe, HexFormat.of().formatHex(secret),
@@ -302,6 +332,31 @@ final class Job implements BootstrapServer.Listener {
         Thread.ofPlatform().daemon().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
         Thread.ofPlatform().daemon().name("oshrun-launch-timeout-pe" + pe).start(() -> awaitStart(pe, host));
         return true;
+    }
+
+    /** Whether oshrun cuts the PEs' output into lines to prefix them (--tag-output, --timestamp-output). */
+    private boolean forwardsLines() {
+        return options.tagOutput() || options.output().timestamp();
+    }
+
+    /** --output-filename DIR: DIR, made if needed, for PE k's files pe&lt;k&gt;.stdout and pe&lt;k&gt;.stderr. */
+    private Path outputDirectory(int pe) throws IOException {
+        return Files.createDirectories(Path.of(options.output().directory()));
+    }
+
+    /** Where a forwarder writes: PE {@code pe}'s file in {@code files} (new, truncated), else oshrun's own stream. */
+    private static PrintStream target(Path files, int pe, String name, PrintStream own) {
+        if (files == null) {
+            return own;
+        }
+        Path file = files.resolve("pe" + pe + "." + name);
+        try {
+            return new PrintStream(new FileOutputStream(file.toFile()), false);
+        } catch (IOException e) {
+            System.err.println("oshrun: cannot write " + file + " (--output-filename): " + e.getMessage()
+                    + "; this output goes to oshrun's " + name);
+            return own;
+        }
     }
 
     /** A remote PE whose start script has not run within --launch-timeout ends the job. */

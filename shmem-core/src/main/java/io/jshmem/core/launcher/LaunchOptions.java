@@ -37,24 +37,48 @@ import java.util.regex.Pattern;
  *                       before finalize has stopped answering (--heartbeat-timeout)
  * @param report         write the job's report from its recordings when it ends (--report, with --jfr)
  * @param output         how the PEs' output is passed on
+ * @param mapping        where the PEs go (--map-by, -N) and whether oshrun reports it (--report-bindings)
  */
 record LaunchOptions(Action action, int npes, String classpath, boolean tagOutput, Map<String, String> exportedEnv,
                      int timeoutSeconds, List<String> jvmOptions, String mainClass, String jar,
                      List<String> programArgs, List<HostList.Host> hosts, boolean oversubscribe,
                      List<String> launchAgent, String bootstrapAddress, int launchTimeoutSeconds, String bindTo,
                      String modulePath, String module, int heartbeatTimeoutSeconds, boolean report,
-                     Output output) {
+                     Output output, Mapping mapping) {
 
     /**
      * How the PEs' output is passed on.
      *
      * @param aggregate print jshmem's diagnostics and uncaught-exception reports that several PEs
      *                  print once, with the PEs' list ({@link MessageAggregator}); off with
-     *                  --no-aggregate, and with --tag-output, which shows every PE's lines
+     *                  --no-aggregate, and whenever oshrun shows every PE's lines (--tag-output,
+     *                  --timestamp-output, --output-filename)
+     * @param timestamp prefix every line with the time oshrun received it (--timestamp-output)
+     * @param directory write PE k's standard output and error to {@code directory/pe<k>.stdout} and
+     *                  {@code .stderr} instead of oshrun's (--output-filename), or null
+     * @param quiet     leave out oshrun's informational lines (PEs sharing CPUs, the start-up
+     *                  cache being made); errors are still printed (-q)
      */
-    record Output(boolean aggregate) {
-        static final Output DEFAULT = new Output(true);
+    record Output(boolean aggregate, boolean timestamp, String directory, boolean quiet) {
+        static final Output DEFAULT = new Output(true, false, null, false);
     }
+
+    /**
+     * Where the PEs go.
+     *
+     * @param mapBy          {@code core} (default: fill each host's slots, then the next host; on this
+     *                       machine PE k gets the k-th CPU), {@code socket} (as core, but on this
+     *                       machine consecutive PEs go to different sockets) or {@code node} (PE k on
+     *                       host k modulo the hosts, round-robin)
+     * @param perNode        -N: PEs on each node (every host gets this many slots), 0 when not given
+     * @param reportBindings print which host and CPU each PE got (--report-bindings)
+     */
+    record Mapping(String mapBy, int perNode, boolean reportBindings) {
+        static final Mapping DEFAULT = new Mapping("core", 0, false);
+    }
+
+    /** Over this many PEs a CPU on this machine, oshrun refuses to start them without --oversubscribe. */
+    static final int MAX_PES_PER_CPU = 8;
 
     /** The launch agent unless --launch-agent says otherwise. */
     static final List<String> DEFAULT_AGENT = List.of("ssh");
@@ -117,6 +141,12 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         String module = null;
         boolean report = false;
         boolean aggregate = true;
+        boolean timestamp = false;
+        String outputDirectory = null;
+        boolean quiet = false;
+        String mapBy = "core";
+        int perNode = 0;
+        boolean reportBindings = false;
 
         while (cursor.hasNext() && mainClass == null && jar == null && module == null) {
             String arg = cursor.next();
@@ -140,6 +170,18 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                         classpath = cursor.value(name, inline, "a class path");
                 case "--tag-output" -> tagOutput = true;
                 case "--no-aggregate" -> aggregate = false;
+                case "--timestamp-output", "-timestamp-output" -> timestamp = true;
+                case "--output-filename", "-output-filename" -> outputDirectory = java.nio.file.Path.of(
+                        cursor.value(name, inline, "a directory")).toAbsolutePath().toString();
+                case "-q", "--quiet" -> quiet = true;
+                case "--map-by", "-map-by" -> {
+                    mapBy = cursor.value(name, inline, "core, socket or node").toLowerCase(java.util.Locale.ROOT);
+                    if (!mapBy.equals("core") && !mapBy.equals("socket") && !mapBy.equals("node")) {
+                        throw new UsageException("--map-by " + mapBy + ": use core, socket or node");
+                    }
+                }
+                case "-N", "--npernode", "-npernode" -> perNode = positive(name, cursor.value(name, inline, "a number of PEs"));
+                case "--report-bindings", "-report-bindings" -> reportBindings = true;
                 case "-x" -> export(cursor.value(name, inline, "VAR or VAR=VALUE"), env, exported);
                 case "--timeout" -> timeout = positive(name, cursor.value(name, inline, "a number of seconds"));
                 case "--jvm-opt" -> jvmOptions.add(cursor.value(name, inline, "a JVM option"));
@@ -193,14 +235,26 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         if (exported.containsKey("JSHMEM_JFR")) {
             exported.putIfAbsent("JSHMEM_JFR_DIR", java.nio.file.Path.of("jshmem-jfr").toAbsolutePath().toString());
         }
+        if (perNode > 0 && !hosts.isEmpty()) {
+            int n = perNode;
+            hosts = hosts.stream().map(h -> new HostList.Host(h.name(), n)).toList(); // -N: n slots on every host
+        }
         if (npes == 0 && !hosts.isEmpty()) {
             npes = HostList.totalSlots(hosts); // as Open MPI: one PE per slot
+        }
+        if (perNode > 0 && hosts.isEmpty()) {
+            if (npes == 0) {
+                npes = perNode; // this machine is the one node
+            } else if (npes > perNode && !oversubscribe) {
+                throw new UsageException("-np " + npes + " is more than -N " + perNode + " PEs on the one node, this"
+                        + " machine (give a host list, a larger -N, or --oversubscribe)");
+            }
         }
         if (npes == 0) {
             throw new UsageException("missing -np N (the number of PEs)");
         }
         if (!hosts.isEmpty()) {
-            HostList.place(hosts, npes, oversubscribe); // reports too many PEs now, as a usage error
+            HostList.place(hosts, npes, oversubscribe, mapBy.equals("node")); // reports too many PEs now, as a usage error
         }
         if (mainClass == null && jar == null && module == null) {
             throw new UsageException("missing the program: a main class, -jar app.jar or -m module[/class]");
@@ -210,13 +264,15 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         }
         return new LaunchOptions(Action.RUN, npes, classpath, tagOutput, exported, timeout, jvmOptions,
                 mainClass, jar, cursor.rest(), hosts, oversubscribe, agent, bootstrapAddress, launchTimeout, bindTo,
-                modulePath, module, heartbeatTimeout, report, new Output(aggregate && !tagOutput));
+                modulePath, module, heartbeatTimeout, report,
+                new Output(aggregate && !tagOutput && !timestamp && outputDirectory == null, timestamp, outputDirectory, quiet),
+                new Mapping(mapBy, perNode, reportBindings));
     }
 
     private static LaunchOptions special(Action action) {
         return new LaunchOptions(action, 0, null, false, Map.of(), 0, List.of(), null, null, List.of(), List.of(),
                 false, DEFAULT_AGENT, null, DEFAULT_LAUNCH_TIMEOUT_SECONDS, "auto", null, null,
-                DEFAULT_HEARTBEAT_TIMEOUT_SECONDS, false, Output.DEFAULT);
+                DEFAULT_HEARTBEAT_TIMEOUT_SECONDS, false, Output.DEFAULT, Mapping.DEFAULT);
     }
 
     private static String oneHostSource(String previous, String option) throws UsageException {
@@ -388,14 +444,34 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           own (with taskset, over the CPUs oshrun may use); none:
                                           let the OS place them; default: core when this machine's
                                           PEs are no more than its CPUs, else none (as mpirun)
+                  --map-by core|socket|node
+                                          core (default): fill each host's slots in turn, and on
+                                          this machine PE k gets the k-th CPU; socket: as core,
+                                          but consecutive PEs of this machine go to different
+                                          sockets; node: PE k on host k (round-robin over the
+                                          hosts)
+                  -N N                    N PEs on each node: every host of the list gets N slots
+                                          (-np defaults to N x hosts; without a host list, N PEs)
+                  --report-bindings       print the host and the CPU (core, socket) of each PE
+                  --oversubscribe         allow more PEs than slots; on this machine without a host
+                                          list, over 8 PEs a CPU (a local -np 1000 on 2 CPUs is
+                                          refused without it); more PEs than CPUs is said in one
+                                          line (they share the CPUs)
+                  --output-filename DIR   write PE k's output to DIR/pe<k>.stdout and .stderr
+                                          (made or truncated) instead of oshrun's
+                  --timestamp-output      prefix every output line with the time oshrun got it
+                  -q, --quiet             leave out oshrun's informational lines (PEs sharing CPUs,
+                                          the start-up cache being made); errors are still printed
                   -h, --help              print this help and exit
                   -V, --version           print the version and exit
                 Long options also accept --option=value.
 
                 Several hosts:
-                  --host H1[:S1],H2[:S2]  run on these hosts, S slots each (default 1)
+                  -H, --host H1[:S1],H2[:S2]
+                                          run on these hosts, S slots each (default 1)
                   --hostfile FILE         the hosts from FILE: one "host [slots=N]" a line, # comments
                   --oversubscribe         allow more PEs than slots (placement goes round again)
+                  (--map-by node and -N apply to the hosts; see above)
                   --launch-agent CMD      how to run a command on a host (default: ssh); oshrun runs
                                           "CMD HOST /bin/sh -s" and writes the PE's start script to
                                           its standard input, so CMD must pass that on: ssh does,

@@ -42,6 +42,14 @@ public final class Launcher {
         });
     }
 
+    private static int localPes(List<HostList.Placement> placements) {
+        int n = 0;
+        for (HostList.Placement p : placements) {
+            n += p.node().local() ? 1 : 0;
+        }
+        return n;
+    }
+
     static int run(String[] args, Map<String, String> env) {
         LaunchOptions options;
         List<String> command;
@@ -69,8 +77,15 @@ public final class Launcher {
             aot = options.module() == null ? AotCache.of(java, classpath, env) : null; // the cache is for the class path
             command = PeCommand.build(options, java, classpath, env, aot);
             placements = options.multiHost()
-                    ? HostList.place(options.hosts(), options.npes(), options.oversubscribe())
+                    ? HostList.place(options.hosts(), options.npes(), options.oversubscribe(),
+                            options.mapping().mapBy().equals("node"))
                     : HostList.localOnly(options.npes());
+            // With a host list its slots say how many PEs a host takes; on this machine alone, its CPUs.
+            String sharing = CoreBinding.sharing(localPes(placements), CoreBinding.allowedCpus().size(),
+                    options.oversubscribe() || options.multiHost());
+            if (sharing != null && !options.output().quiet()) {
+                System.err.println(sharing);
+            }
             endpoint = BootstrapEndpoint.choose(options.bootstrapAddress(),
                     HostList.nodes(placements));
         } catch (UsageException e) {
@@ -84,7 +99,9 @@ public final class Launcher {
             JobReport.write(options.exportedEnv().get("JSHMEM_JFR_DIR"), job.jobId());
         }
         if (status == 0 && aot != null && aot.missing()) {
-            System.err.println(AotCache.NOTICE);
+            if (!options.output().quiet()) {
+                System.err.println(AotCache.NOTICE);
+            }
             aot.createIfMissing(); // once per installation and JDK: later jobs start faster
         }
         return status;

@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 
 /**
  * Copies one PE output stream to the launcher's, prefixing each line with {@code [PE k] }
- * (--tag-output), or as it comes (untagged: the output of PEs on other hosts, which arrives through
+ * (--tag-output) and/or the time it arrived (--timestamp-output), or as it comes (untagged: the output of PEs on other hosts, which arrives through
  * the launch agent). Works on bytes, so any encoding passes through. Each batch of complete lines
  * goes out in one locked write, so tagged lines of different PEs never interleave mid-line.
  *
@@ -19,9 +21,14 @@ import java.util.Arrays;
 final class OutputForwarder implements Runnable {
     /** A line longer than this is cut and emitted in parts rather than buffered without bound. */
     private static final int MAX_LINE_BYTES = 64 * 1024;
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
-    /** Null when untagged. */
-    private final byte[] prefix;
+    /** The {@code [PE k] } tag, or null when untagged. */
+    private final byte[] tag;
+    /** Prefix each line with the time it arrived (--timestamp-output). */
+    private final boolean timestamp;
+    /** Whether lines are prefixed (tagged or timestamped), so the stream is cut into lines. */
+    private final boolean lines;
     private final InputStream in;
     private final PrintStream out;
     private final ByteArrayOutputStream partialLine = new ByteArrayOutputStream();
@@ -30,8 +37,11 @@ final class OutputForwarder implements Runnable {
     private byte[] marker;
     private final Runnable onMarker;
 
-    private OutputForwarder(int pe, boolean tag, InputStream in, PrintStream out, String marker, Runnable onMarker) {
-        this.prefix = tag ? ("[PE " + pe + "] ").getBytes(StandardCharsets.US_ASCII) : null;
+    private OutputForwarder(int pe, boolean tag, boolean timestamp, InputStream in, PrintStream out, String marker,
+                            Runnable onMarker) {
+        this.tag = tag ? ("[PE " + pe + "] ").getBytes(StandardCharsets.US_ASCII) : null;
+        this.timestamp = timestamp;
+        this.lines = tag || timestamp;
         this.in = in;
         this.out = out;
         this.marker = marker == null ? null : marker.getBytes(StandardCharsets.US_ASCII);
@@ -50,8 +60,23 @@ final class OutputForwarder implements Runnable {
      */
     static Thread start(int pe, boolean tag, InputStream in, PrintStream out, String streamName, String marker,
                         Runnable onMarker) {
+        return start(pe, tag, false, in, out, streamName, marker, onMarker);
+    }
+
+    /** As above; with {@code timestamp}, each line also starts with the time it arrived, {@code [HH:mm:ss.SSS] }. */
+    static Thread start(int pe, boolean tag, boolean timestamp, InputStream in, PrintStream out, String streamName,
+                        String marker, Runnable onMarker) {
         return Thread.ofPlatform().daemon().name("oshrun-pe" + pe + "-" + streamName)
-                .start(new OutputForwarder(pe, tag, in, out, marker, onMarker));
+                .start(new OutputForwarder(pe, tag, timestamp, in, out, marker, onMarker));
+    }
+
+    private void writePrefix() {
+        if (timestamp) {
+            batch.writeBytes(("[" + LocalTime.now().format(TIME) + "] ").getBytes(StandardCharsets.US_ASCII));
+        }
+        if (tag != null) {
+            batch.writeBytes(tag);
+        }
     }
 
     @Override
@@ -61,7 +86,7 @@ final class OutputForwarder implements Runnable {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 int start = marker == null ? 0 : awaitMarker(buffer, n);
-                if (prefix == null) {
+                if (!lines) {
                     batch.write(buffer, start, n - start);
                 } else {
                     split(buffer, start, n);
@@ -92,11 +117,11 @@ final class OutputForwarder implements Runnable {
                     marker = null;
                     onMarker.run();
                 } else {
-                    if (prefix != null) {
-                        batch.writeBytes(prefix);
+                    if (lines) {
+                        writePrefix();
                     }
                     batch.writeBytes(line);
-                    if (buffer[i] == '\n' || prefix != null) { // tagged: an overlong line is cut, as split() does
+                    if (buffer[i] == '\n' || lines) { // prefixed: an overlong line is cut, as split() does
                         batch.write('\n');
                     }
                 }
@@ -127,7 +152,7 @@ final class OutputForwarder implements Runnable {
     }
 
     private void endLine() {
-        batch.writeBytes(prefix);
+        writePrefix();
         batch.writeBytes(partialLine.toByteArray());
         batch.write('\n');
         partialLine.reset();
@@ -135,7 +160,7 @@ final class OutputForwarder implements Runnable {
 
     /** At end of stream: the unterminated last line, tagged and ended, or as it is when untagged. */
     private void endLastLine() {
-        if (prefix != null) {
+        if (lines) {
             endLine();
         } else {
             batch.writeBytes(partialLine.toByteArray());

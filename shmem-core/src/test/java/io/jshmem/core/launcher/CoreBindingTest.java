@@ -35,6 +35,28 @@ class CoreBindingTest {
         assertArrayEquals(new int[] {4, 6}, CoreBinding.plan("auto", new boolean[2], List.of(4, 6), true));
     }
 
+    /** --map-by socket: consecutive PEs on different sockets (CPUs 0-3 on socket 0, 4-7 on socket 1). */
+    @Test
+    void mapBySocketTakesTheSocketsInTurn() {
+        List<Integer> eight = List.of(0, 1, 2, 3, 4, 5, 6, 7);
+        assertEquals(List.of(0, 4, 1, 5, 2, 6, 3, 7), CoreBinding.bySocket(eight, cpu -> cpu / 4));
+        assertEquals(List.of(0, 2, 1), CoreBinding.bySocket(List.of(0, 1, 2), cpu -> cpu == 2 ? 1 : 0));
+        assertEquals(eight, CoreBinding.bySocket(eight, cpu -> 0), "one socket: as --map-by core");
+        assertArrayEquals(new int[] {0, 4}, CoreBinding.plan("core", new boolean[2], CoreBinding.bySocket(eight, cpu -> cpu / 4), true));
+    }
+
+    /** More PEs than CPUs: one line; over 8 a CPU: refused unless --oversubscribe. */
+    @Test
+    void pesSharingCpusAreSaidAndFarTooManyRefused() throws LaunchOptions.UsageException {
+        assertEquals(null, CoreBinding.sharing(2, 2, false));
+        assertEquals("oshrun: 3 PEs share this machine's 2 CPUs (a waiting PE yields its CPU instead of spinning;"
+                + " -q leaves this line out)", CoreBinding.sharing(3, 2, false));
+        assertTrue(CoreBinding.sharing(16, 2, false).startsWith("oshrun: 16 PEs share"));
+        String refused = assertThrows(LaunchOptions.UsageException.class, () -> CoreBinding.sharing(1000, 2, false)).getMessage();
+        assertEquals("1000 PEs on this machine's 2 CPUs is over 8 a CPU: add --oversubscribe to start them anyway", refused);
+        assertTrue(CoreBinding.sharing(17, 2, true).startsWith("oshrun: 17 PEs share"));
+    }
+
     @Test
     void aCpuBoundToTwoPesIsShared() {
         int[] plan = CoreBinding.plan("core", new boolean[3], TWO, true); // 0, 1, 0

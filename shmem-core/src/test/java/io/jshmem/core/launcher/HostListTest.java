@@ -84,6 +84,18 @@ class HostListTest {
         assertEquals(List.of(0), HostList.nodes(HostList.localOnly(3)).stream().map(HostList.Node::id).toList());
     }
 
+    /** --map-by node: round-robin over the hosts, a full host skipped, and round again when oversubscribed. */
+    @Test
+    void mapByNodeGoesRoundTheHosts() throws UsageException {
+        List<Host> hosts = List.of(new Host("a", 2), new Host("b", 2), new Host("c", 1));
+        List<Placement> p = HostList.place(hosts, 5, false, true);
+        assertEquals("a b c a b", hosts(p));
+        assertEquals(List.of(0, 0, 0, 1, 1), p.stream().map(Placement::localPe).toList());
+        assertEquals(List.of(2, 2, 1, 2, 2), p.stream().map(x -> x.node().npes()).toList());
+        assertEquals("a b c a b c a b", hosts(HostList.place(hosts, 8, true, true)));
+        assertTrue(error(() -> HostList.place(hosts, 6, false, true)).contains("more than the 5 slots"));
+    }
+
     @Test
     void morePesThanSlotsNeedsOversubscribe() throws UsageException {
         List<Host> hosts = List.of(new Host("a", 2), new Host("b", 1));

@@ -60,6 +60,37 @@ class LaunchOptionsTest {
         assertTrue(LaunchOptions.help().contains("--no-aggregate"));
     }
 
+    /** mpirun's habits: --map-by, -N, --report-bindings, --output-filename, --timestamp-output, -q. */
+    @Test
+    void mpirunOptions() throws UsageException {
+        LaunchOptions d = parse("-np", "2", "Main");
+        assertEquals(LaunchOptions.Mapping.DEFAULT, d.mapping());
+        assertEquals(LaunchOptions.Output.DEFAULT, d.output());
+        LaunchOptions o = parse("-np", "2", "--map-by", "socket", "--report-bindings", "--timestamp-output", "-q",
+                "--output-filename", "out", "Main");
+        assertEquals(new LaunchOptions.Mapping("socket", 0, true), o.mapping());
+        assertEquals(new LaunchOptions.Output(false, true, java.nio.file.Path.of("out").toAbsolutePath().toString(), true),
+                o.output(), "per-PE files and timestamps: nothing aggregated");
+        assertEquals("node", parse("-np", "2", "--map-by=NODE", "Main").mapping().mapBy());
+        assertTrue(parse("-np", "2", "--quiet", "Main").output().quiet());
+        assertFalse(parse("-np", "2", "--timestamp-output", "Main").output().aggregate());
+        // -N: PEs per node; on this machine alone it is -np, with hosts every host gets N slots.
+        assertEquals(3, parse("-N", "3", "Main").npes());
+        assertEquals(2, parse("-N", "3", "-np", "2", "Main").npes());
+        assertEquals(4, parse("-N", "2", "--host", "a:5,b", "Main").npes());
+        assertEquals(List.of(new HostList.Host("a", 2), new HostList.Host("b", 2)), parse("-N", "2", "-H", "a:5,b", "Main").hosts());
+        assertEquals(5, parse("-N", "2", "-np", "5", "--oversubscribe", "Main").npes());
+        assertEquals("--map-by fill: use core, socket or node", error("-np", "2", "--map-by", "fill", "Main"));
+        assertTrue(error("-N", "2", "-np", "3", "Main").startsWith("-np 3 is more than -N 2 PEs on the one node"));
+        assertTrue(error("-N", "2", "--host", "a,b", "-np", "5", "Main").contains("more than the 4 slots"));
+        assertTrue(error("-N", "0", "Main").contains("positive"));
+        String help = LaunchOptions.help();
+        for (String option : List.of("--map-by core|socket|node", "--report-bindings", "-N N", "--output-filename DIR",
+                "--timestamp-output", "-q, --quiet", "-H, --host", "--oversubscribe")) {
+            assertTrue(help.contains(option), option + " is not in --help");
+        }
+    }
+
     @Test
     void acceptsAliasesAndInlineValues() throws UsageException {
         assertEquals(3, parse("-np", "2", "--np=3", "Main").npes());

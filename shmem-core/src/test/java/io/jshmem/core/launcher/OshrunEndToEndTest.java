@@ -60,7 +60,8 @@ class OshrunEndToEndTest {
 
     @Test
     void peDyingBeforeFinalizeEndsTheJobWithItsStatus() throws Exception {
-        Result r = oshrun("-np", "3", "-cp", testClasses(), MAIN, "die1");
+        // -q: without the line saying that 3 PEs share the CPUs (on a machine with fewer), the launcher's only one is this.
+        Result r = oshrun("-np", "3", "-q", "-cp", testClasses(), MAIN, "die1");
         assertEquals(3, r.status(), r.err());
         assertTrue(r.err().matches("(?s)oshrun: PE 1 \\(pid \\d+\\) exited with status 3 before finalize; ending the job\n.*"),
                 r.err());
@@ -85,7 +86,7 @@ class OshrunEndToEndTest {
 
     @Test
     void abortEndsTheJobWithTheAbortStatus() throws Exception {
-        Result r = oshrun("-np", "3", "-cp", testClasses(), MAIN, "abort");
+        Result r = oshrun("-np", "3", "-q", "-cp", testClasses(), MAIN, "abort"); // -q: the abort is the first line
         assertEquals(7, r.status(), r.err());
         assertTrue(r.err().startsWith("oshrun: PE 0 aborted the job with status 7: test abort\n"), r.err());
         assertNothingLeft(r, 3);
@@ -115,6 +116,51 @@ class OshrunEndToEndTest {
         Result badJar = oshrun("-np", "1", "-jar", dir.resolve("missing.jar").toString());
         assertEquals(2, badJar.status());
         assertTrue(badJar.err().startsWith("oshrun: cannot read jar"), badJar.err());
+    }
+
+    /** --report-bindings names each PE's CPU; --output-filename, --timestamp-output; PEs sharing CPUs said, -q not. */
+    @Test
+    void mpirunHabits() throws Exception {
+        Result r = oshrun("-np", "2", "--report-bindings", "--output-filename", dir.resolve("out").toString(),
+                "-cp", testClasses(), MAIN, "ok");
+        assertEquals(0, r.status(), r.err());
+        for (int pe = 0; pe < 2; pe++) {
+            String prefix = "oshrun: PE " + pe + " on this machine (node 0): ";
+            assertTrue(r.err().lines().anyMatch(l -> l.startsWith(prefix) && (l.matches(".*: bound to CPU \\d+ \\(core \\d+, socket \\d+\\)")
+                    || l.contains("not bound (more PEs than CPUs here"))), r.err());
+            String out = Files.readString(dir.resolve("out/pe" + pe + ".stdout"));
+            assertTrue(out.contains("hello from " + pe + " of 2"), out);
+            assertTrue(Files.isRegularFile(dir.resolve("out/pe" + pe + ".stderr")));
+        }
+        assertFalse(r.out().contains("hello from"), "with --output-filename the output is in the files: " + r.out());
+        if (CoreBinding.allowedCpus().size() >= 2 && CoreBinding.taskset() != null) {
+            assertTrue(r.err().contains("oshrun: PE 1 on this machine (node 0): bound to CPU "), r.err());
+        }
+
+        Result t = oshrun("-np", "2", "--timestamp-output", "-cp", testClasses(), MAIN, "ok");
+        assertEquals(0, t.status(), t.err());
+        assertTrue(t.out().lines().allMatch(l -> l.matches("\\[\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\] .*")), t.out());
+        assertTrue(t.out().contains("] hello from 1 of 2"), t.out());
+
+        int many = CoreBinding.allowedCpus().size() + 1;
+        Result shared = oshrun("-np", Integer.toString(many), "-cp", testClasses(), MAIN, "ok");
+        assertEquals(0, shared.status(), shared.err());
+        assertEquals(1, count(shared.err(), "oshrun: " + many + " PEs share this machine's " + (many - 1) + " CPUs"), shared.err());
+        Result quiet = oshrun("-np", Integer.toString(many), "-q", "-cp", testClasses(), MAIN, "ok");
+        assertEquals(0, quiet.status(), quiet.err());
+        assertFalse(quiet.err().contains("share this machine"), quiet.err());
+    }
+
+    /** A local -np far above the CPUs is refused before anything starts, unless --oversubscribe. */
+    @Test
+    void farTooManyLocalPesNeedOversubscribe() throws Exception {
+        int cpus = CoreBinding.allowedCpus().size();
+        int npes = 8 * cpus + 1;
+        Result r = oshrun("-np", Integer.toString(npes), "-cp", testClasses(), MAIN, "ok");
+        assertEquals(2, r.status(), r.err());
+        assertEquals("oshrun: " + npes + " PEs on this machine's " + cpus + " CPUs is over 8 a CPU: add --oversubscribe to"
+                + " start them anyway\nsee oshrun --help\n", r.err());
+        assertEquals("", r.out(), "no PE started");
     }
 
     /**
