@@ -1,12 +1,19 @@
 package io.jshmem.core;
 
 import io.jshmem.ForkSafetyReport;
+import io.jshmem.ShmemVersion;
 import io.jshmem.core.forksafety.ForkSafety;
 import java.util.Map;
 
 /** {@code bin/shmem-info}: prints the version, the specification version, transports and settings. */
 public final class ShmemInfo {
     private ShmemInfo() {
+    }
+
+    /** The --version line, as oshrun's: {@code shmem-info (jshmem 0.1.0), OpenSHMEM 1.6}. */
+    static String version() {
+        return "shmem-info (jshmem " + ShmemVersion.JSHMEM_VERSION + "), OpenSHMEM "
+                + ShmemVersion.SPEC_MAJOR + "." + ShmemVersion.SPEC_MINOR;
     }
 
     public static void main(String[] args) {
@@ -16,7 +23,7 @@ public final class ShmemInfo {
             switch (a) {
                 case "-h", "--help" -> {
                     System.out.println("""
-                            usage: shmem-info [--all] [--parsable]
+                            usage: shmem-info [--all] [--parsable] | --version
                               Prints jshmem's version, the OpenSHMEM version it implements, its transports
                               and devices, the settings the SHMEM_* and JSHMEM_* environment variables give,
                               then whether fork() is safe in this process, and why (Shmem.forkSafety()).
@@ -26,7 +33,12 @@ public final class ShmemInfo {
                               --all       with --parsable, also each network device
                                           (transport:<name>:device:<transport>:<devices>) and each fork-safety
                                           finding (forksafety:finding:<name>:<safe|risk|neutral>:<value>);
-                                          the readable report always shows everything""");
+                                          the readable report always shows everything
+                              -V, --version  only the version line: shmem-info (jshmem VERSION), OpenSHMEM X.Y""");
+                    return;
+                }
+                case "-V", "--version" -> {
+                    System.out.println(version());
                     return;
                 }
                 case "-a", "--all" -> all = true;

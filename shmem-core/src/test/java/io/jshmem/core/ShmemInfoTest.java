@@ -52,6 +52,16 @@ class ShmemInfoTest {
         assertEquals(2, run(env, "--bogus").status());
     }
 
+    @Test
+    void versionPrintsOneLineLikeOshruns() throws Exception {
+        for (String option : List.of("--version", "-V")) {
+            Run v = run(Map.of(), option);
+            assertEquals(0, v.status(), v.err());
+            assertEquals(List.of("shmem-info (jshmem " + io.jshmem.ShmemVersion.JSHMEM_VERSION + "), OpenSHMEM "
+                    + io.jshmem.ShmemVersion.SPEC_MAJOR + "." + io.jshmem.ShmemVersion.SPEC_MINOR), v.out());
+        }
+    }
+
     private static Run run(Map<String, String> env, String... args) throws Exception {
         Path root = Path.of("").toAbsolutePath();
         while (!Files.isExecutable(root.resolve("bin/shmem-info"))) {
