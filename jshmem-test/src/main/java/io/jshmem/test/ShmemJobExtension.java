@@ -66,7 +66,9 @@ public final class ShmemJobExtension implements InvocationInterceptor, Parameter
         }
         List<String> command = new ArrayList<>();
         command.add(oshrun());
-        command.addAll(List.of("-np", String.valueOf(config.npes()), "--tag-output",
+        // --oversubscribe: a test may well run more PEs than a CI machine has CPUs (oshrun refuses over
+        // 8 a CPU without it, which on the command line is more likely a typo than a plan).
+        command.addAll(List.of("-np", String.valueOf(config.npes()), "--tag-output", "--oversubscribe",
                 "--timeout", String.valueOf(config.timeoutSeconds())));
         for (String e : config.env()) {
             command.addAll(List.of("-x", e));
