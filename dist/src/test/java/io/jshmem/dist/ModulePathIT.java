@@ -119,8 +119,12 @@ class ModulePathIT {
         Descriptor core = describe(dist.resolve("lib/shmem-core-" + VERSION + ".jar"), "io.jshmem.core");
         assertEquals(List.of(), core.exports(), core.text);
         assertFalse(core.qualifiedExports().isEmpty(), core.text);
-        assertTrue(core.qualifiedExports().stream().allMatch(l -> l.endsWith(" to io.jshmem.ucx")),
+        // ... and the per-PE log file handler to java.logging, which instantiates it by reflection
+        // (a JUL configuration names io.jshmem.logging.PeFileHandler).
+        assertTrue(core.qualifiedExports().stream().allMatch(l -> l.endsWith(" to io.jshmem.ucx")
+                        || l.equals("qualified exports io.jshmem.logging to java.logging")),
                 "the runtime's packages are exported to the UCX module only:\n" + core.text);
+        assertTrue(core.has("qualified exports io.jshmem.logging to java.logging"), core.text);
         assertTrue(core.has("provides io.jshmem.spi.ShmemProvider with io.jshmem.core.ShmemProviderImpl"), core.text);
         assertTrue(core.has("provides io.jshmem.spi.SubprocessSupport with "), core.text);
         assertTrue(core.has("uses io.jshmem.core.transport.TransportProvider"), core.text);
