@@ -446,9 +446,10 @@ public final class TcpBootstrap implements Bootstrap {
                 }
                 if (first) {
                     // The first news that the job is over: say so, once, whatever the program does next.
-                    Log.BOOTSTRAP.error("jshmem: PE " + identity.rank() + ": "
+                    String news = "jshmem: PE " + identity.rank() + ": "
                             + (died != null ? died : lost + " (" + hostPort(server) + ")") + " before finalize; "
-                            + (orphanGraceMillis > 0 ? "ending this PE" : "the job is over"));
+                            + (orphanGraceMillis > 0 ? "ending this PE" : "the job is over");
+                    tell(news);
                 }
                 aborted(reason);
                 haltIfOrphaned();
@@ -485,6 +486,20 @@ public final class TcpBootstrap implements Bootstrap {
         }
     }
 
+    /**
+     * Logs the news that the job is over for this PE. oshrun reads its local PEs' standard error (to
+     * print once what several PEs print): with oshrun dead that pipe has no reader, and the news would
+     * reach nobody; standard output, which oshrun leaves to the terminal, still does.
+     */
+    private static void tell(String news) {
+        Log.BOOTSTRAP.error(news);
+        System.err.flush();
+        if (System.err.checkError()) {
+            System.out.println(news);
+            System.out.flush();
+        }
+    }
+
     /** Halts this process after the orphan grace, unless it finalized or closed the bootstrap meanwhile. */
     private void haltIfOrphaned() {
         long grace = orphanGraceMillis;
@@ -498,7 +513,7 @@ public final class TcpBootstrap implements Bootstrap {
                 return;
             }
             if (!closed && !finalized) {
-                Log.BOOTSTRAP.error("jshmem: PE " + identity.rank() + ": lost the connection to the launcher at "
+                tell("jshmem: PE " + identity.rank() + ": lost the connection to the launcher at "
                         + hostPort(server) + " " + grace + " ms ago, before finalize: the job is over; halting");
                 Runtime.getRuntime().halt(ORPHAN_STATUS);
             }

@@ -169,8 +169,8 @@ class MultiHostEndToEndTest {
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
         // PE 0 is local: the orphan guard halts it; PEs 1, 2 are "remote": their lifeline ends them.
-        // --no-aggregate: PE 0's standard error is then its own, not a pipe to oshrun that dies with it.
-        Process oshrun = startOshrun(out, err, "--no-aggregate", "--host", "localhost:1,nodeA:2", "--launch-agent", fakeAgent(),
+        // PE 0's standard error is a pipe to oshrun (which prints repeated diagnostics once), dead with it.
+        Process oshrun = startOshrun(out, err, "--host", "localhost:1,nodeA:2", "--launch-agent", fakeAgent(),
                 "--jvm-opt", "-Djshmem.bootstrap.orphanGraceMillis=1000", "-cp", testClasses(), MAIN, "hang");
         List<Long> pids = awaitReady(oshrun, out, 3);
         oshrun.toHandle().destroyForcibly(); // bin/oshrun execs the launcher's JVM: this is SIGKILL to oshrun
@@ -185,10 +185,12 @@ class MultiHostEndToEndTest {
                 }
             });
         }
-        assertTrue(Files.readString(err).contains("lost the connection to the launcher"), Files.readString(err));
-        // The local PE, oshrun's child, says at once that its launcher died (issue 31: it used to exit without a word).
-        assertTrue(Files.readString(err).contains("jshmem: PE 0: the launcher (oshrun, pid " + oshrun.pid()
-                + ") died before finalize; ending this PE\n"), Files.readString(err));
+        String said = Files.readString(out) + Files.readString(err);
+        assertTrue(said.contains("lost the connection to the launcher"), said);
+        // The local PE, oshrun's child, says at once that its launcher died (issue 31: it used to exit
+        // without a word), on its standard output since its standard error went to the dead oshrun.
+        assertTrue(Files.readString(out).contains("jshmem: PE 0: the launcher (oshrun, pid " + oshrun.pid()
+                + ") died before finalize; ending this PE\n"), Files.readString(out) + Files.readString(err));
     }
 
     @Test
