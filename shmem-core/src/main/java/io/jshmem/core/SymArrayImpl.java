@@ -97,6 +97,53 @@ public abstract class SymArrayImpl<A> implements SymArray<A> {
         return index << shift;
     }
 
+    /**
+     * A bulk get: elements {@code [index, index + nelems)} of this PE's copy into
+     * {@code dest[destIndex, destIndex + nelems)}, a Java array of {@code arrayLength} elements of
+     * {@code elementLayout}'s carrier (the typed subclass's constant, so the copy compiles to a
+     * plain memory copy).
+     */
+    final void copyOut(ValueLayout elementLayout, long index, Object dest, int destIndex, int arrayLength, int nelems) {
+        long off = localRange(index, nelems, dest, destIndex, arrayLength, "get");
+        try {
+            MemorySegment.copy(local, elementLayout, off, dest, destIndex, nelems);
+        } catch (InternalError e) {
+            throw fault(e, "get");
+        }
+    }
+
+    /** A bulk set: {@code source[sourceIndex, sourceIndex + nelems)} into elements {@code [index, index + nelems)}, as {@link #copyOut}. */
+    final void copyIn(ValueLayout elementLayout, long index, Object source, int sourceIndex, int arrayLength, int nelems) {
+        long off = localRange(index, nelems, source, sourceIndex, arrayLength, "set");
+        try {
+            MemorySegment.copy(source, sourceIndex, local, elementLayout, off, nelems);
+        } catch (InternalError e) {
+            throw fault(e, "set");
+        }
+    }
+
+    /**
+     * Checks a bulk local copy between elements {@code [index, index + nelems)} and a Java array
+     * of {@code arrayLength} elements ({@code array[arrayIndex, arrayIndex + nelems)}); returns the
+     * byte offset of element {@code index} in {@link #local}. The symmetric side fails with a
+     * {@link ShmemException} naming the PE, the Java side as Java's copies do (put and get too).
+     */
+    private long localRange(long index, int nelems, Object array, int arrayIndex, int arrayLength, String routine) {
+        if (freed) {
+            throw heap.deadObject(this);
+        }
+        if (index < 0 || nelems < 0 || index > length - nelems) {
+            throw new ShmemException("PE " + heap.myPe() + ": " + routine + " of " + nelems + " elements at index " + index
+                    + (nelems < 0 ? ": negative count" : index < 0 ? ": negative index" : ": elements [" + index + ", "
+                    + (index + nelems) + ") are outside the symmetric " + type.name() + " array of length " + length));
+        }
+        if (array == null) {
+            throw new NullPointerException("local array is null");
+        }
+        java.util.Objects.checkFromIndexSize(arrayIndex, nelems, arrayLength);
+        return index << shift;
+    }
+
     @Override
     public String toString() {
         return "Sym" + Character.toUpperCase(type.name().charAt(0)) + type.name().substring(1) + "Array[length=" + length

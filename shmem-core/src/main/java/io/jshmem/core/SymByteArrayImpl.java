@@ -27,4 +27,14 @@ final class SymByteArrayImpl extends SymArrayImpl<byte[]> implements SymByteArra
             throw fault(e, "set");
         }
     }
+
+    @Override
+    public void get(long index, byte[] dest, int destIndex, int nelems) {
+        copyOut(ValueLayout.JAVA_BYTE, index, dest, destIndex, dest == null ? 0 : dest.length, nelems);
+    }
+
+    @Override
+    public void set(long index, byte[] source, int sourceIndex, int nelems) {
+        copyIn(ValueLayout.JAVA_BYTE, index, source, sourceIndex, source == null ? 0 : source.length, nelems);
+    }
 }

@@ -27,4 +27,14 @@ final class SymCharArrayImpl extends SymArrayImpl<char[]> implements SymCharArra
             throw fault(e, "set");
         }
     }
+
+    @Override
+    public void get(long index, char[] dest, int destIndex, int nelems) {
+        copyOut(ValueLayout.JAVA_CHAR, index, dest, destIndex, dest == null ? 0 : dest.length, nelems);
+    }
+
+    @Override
+    public void set(long index, char[] source, int sourceIndex, int nelems) {
+        copyIn(ValueLayout.JAVA_CHAR, index, source, sourceIndex, source == null ? 0 : source.length, nelems);
+    }
 }

@@ -27,4 +27,14 @@ final class SymDoubleArrayImpl extends SymArrayImpl<double[]> implements SymDoub
             throw fault(e, "set");
         }
     }
+
+    @Override
+    public void get(long index, double[] dest, int destIndex, int nelems) {
+        copyOut(ValueLayout.JAVA_DOUBLE, index, dest, destIndex, dest == null ? 0 : dest.length, nelems);
+    }
+
+    @Override
+    public void set(long index, double[] source, int sourceIndex, int nelems) {
+        copyIn(ValueLayout.JAVA_DOUBLE, index, source, sourceIndex, source == null ? 0 : source.length, nelems);
+    }
 }

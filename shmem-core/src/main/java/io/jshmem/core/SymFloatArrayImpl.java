@@ -27,4 +27,14 @@ final class SymFloatArrayImpl extends SymArrayImpl<float[]> implements SymFloatA
             throw fault(e, "set");
         }
     }
+
+    @Override
+    public void get(long index, float[] dest, int destIndex, int nelems) {
+        copyOut(ValueLayout.JAVA_FLOAT, index, dest, destIndex, dest == null ? 0 : dest.length, nelems);
+    }
+
+    @Override
+    public void set(long index, float[] source, int sourceIndex, int nelems) {
+        copyIn(ValueLayout.JAVA_FLOAT, index, source, sourceIndex, source == null ? 0 : source.length, nelems);
+    }
 }

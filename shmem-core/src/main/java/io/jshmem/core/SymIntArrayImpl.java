@@ -27,4 +27,14 @@ final class SymIntArrayImpl extends SymArrayImpl<int[]> implements SymIntArray {
             throw fault(e, "set");
         }
     }
+
+    @Override
+    public void get(long index, int[] dest, int destIndex, int nelems) {
+        copyOut(ValueLayout.JAVA_INT, index, dest, destIndex, dest == null ? 0 : dest.length, nelems);
+    }
+
+    @Override
+    public void set(long index, int[] source, int sourceIndex, int nelems) {
+        copyIn(ValueLayout.JAVA_INT, index, source, sourceIndex, source == null ? 0 : source.length, nelems);
+    }
 }

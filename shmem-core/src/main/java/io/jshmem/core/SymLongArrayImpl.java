@@ -27,4 +27,14 @@ final class SymLongArrayImpl extends SymArrayImpl<long[]> implements SymLongArra
             throw fault(e, "set");
         }
     }
+
+    @Override
+    public void get(long index, long[] dest, int destIndex, int nelems) {
+        copyOut(ValueLayout.JAVA_LONG, index, dest, destIndex, dest == null ? 0 : dest.length, nelems);
+    }
+
+    @Override
+    public void set(long index, long[] source, int sourceIndex, int nelems) {
+        copyIn(ValueLayout.JAVA_LONG, index, source, sourceIndex, source == null ? 0 : source.length, nelems);
+    }
 }

@@ -27,4 +27,14 @@ final class SymShortArrayImpl extends SymArrayImpl<short[]> implements SymShortA
             throw fault(e, "set");
         }
     }
+
+    @Override
+    public void get(long index, short[] dest, int destIndex, int nelems) {
+        copyOut(ValueLayout.JAVA_SHORT, index, dest, destIndex, dest == null ? 0 : dest.length, nelems);
+    }
+
+    @Override
+    public void set(long index, short[] source, int sourceIndex, int nelems) {
+        copyIn(ValueLayout.JAVA_SHORT, index, source, sourceIndex, source == null ? 0 : source.length, nelems);
+    }
 }
