@@ -11,6 +11,16 @@ import java.util.Optional;
  * <p>Collectives are called by every member with the same arguments. Their {@code dest} and
  * {@code source} are symmetric arrays used from element 0; the library synchronizes internally, so
  * no barrier is needed before or after one. PE numbers (roots, translatePe) are team-relative.
+ *
+ * <p><b>Scalar reductions</b> ({@code long sumReduce(long)}, {@code double maxReduce(double)}, ...)
+ * are Java conveniences: one value per member reduced to all members, what
+ * {@code shmem_TYPE_OP_reduce} with {@code nreduce} 1 computes, without the two symmetric arrays C
+ * needs. Collective like every reduction: every member calls the same method (operator and type)
+ * at the same point of its sequence of collectives on the team, and each member returns when it
+ * has the result. The team's internal memory carries the value: no symmetric allocation, and no
+ * Java allocation once compiled. Calls that do not match (another collective, operator or type on
+ * some member, or the array form of the reduction) end the job with a message naming both PEs,
+ * as for any collective.
  */
 public interface ShmemTeam extends AutoCloseable {
 
@@ -334,4 +344,204 @@ public interface ShmemTeam extends AutoCloseable {
      * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
      */
     <A> void sumExscan(SymArray<A> dest, SymArray<A> source, long nelems);
+
+    // ---------------------------------------------------------------- scalar reductions (Java conveniences)
+
+    /**
+     * shmem_long_sum_reduce of one value (nreduce 1), as a Java convenience: the sum of
+     * {@code value} over every member of this team, returned on every member. Integral values wrap around as Java's {@code +} does. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the sum of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    long sumReduce(long value);
+
+    /**
+     * shmem_int_sum_reduce of one value (nreduce 1), as a Java convenience: the sum of
+     * {@code value} over every member of this team, returned on every member. Integral values wrap around as Java's {@code +} does. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the sum of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    int sumReduce(int value);
+
+    /**
+     * shmem_double_sum_reduce of one value (nreduce 1), as a Java convenience: the sum of
+     * {@code value} over every member of this team, returned on every member. Floating-point values are combined in team order, so every member gets bitwise the same result. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the sum of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    double sumReduce(double value);
+
+    /**
+     * shmem_long_prod_reduce of one value (nreduce 1), as a Java convenience: the product of
+     * {@code value} over every member of this team, returned on every member. Integral values wrap around as Java's {@code *} does. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the product of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    long prodReduce(long value);
+
+    /**
+     * shmem_int_prod_reduce of one value (nreduce 1), as a Java convenience: the product of
+     * {@code value} over every member of this team, returned on every member. Integral values wrap around as Java's {@code *} does. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the product of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    int prodReduce(int value);
+
+    /**
+     * shmem_double_prod_reduce of one value (nreduce 1), as a Java convenience: the product of
+     * {@code value} over every member of this team, returned on every member. Floating-point values are combined in team order, so every member gets bitwise the same result. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the product of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    double prodReduce(double value);
+
+    /**
+     * shmem_long_max_reduce of one value (nreduce 1), as a Java convenience: the maximum of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the maximum of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    long maxReduce(long value);
+
+    /**
+     * shmem_int_max_reduce of one value (nreduce 1), as a Java convenience: the maximum of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the maximum of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    int maxReduce(int value);
+
+    /**
+     * shmem_double_max_reduce of one value (nreduce 1), as a Java convenience: the maximum of
+     * {@code value} over every member of this team, returned on every member. Floating-point values are combined in team order, so every member gets bitwise the same result. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the maximum of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    double maxReduce(double value);
+
+    /**
+     * shmem_long_min_reduce of one value (nreduce 1), as a Java convenience: the minimum of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the minimum of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    long minReduce(long value);
+
+    /**
+     * shmem_int_min_reduce of one value (nreduce 1), as a Java convenience: the minimum of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the minimum of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    int minReduce(int value);
+
+    /**
+     * shmem_double_min_reduce of one value (nreduce 1), as a Java convenience: the minimum of
+     * {@code value} over every member of this team, returned on every member. Floating-point values are combined in team order, so every member gets bitwise the same result. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the minimum of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    double minReduce(double value);
+
+    /**
+     * shmem_long_and_reduce of one value (nreduce 1), as a Java convenience: the bitwise and of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the bitwise and of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    long andReduce(long value);
+
+    /**
+     * shmem_int_and_reduce of one value (nreduce 1), as a Java convenience: the bitwise and of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the bitwise and of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    int andReduce(int value);
+
+    /**
+     * shmem_long_or_reduce of one value (nreduce 1), as a Java convenience: the bitwise or of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the bitwise or of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    long orReduce(long value);
+
+    /**
+     * shmem_int_or_reduce of one value (nreduce 1), as a Java convenience: the bitwise or of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the bitwise or of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    int orReduce(int value);
+
+    /**
+     * shmem_long_xor_reduce of one value (nreduce 1), as a Java convenience: the bitwise exclusive or of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the bitwise exclusive or of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    long xorReduce(long value);
+
+    /**
+     * shmem_int_xor_reduce of one value (nreduce 1), as a Java convenience: the bitwise exclusive or of
+     * {@code value} over every member of this team, returned on every member. Collective
+     * and blocking, with no symmetric array (see <i>Scalar reductions</i> in the class comment).
+     *
+     * @param value this PE's value
+     * @return the bitwise exclusive or of every member's value
+     * @throws ShmemException on {@link #INVALID}, a destroyed team, or after finalize
+     */
+    int xorReduce(int value);
 }

@@ -60,7 +60,7 @@ final class Collectives {
     private static final int EXCHANGE_BUFFERS = TeamSlots.PUSH_BUFFERS / 2;
     static final long EXCHANGE_BYTES = EXCHANGE_BUFFERS * (long) TeamSlots.BUF_BYTES;
     /** The routines' names for messages ("sum_reduce"), by {@link ReduceOp#ordinal()}: built once, not per call. */
-    private static final String[] REDUCE_ROUTINES = java.util.Arrays.stream(ReduceOp.values())
+    static final String[] REDUCE_ROUTINES = java.util.Arrays.stream(ReduceOp.values())
             .map(op -> op.name().toLowerCase(java.util.Locale.ROOT) + "_reduce").toArray(String[]::new);
     /** A page of zeros, read-only: the source of {@link #zero}. */
     private static final MemorySegment ZEROS = Arena.global().allocate(4096).asReadOnly();
@@ -618,7 +618,10 @@ final class Collectives {
         if (op.bitwise() && (d.type.name().equals("float") || d.type.name().equals("double"))) {
             throw st.error(routine + " is not defined for " + d.type.name() + " (bitwise reductions need an integral type)");
         }
-        reduce(op, routine, d.type.name(), d.shift, d, s, count, nbytes);
+        checkFits(d, nbytes, routine, "dest");
+        checkFits(s, nbytes, routine, "source");
+        String type = d.type.name();
+        reduce(op, routine, type, type, d.shift, d.offset, s.offset, count, nbytes);
     }
 
     /**
@@ -638,29 +641,61 @@ final class Collectives {
             default -> throw st.error(routine + " is defined for float (complexf) and double (complexd) arrays of (re, im)"
                     + " pairs, not for " + d.type.name());
         };
-        reduce(op, routine, type, d.shift + 1, d, s, count, nbytes);
+        checkFits(d, nbytes, routine, "dest");
+        checkFits(s, nbytes, routine, "source");
+        reduce(op, routine, type, type, d.shift + 1, d.offset, s.offset, count, nbytes);
+    }
+
+    /**
+     * A reduction of one value to all members (the scalar {@code ShmemTeam} forms: an
+     * {@code nreduce} of 1), through this team's scalar word of its slot
+     * ({@link TeamSlots#scalar}): the value is stored there, reduced as one element by the same
+     * algorithms as an array reduction (from the source word into the dest word of every member,
+     * both at the same place on every member, so the team's slot serves as symmetric scratch), and
+     * the result is read back. No symmetric allocation and no Java allocation; like any
+     * collective, every member calls it with the same operator and type (a scalar call meeting an
+     * array reduction is reported as calls that do not match).
+     *
+     * @param type the element type ("long", "int", "double")
+     * @param label the type as recorded for mismatch messages and the arguments' hash
+     * @param shift log2 of the element size
+     * @param bits the value's bits (a double's raw bits, an int sign-extended)
+     * @return the result's bits
+     */
+    long reduceScalar(ReduceOp op, String type, String label, int shift, long bits) {
+        team.checkLive();
+        String routine = REDUCE_ROUTINES[op.ordinal()];
+        long src = team.scalarOff;
+        long dst = src + 8;
+        if (shift == 3) {
+            CtxBase.LONG.set(st.self, src, bits);
+        } else {
+            CtxBase.INT.set(st.self, src, (int) bits);
+        }
+        reduce(op, routine, type, label, shift, dst, src, 1, 1L << shift);
+        return shift == 3 ? (long) CtxBase.LONG.get(st.self, dst) : (int) CtxBase.INT.get(st.self, dst);
     }
 
     /**
      * A reduction of {@code count} elements of {@code type} ({@link Reductions}), each
-     * {@code 1 << shift} bytes, {@code nbytes} in all, from source into dest.
+     * {@code 1 << shift} bytes, {@code nbytes} in all, from this PE's heap offset {@code sOff}
+     * (the source) into {@code dOff} (the dest), both the same on every member. {@code label}
+     * names the type in the arguments that must match ({@code type}, or the scalar form's).
      */
-    private void reduce(ReduceOp op, String routine, String type, int shift, SymArrayImpl<?> d, SymArrayImpl<?> s,
+    private void reduce(ReduceOp op, String routine, String type, String label, int shift, long dOff, long sOff,
             long count, long nbytes) {
-        checkFits(d, nbytes, routine, "dest");
-        checkFits(s, nbytes, routine, "source");
         team.checkSameArgs(routine, "nelems", count, "op (ordinal)", op.ordinal());
-        team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + type.hashCode(), -1, count, op.ordinal(), 0, type);
+        team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + label.hashCode(), -1, count, op.ordinal(), 0, label);
         int n = team.members.length;
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             // Every member combines all buffers in team order, so all get the same (floating-point) result.
-            long e = produce(s.offset, nbytes, false);
+            long e = produce(sOff, nbytes, false);
             long buf = team.buffer(e);
             team.awaitArrival(0, e);
-            MemorySegment.copy(team.peers[0], buf, st.self, d.offset, nbytes);
+            MemorySegment.copy(team.peers[0], buf, st.self, dOff, nbytes);
             for (int i = 1; i < n; i++) {
                 team.awaitArrival(i, e);
-                Reductions.combine(op, type, st.self, d.offset, team.peers[i], buf, count);
+                Reductions.combine(op, type, st.self, dOff, team.peers[i], buf, count);
             }
             return;
         }
@@ -670,41 +705,41 @@ final class Collectives {
             // other (n(n-1) messages, one hop) cost 2-3x more with more PEs than cores over TCP.
             // With 2 members both ways are 2 messages, and the exchange is one hop.
             if (n == 2) {
-                long buf = exchangeAcross(s.offset, nbytes, 0);
-                MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes);
-                Reductions.combine(op, type, st.self, d.offset, st.self, buf + nbytes, count);
+                long buf = exchangeAcross(sOff, nbytes, 0);
+                MemorySegment.copy(st.self, buf, st.self, dOff, nbytes);
+                Reductions.combine(op, type, st.self, dOff, st.self, buf + nbytes, count);
                 return;
             }
             long e = team.beginPush();
-            long buf = gatherAt0(e, s.offset, nbytes);
+            long buf = gatherAt0(e, sOff, nbytes);
             if (team.me == 0) {
-                MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes);
+                MemorySegment.copy(st.self, buf, st.self, dOff, nbytes);
                 for (int i = 1; i < n; i++) {
-                    Reductions.combine(op, type, st.self, d.offset, st.self, buf + i * nbytes, count);
+                    Reductions.combine(op, type, st.self, dOff, st.self, buf + i * nbytes, count);
                 }
             }
-            long from = pushDown(e, 0, d.offset, nbytes, false);
+            long from = pushDown(e, 0, dOff, nbytes, false);
             if (team.me != 0) {
-                MemorySegment.copy(st.self, from, st.self, d.offset, nbytes);
+                MemorySegment.copy(st.self, from, st.self, dOff, nbytes);
             }
             // The result left PE 0 after every member had entered this call.
             team.receivedFromAll(e);
             return;
         }
         if (pushAcross && n == 2 && nbytes <= EXCHANGE_BYTES) {
-            reduceExchanged(op, type, shift, d, s, count, nbytes);
+            reduceExchanged(op, type, shift, dOff, sOff, count, nbytes);
             return;
         }
         if (pushAcross && (TeamSlots.LANDING_BYTES / n) >> shift > 0) {
-            reducePushed(op, type, d, s, count, shift);
+            reducePushed(op, type, dOff, sOff, count, shift);
             return;
         }
         if (nbytes <= SMALL_REDUCE_BYTES || n == 1) {
             team.syncInternal();
             MemorySegment a = accumulator(nbytes);
-            reduceInto(op, type, a, s.offset, 0, count, shift, n);
+            reduceInto(op, type, a, sOff, 0, count, shift, n);
             team.syncInternal(); // nobody reads the sources any more: dest may be source
-            MemorySegment.copy(a, 0, st.self, d.offset, nbytes);
+            MemorySegment.copy(a, 0, st.self, dOff, nbytes);
             return;
         }
         // Reduce-scatter: member i reduces elements [lo(i), lo(i+1)), then everyone gathers the slices
@@ -713,7 +748,7 @@ final class Collectives {
         long lo = count * team.me / n;
         long hi = count * (team.me + 1) / n;
         MemorySegment a = accumulator((hi - lo) << shift);
-        reduceInto(op, type, a, s.offset + (lo << shift), 0, hi - lo, shift, n);
+        reduceInto(op, type, a, sOff + (lo << shift), 0, hi - lo, shift, n);
         if (push && n > 2) {
             // One node: the slice goes straight into every member's dest (all have entered the call,
             // so their dest is free), and one sync both delivers the slices and ends the reading of
@@ -723,18 +758,18 @@ final class Collectives {
             // runs, 94 in others, against 9-23 us pulling), cause not found.
             for (int k = 0; k < n; k++) {
                 int i = (team.me + k) % n; // staggered, so that members do not all write to PE 0 first
-                MemorySegment.copy(a, 0, team.peers[i], d.offset + (lo << shift), (hi - lo) << shift);
+                MemorySegment.copy(a, 0, team.peers[i], dOff + (lo << shift), (hi - lo) << shift);
             }
             team.syncInternal();
             return;
         }
-        MemorySegment.copy(a, 0, st.self, d.offset + (lo << shift), (hi - lo) << shift);
+        MemorySegment.copy(a, 0, st.self, dOff + (lo << shift), (hi - lo) << shift);
         team.syncInternal();
         for (int i = 0; i < n; i++) {
             if (i != team.me) {
                 long ilo = count * i / n;
                 long ihi = count * (i + 1) / n;
-                fetch(team.members[i], d.offset + (ilo << shift), st.self, d.offset + (ilo << shift), (ihi - ilo) << shift);
+                fetch(team.members[i], dOff + (ilo << shift), st.self, dOff + (ilo << shift), (ihi - ilo) << shift);
             }
         }
         fetched();
@@ -748,32 +783,32 @@ final class Collectives {
      * then allgather ({@link #reducePushed}) takes two; each PE combines all the data instead of
      * half, which costs far less than a hop.
      */
-    private void reduceExchanged(ReduceOp op, String type, int shift, SymArrayImpl<?> d, SymArrayImpl<?> s, long count, long nbytes) {
+    private void reduceExchanged(ReduceOp op, String type, int shift, long dOff, long sOff, long count, long nbytes) {
         long e = team.beginPushRun((int) ((nbytes + TeamSlots.BUF_BYTES - 1) / TeamSlots.BUF_BYTES));
         // The run wraps around the slot's buffers: `head` bytes from buffer(e), the rest from the first buffer.
         long head = Math.min(nbytes, (TeamSlots.PUSH_BUFFERS - (e & (TeamSlots.PUSH_BUFFERS - 1))) * (long) TeamSlots.BUF_BYTES);
         long buf = team.buffer(e);
         long tail = team.buffer(e + head / TeamSlots.BUF_BYTES);
         int other = 1 - team.me;
-        team.pushInto(other, e, buf, s.offset, head);
+        team.pushInto(other, e, buf, sOff, head);
         if (head < nbytes) {
-            team.pushInto(other, e, tail, s.offset + head, nbytes - head);
+            team.pushInto(other, e, tail, sOff + head, nbytes - head);
         }
         team.awaitPushes(e, head < nbytes ? 2 : 1, other, other + 1);
         long headCount = head >> shift;
         if (team.me == 0) { // dest = mine op theirs
-            MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
-            Reductions.combine(op, type, st.self, d.offset, st.self, buf, headCount);
-            Reductions.combine(op, type, st.self, d.offset + head, st.self, tail, count - headCount);
+            MemorySegment.copy(st.self, sOff, st.self, dOff, nbytes);
+            Reductions.combine(op, type, st.self, dOff, st.self, buf, headCount);
+            Reductions.combine(op, type, st.self, dOff + head, st.self, tail, count - headCount);
         } else { // dest = theirs op mine; through private memory if dest overlaps the source it still reads
-            boolean overlap = overlap(d, s, nbytes);
+            boolean overlap = dOff < sOff + nbytes && sOff < dOff + nbytes;
             MemorySegment to = overlap ? accumulator(nbytes) : st.self;
-            long at = overlap ? 0 : d.offset;
+            long at = overlap ? 0 : dOff;
             MemorySegment.copy(st.self, buf, to, at, head);
             MemorySegment.copy(st.self, tail, to, at + head, nbytes - head);
-            Reductions.combine(op, type, to, at, st.self, s.offset, count);
+            Reductions.combine(op, type, to, at, st.self, sOff, count);
             if (overlap) {
-                MemorySegment.copy(to, 0, st.self, d.offset, nbytes);
+                MemorySegment.copy(to, 0, st.self, dOff, nbytes);
             }
         }
         team.receivedFromAll(e);
@@ -790,7 +825,7 @@ final class Collectives {
      * had read its landing area. (Pulled, with three syncs, 64 KiB over UCX/TCP at 4 PEs on 2 cores
      * took 10-30x OSHMEM's time: the gets waited for peers that yielded the core in their waits.)
      */
-    private void reducePushed(ReduceOp op, String type, SymArrayImpl<?> d, SymArrayImpl<?> s, long count, int shift) {
+    private void reducePushed(ReduceOp op, String type, long dOff, long sOff, long count, int shift) {
         int n = team.members.length;
         int me = team.me;
         long perSlice = (TeamSlots.LANDING_BYTES / n) >> shift; // elements of a slice, at most
@@ -804,14 +839,14 @@ final class Collectives {
                 int i = (me + k) % n; // staggered, so that members do not all send to PE 0 first
                 long lo = base + c * i / n;
                 long hi = base + c * (i + 1) / n;
-                team.pushInto(i, e1, team.landingOff + me * place, s.offset + (lo << shift), (hi - lo) << shift);
+                team.pushInto(i, e1, team.landingOff + me * place, sOff + (lo << shift), (hi - lo) << shift);
             }
             long lo = base + c * me / n;
             long len = base + c * (me + 1) / n - lo;
             team.awaitPushes(e1, n - 1, 0, n);
             MemorySegment a = accumulator(len << shift);
             for (int k = 0; k < n; k++) {
-                long at = k == me ? s.offset + (lo << shift) : team.landingOff + k * place;
+                long at = k == me ? sOff + (lo << shift) : team.landingOff + k * place;
                 if (k == 0) {
                     MemorySegment.copy(st.self, at, a, 0, len << shift);
                 } else {
@@ -819,7 +854,7 @@ final class Collectives {
                 }
             }
             // Into this PE's dest first (its source there, if the same, is read by nobody else).
-            long mine = d.offset + (lo << shift);
+            long mine = dOff + (lo << shift);
             MemorySegment.copy(a, 0, st.self, mine, len << shift);
             for (int k = 1; k < n; k++) {
                 team.pushInto((me + k) % n, e2, mine, mine, len << shift);

@@ -115,6 +115,8 @@ final class TeamImpl implements ShmemTeam {
     private boolean barrierJustEnded;
     /** Heap offset of this team's landing area ({@link TeamSlots#LANDING_BYTES}). */
     final long landingOff;
+    /** Heap offset of this team's scalar words: a scalar reduction's source and, 8 bytes on, dest. */
+    final long scalarOff;
     /**
      * Heap offsets of this team's entry words (word k: the last operation team PE k said it had
      * entered, see {@link #tellEntered}) and of the word an entry is sent from.
@@ -237,6 +239,7 @@ final class TeamImpl implements ShmemTeam {
         this.landingOff = rt.slots().landing(slot);
         this.entriesOff = rt.slots().entries(slot);
         this.entryOutOff = rt.slots().scratch(slot, 1);
+        this.scalarOff = rt.slots().scalar(slot);
         this.collectives = new Collectives(this);
     }
 
@@ -1222,6 +1225,124 @@ final class TeamImpl implements ShmemTeam {
         Flight.Collective ev = collectiveEvent("sum_exscan", dest, nelems, false);
         collectives.scan(dest, source, nelems, false);
         end(ev);
+    }
+
+    // ---------------------------------------------------------------- scalar reductions (Java conveniences, nreduce 1)
+
+    /** The types of the scalar forms as their calls record them: a scalar call never matches an array reduction. */
+    private static final String SCALAR_LONG = "long (scalar)";
+    private static final String SCALAR_INT = "int (scalar)";
+    private static final String SCALAR_DOUBLE = "double (scalar)";
+
+    @Override
+    public long sumReduce(long value) {
+        return reduceLong(io.jshmem.ReduceOp.SUM, value);
+    }
+
+    @Override
+    public int sumReduce(int value) {
+        return reduceInt(io.jshmem.ReduceOp.SUM, value);
+    }
+
+    @Override
+    public double sumReduce(double value) {
+        return reduceDouble(io.jshmem.ReduceOp.SUM, value);
+    }
+
+    @Override
+    public long prodReduce(long value) {
+        return reduceLong(io.jshmem.ReduceOp.PROD, value);
+    }
+
+    @Override
+    public int prodReduce(int value) {
+        return reduceInt(io.jshmem.ReduceOp.PROD, value);
+    }
+
+    @Override
+    public double prodReduce(double value) {
+        return reduceDouble(io.jshmem.ReduceOp.PROD, value);
+    }
+
+    @Override
+    public long maxReduce(long value) {
+        return reduceLong(io.jshmem.ReduceOp.MAX, value);
+    }
+
+    @Override
+    public int maxReduce(int value) {
+        return reduceInt(io.jshmem.ReduceOp.MAX, value);
+    }
+
+    @Override
+    public double maxReduce(double value) {
+        return reduceDouble(io.jshmem.ReduceOp.MAX, value);
+    }
+
+    @Override
+    public long minReduce(long value) {
+        return reduceLong(io.jshmem.ReduceOp.MIN, value);
+    }
+
+    @Override
+    public int minReduce(int value) {
+        return reduceInt(io.jshmem.ReduceOp.MIN, value);
+    }
+
+    @Override
+    public double minReduce(double value) {
+        return reduceDouble(io.jshmem.ReduceOp.MIN, value);
+    }
+
+    @Override
+    public long andReduce(long value) {
+        return reduceLong(io.jshmem.ReduceOp.AND, value);
+    }
+
+    @Override
+    public int andReduce(int value) {
+        return reduceInt(io.jshmem.ReduceOp.AND, value);
+    }
+
+    @Override
+    public long orReduce(long value) {
+        return reduceLong(io.jshmem.ReduceOp.OR, value);
+    }
+
+    @Override
+    public int orReduce(int value) {
+        return reduceInt(io.jshmem.ReduceOp.OR, value);
+    }
+
+    @Override
+    public long xorReduce(long value) {
+        return reduceLong(io.jshmem.ReduceOp.XOR, value);
+    }
+
+    @Override
+    public int xorReduce(int value) {
+        return reduceInt(io.jshmem.ReduceOp.XOR, value);
+    }
+
+    private long reduceLong(io.jshmem.ReduceOp op, long value) {
+        Flight.Collective ev = collectiveEvent(Collectives.REDUCE_ROUTINES[op.ordinal()], null, Long.BYTES, true);
+        long r = collectives.reduceScalar(op, "long", SCALAR_LONG, 3, value);
+        end(ev);
+        return r;
+    }
+
+    private int reduceInt(io.jshmem.ReduceOp op, int value) {
+        Flight.Collective ev = collectiveEvent(Collectives.REDUCE_ROUTINES[op.ordinal()], null, Integer.BYTES, true);
+        int r = (int) collectives.reduceScalar(op, "int", SCALAR_INT, 2, value);
+        end(ev);
+        return r;
+    }
+
+    private double reduceDouble(io.jshmem.ReduceOp op, double value) {
+        Flight.Collective ev = collectiveEvent(Collectives.REDUCE_ROUTINES[op.ordinal()], null, Double.BYTES, true);
+        long r = collectives.reduceScalar(op, "double", SCALAR_DOUBLE, 3, Double.doubleToRawLongBits(value));
+        end(ev);
+        return Double.longBitsToDouble(r);
     }
 
     /** A started {@link Flight.Collective} event, or null while JFR does not record it. */

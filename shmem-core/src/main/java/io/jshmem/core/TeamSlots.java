@@ -68,6 +68,14 @@ final class TeamSlots {
         return base + slot * SLOT_BYTES + FLAGS_BYTES + (long) word * LINE;
     }
 
+    /**
+     * Offset of the scalar words of a slot (scratch line 2): a scalar reduction's source word and,
+     * 8 bytes on, its dest word ({@link Collectives#reduceScalar}).
+     */
+    long scalar(int slot) {
+        return scratch(slot, 2);
+    }
+
     long arrive(int slot) {
         return base + slot * SLOT_BYTES + ARRIVE_AT;
     }
