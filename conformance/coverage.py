@@ -176,6 +176,9 @@ row(S,'shmem_quiet','s.quiet(), c.quiet()',['quiet'],[],'')
 row(S,'shmem_pe_quiet','s.peQuiet(pes...)',['peQuiet'],[],'')
 S='Distributed locking'
 row(S,'shmem_set_lock, shmem_test_lock, shmem_clear_lock','s.setLock, s.testLock, s.clearLock',['setLock','testLock','clearLock'],[],'')
+S='Java conveniences (no routine of their own)'
+row(S,'shmem_TYPE_{sum,prod,max,min,and,or,xor}_reduce with nreduce 1, on one value','t.sumReduce(value), t.maxReduce(value), ... (long, int, double; and/or/xor: long, int)',[],['coll.scalar-reduce.*','coll.scalar-reduce.between-collectives','coll.scalar-reduce.on-split-teams','alloc.collectives'],'')
+row(S,'local copies between a symmetric object and a local buffer (C: memcpy)','obj.get(index, dest, destIndex, nelems), obj.set(index, source, sourceIndex, nelems)',[],['array.bulk-copy.*','bad.bulk-copy-arguments','alloc.rma-amo'],'')
 out=[]
 cur=None
 for sec,c_,j,cs,note in R:

@@ -24,6 +24,7 @@ public final class AllCases {
         all.addAll(SegmentCases.cases());
         all.addAll(Spec16Cases.cases());
         all.addAll(ZeroLengthCases.cases());
+        all.addAll(ConvenienceCases.cases());
         all.addAll(AllocationCases.cases());
         return List.copyOf(all);
     }

@@ -20,8 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Hot paths allocate nothing: once compiled, on-node RMA, atomics, waits, synchronization and
- * collectives on the shared team create no Java objects. Besides garbage collections, an
+ * Hot paths allocate nothing: once compiled, on-node RMA, atomics, waits, synchronization,
+ * collectives on the shared team (the scalar reductions too) and the bulk local copies of the
+ * typed symmetric arrays create no Java objects. Besides garbage collections, an
  * allocation costs its first touch of fresh heap pages: on this project's VM a page fault took
  * about 12 us, so 128 bytes per 8-byte reduction (a message string built every call) made one
  * call in 16 take 12 us (2 PEs: p99 11.5 us against a median of 0.6).
@@ -104,6 +105,13 @@ final class AllocationCases {
             });
         }
         ops.put("fence", shmem::fence);
+        // The bulk local copies (Java conveniences): one memory copy, nothing else.
+        SymDoubleArray doubles = c.calloc(SymType.DOUBLE, 128);
+        double[] doubleArray = new double[128];
+        ops.put("bulk get(long[]) 8 elements", () -> src.get(0, array, 0, 8));
+        ops.put("bulk set(long[]) 8 elements", () -> dst.set(8, array, 0, 8));
+        ops.put("bulk get(double[]) 1 KiB", () -> doubles.get(0, doubleArray, 0, 128));
+        ops.put("bulk set(double[]) 1 KiB", () -> doubles.set(0, doubleArray, 0, 128));
         // A context of its own: the same paths through ShmemContext.
         ShmemContext ctx = shmem.ctxCreate(Shmem.CTX_PRIVATE);
         ops.put("context put+quiet", () -> {
@@ -170,6 +178,11 @@ final class AllocationCases {
         ops.put("complexProdReduce(double) 16 B", () -> team.complexProdReduce(zdst, zsrc, 1));
         ops.put("complexProdReduce(double) 64 KiB", () -> team.complexProdReduce(zdst, zsrc, LARGE / 2));
         ops.put("sumInscan 8 B", () -> team.sumInscan(dst, src, 1));
+        // The scalar reductions (Java conveniences): through the team's internal words.
+        ops.put("scalar sumReduce(long)", () -> team.sumReduce(7L));
+        ops.put("scalar maxReduce(double)", () -> team.maxReduce(0.5));
+        ops.put("scalar minReduce(int)", () -> team.minReduce(3));
+        ops.put("scalar xorReduce(long)", () -> team.xorReduce(5L));
         // Teams split from it (even and odd members), which have slots of their own.
         Optional<ShmemTeam> evens = team.splitStrided(0, 2, (n + 1) / 2, null, 0);
         Optional<ShmemTeam> odds = n > 1 ? team.splitStrided(1, 2, n / 2, null, 0) : Optional.empty();
@@ -177,6 +190,7 @@ final class AllocationCases {
         ops.put("split team sync", half::sync);
         ops.put("split team broadcast 8 B", () -> half.broadcast(dst, src, 1, 0));
         ops.put("split team sumReduce 8 B", () -> half.sumReduce(dst, src, 1));
+        ops.put("split team scalar sumReduce(double)", () -> half.sumReduce(1.5));
         measure(c, ops);
         half.close();
     }

@@ -45,6 +45,16 @@ final class FakeLongArray implements SymLongArray {
     }
 
     @Override
+    public void get(long index, long[] dest, int destIndex, int nelems) {
+        MemorySegment.copy(memory, ValueLayout.JAVA_LONG, index * 8, dest, destIndex, nelems);
+    }
+
+    @Override
+    public void set(long index, long[] source, int sourceIndex, int nelems) {
+        MemorySegment.copy(source, sourceIndex, memory, ValueLayout.JAVA_LONG, index * 8, nelems);
+    }
+
+    @Override
     public String toString() {
         return "FakeLongArray[" + length() + "]";
     }

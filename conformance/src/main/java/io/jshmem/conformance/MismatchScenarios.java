@@ -21,6 +21,10 @@ import io.jshmem.SymType;
  *     alltoall of 16 KiB blocks (above the push buffers: where PEs share cores each block goes
  *     straight into its receiver's dest once the receiver has arrived, so a sender must see there
  *     that the receiver called something else, and write nothing).
+ * <li>{@code scalar-reduce-vs-barrier}: the last PE calls barrierAll while the others call the
+ *     scalar {@code sumReduce(long)};
+ * <li>{@code scalar-vs-array-reduce}: PE 0 calls the scalar {@code maxReduce(long)}, the others
+ *     the array form with nreduce 1 (the same reduction, through other memory: a mismatch).
  * </ul>
  * A PE that gets past the mismatched call prints {@code PAST <pe>}; none should, but a broadcast
  * root (which waits for no one: the mismatch shows at the barrier after it).
@@ -52,6 +56,20 @@ public final class MismatchScenarios {
                     shmem.barrierAll();
                 } else {
                     shmem.teamWorld().alltoall(to, from, 2048);
+                }
+            }
+            case "scalar-reduce-vs-barrier" -> {
+                if (me == last) {
+                    shmem.barrierAll();
+                } else {
+                    shmem.teamWorld().sumReduce(7L);
+                }
+            }
+            case "scalar-vs-array-reduce" -> {
+                if (me == 0) {
+                    shmem.teamWorld().maxReduce(1L);
+                } else {
+                    shmem.teamWorld().maxReduce(dst, src, 1);
                 }
             }
             case "broadcast-roots" -> shmem.teamWorld().broadcast(dst, src, 4, me == 0 ? 0 : 1);

@@ -50,6 +50,12 @@ abstract class TypeOps<A, S extends SymArray<A>> {
     /** Writes element i of this PE's copy through the typed set. */
     abstract void setLocal(S object, long i, long bits);
 
+    /** The typed bulk get: elements [i, i + n) of this PE's copy into {@code dest[destIndex, destIndex + n)}. */
+    abstract void bulkGet(S object, long i, A dest, int destIndex, int n);
+
+    /** The typed bulk set: {@code source[sourceIndex, sourceIndex + n)} into elements [i, i + n) of this PE's copy. */
+    abstract void bulkSet(S object, long i, A source, int sourceIndex, int n);
+
     abstract void p(Shmem s, S object, long i, long bits, int pe);
 
     abstract long g(Shmem s, S object, long i, int pe);
@@ -128,6 +134,8 @@ abstract class TypeOps<A, S extends SymArray<A>> {
         void setBits(long[] a, int i, long b) { a[i] = b; }
         long local(SymLongArray o, long i) { return o.get(i); }
         void setLocal(SymLongArray o, long i, long b) { o.set(i, b); }
+        void bulkGet(SymLongArray o, long i, long[] d, int di, int n) { o.get(i, d, di, n); }
+        void bulkSet(SymLongArray o, long i, long[] a, int ai, int n) { o.set(i, a, ai, n); }
         void p(Shmem s, SymLongArray o, long i, long b, int pe) { s.p(o, i, b, pe); }
         long g(Shmem s, SymLongArray o, long i, int pe) { return s.g(o, i, pe); }
         long[] boundary() {
@@ -143,6 +151,8 @@ abstract class TypeOps<A, S extends SymArray<A>> {
         void setBits(int[] a, int i, long b) { a[i] = (int) b; }
         long local(SymIntArray o, long i) { return o.get(i) & 0xFFFF_FFFFL; }
         void setLocal(SymIntArray o, long i, long b) { o.set(i, (int) b); }
+        void bulkGet(SymIntArray o, long i, int[] d, int di, int n) { o.get(i, d, di, n); }
+        void bulkSet(SymIntArray o, long i, int[] a, int ai, int n) { o.set(i, a, ai, n); }
         void p(Shmem s, SymIntArray o, long i, long b, int pe) { s.p(o, i, (int) b, pe); }
         long g(Shmem s, SymIntArray o, long i, int pe) { return s.g(o, i, pe) & 0xFFFF_FFFFL; }
         long[] boundary() {
@@ -157,6 +167,8 @@ abstract class TypeOps<A, S extends SymArray<A>> {
         void setBits(short[] a, int i, long b) { a[i] = (short) b; }
         long local(SymShortArray o, long i) { return o.get(i) & 0xFFFFL; }
         void setLocal(SymShortArray o, long i, long b) { o.set(i, (short) b); }
+        void bulkGet(SymShortArray o, long i, short[] d, int di, int n) { o.get(i, d, di, n); }
+        void bulkSet(SymShortArray o, long i, short[] a, int ai, int n) { o.set(i, a, ai, n); }
         void p(Shmem s, SymShortArray o, long i, long b, int pe) { s.p(o, i, (short) b, pe); }
         long g(Shmem s, SymShortArray o, long i, int pe) { return s.g(o, i, pe) & 0xFFFFL; }
         long[] boundary() {
@@ -171,6 +183,8 @@ abstract class TypeOps<A, S extends SymArray<A>> {
         void setBits(byte[] a, int i, long b) { a[i] = (byte) b; }
         long local(SymByteArray o, long i) { return o.get(i) & 0xFFL; }
         void setLocal(SymByteArray o, long i, long b) { o.set(i, (byte) b); }
+        void bulkGet(SymByteArray o, long i, byte[] d, int di, int n) { o.get(i, d, di, n); }
+        void bulkSet(SymByteArray o, long i, byte[] a, int ai, int n) { o.set(i, a, ai, n); }
         void p(Shmem s, SymByteArray o, long i, long b, int pe) { s.p(o, i, (byte) b, pe); }
         long g(Shmem s, SymByteArray o, long i, int pe) { return s.g(o, i, pe) & 0xFFL; }
         long[] boundary() {
@@ -185,6 +199,8 @@ abstract class TypeOps<A, S extends SymArray<A>> {
         void setBits(char[] a, int i, long b) { a[i] = (char) b; }
         long local(SymCharArray o, long i) { return o.get(i); }
         void setLocal(SymCharArray o, long i, long b) { o.set(i, (char) b); }
+        void bulkGet(SymCharArray o, long i, char[] d, int di, int n) { o.get(i, d, di, n); }
+        void bulkSet(SymCharArray o, long i, char[] a, int ai, int n) { o.set(i, a, ai, n); }
         void p(Shmem s, SymCharArray o, long i, long b, int pe) { s.p(o, i, (char) b, pe); }
         long g(Shmem s, SymCharArray o, long i, int pe) { return s.g(o, i, pe); }
         long[] boundary() {
@@ -199,6 +215,8 @@ abstract class TypeOps<A, S extends SymArray<A>> {
         void setBits(float[] a, int i, long b) { a[i] = Float.intBitsToFloat((int) b); }
         long local(SymFloatArray o, long i) { return Float.floatToRawIntBits(o.get(i)) & 0xFFFF_FFFFL; }
         void setLocal(SymFloatArray o, long i, long b) { o.set(i, Float.intBitsToFloat((int) b)); }
+        void bulkGet(SymFloatArray o, long i, float[] d, int di, int n) { o.get(i, d, di, n); }
+        void bulkSet(SymFloatArray o, long i, float[] a, int ai, int n) { o.set(i, a, ai, n); }
         void p(Shmem s, SymFloatArray o, long i, long b, int pe) { s.p(o, i, Float.intBitsToFloat((int) b), pe); }
         long g(Shmem s, SymFloatArray o, long i, int pe) { return Float.floatToRawIntBits(s.g(o, i, pe)) & 0xFFFF_FFFFL; }
         @Override
@@ -228,6 +246,8 @@ abstract class TypeOps<A, S extends SymArray<A>> {
         void setBits(double[] a, int i, long b) { a[i] = Double.longBitsToDouble(b); }
         long local(SymDoubleArray o, long i) { return Double.doubleToRawLongBits(o.get(i)); }
         void setLocal(SymDoubleArray o, long i, long b) { o.set(i, Double.longBitsToDouble(b)); }
+        void bulkGet(SymDoubleArray o, long i, double[] d, int di, int n) { o.get(i, d, di, n); }
+        void bulkSet(SymDoubleArray o, long i, double[] a, int ai, int n) { o.set(i, a, ai, n); }
         void p(Shmem s, SymDoubleArray o, long i, long b, int pe) { s.p(o, i, Double.longBitsToDouble(b), pe); }
         long g(Shmem s, SymDoubleArray o, long i, int pe) { return Double.doubleToRawLongBits(s.g(o, i, pe)); }
         @Override

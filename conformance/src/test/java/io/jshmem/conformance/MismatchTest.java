@@ -55,6 +55,37 @@ class MismatchTest {
     }
 
     /**
+     * The scalar reductions (Java conveniences) are collectives like the others: against a barrier,
+     * or against the array form of the same reduction (which moves its data through other
+     * memory), the job ends naming both sides (on shared memory) and this PE's arguments; on
+     * shared memory and with every peer over UCX.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "scalar-reduce-vs-barrier, false, barrier/sync, a reduction",
+        "scalar-vs-array-reduce, false, a reduction, with different arguments",
+        "scalar-reduce-vs-barrier, true, barrier/sync, a reduction",
+        // Over UCX team PE 0 may see it first in the count of the data pushed to it, which does
+        // not say from whom: "a member that sent it data ... passed other arguments (...)".
+        "scalar-vs-array-reduce, true, a reduction, arguments (size, count, root or type)"})
+    void mismatchedScalarReductionsEndTheJob(String scenario, boolean ucx, String one, String other) throws Exception {
+        if (ucx) {
+            String why = io.jshmem.conformance.spawn.Jobs.ucxUnavailable().orElse(null);
+            Assumptions.assumeTrue(why == null, () -> "UCX: " + why);
+        }
+        Oshrun.Result r = Oshrun.run(4, ucx ? List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self") : List.of(),
+                Oshrun.conformanceClasses(), SCENARIOS, scenario);
+        assertNotEquals(0, r.exitCode(), scenario + r.tail());
+        assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith("oshrun:") && l.contains("collective calls do not match")
+                && l.contains(one) && l.contains(other) && (ucx || l.matches(".*PE \\d.*PE \\d.*"))),
+                scenario + ": oshrun does not report the mismatch" + r.tail());
+        assertFalse(r.stdout().contains("PAST"), scenario + ": a PE got past the mismatched call" + r.tail());
+        if (other.equals("with different arguments")) {
+            assertDifferentArgumentsNamed(r.stderr(), "nelems", scenario + r.tail());
+        }
+    }
+
+    /**
      * The same with every peer over UCX, where 4 PEs sync through team PE 0 (central): the counters
      * at PE 0 and the members' arrival words show the mismatch, and nobody gets past it.
      */
