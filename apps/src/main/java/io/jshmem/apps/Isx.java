@@ -223,7 +223,7 @@ final class Isx {
         int totalKeysSent = 0;
         // Keys for this PE's own bucket: reserve room like everyone else, then a local copy (memcpy).
         long self = shmem.atomicFetchAdd(receiveOffset, 0, sizes[myRank], myRank);
-        MemorySegment.copy(bucketed, sendOffsets[myRank], myBucketKeys.local(), I, self * Integer.BYTES, sizes[myRank]);
+        myBucketKeys.set(self, bucketed, sendOffsets[myRank], sizes[myRank]);
         for (long i = 0; i < numPes; ++i) {
             int targetPe = (int) ((myRank + i) % numPes);
             if (targetPe == myRank) {
@@ -277,14 +277,9 @@ final class Isx {
             Prk.printf("Actual Bucket Size: %d Should be %d%n", bucketSizeTest, myBucketSize);
             error = 1;
         }
-        SymLongArray mySize = shmem.calloc(SymType.LONG, 1);
-        SymLongArray totalNumKeys = shmem.calloc(SymType.LONG, 1);
-        mySize.set(0, myBucketSize);
-        shmem.teamWorld().sumReduce(totalNumKeys, mySize, 1);
+        // C: shmem_long_sum_to_all through two symmetric longs; here the team's scalar reduction.
+        long total = shmem.teamWorld().sumReduce(myBucketSize);
         shmem.barrierAll();
-        long total = totalNumKeys.get(0);
-        shmem.free(totalNumKeys);
-        shmem.free(mySize);
         if (total != numKeysPerPe * numPes) {
             if (myRank == ROOT_PE) {
                 Prk.printf("Verification Failed!%n");

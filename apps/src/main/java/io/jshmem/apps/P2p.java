@@ -1,7 +1,6 @@
 package io.jshmem.apps;
 
 import io.jshmem.Cmp;
-import io.jshmem.ReduceOp;
 import io.jshmem.Shmem;
 import io.jshmem.SymDoubleArray;
 import io.jshmem.SymIntArray;
@@ -161,7 +160,7 @@ public final class P2p {
             }
         }
         localPipelineTime = Prk.wtime() - localPipelineTime;
-        double pipelineTime = Prk.toAll(shmem, ReduceOp.MAX, localPipelineTime);
+        double pipelineTime = shmem.teamWorld().maxReduce(localPipelineTime);
 
         // verify correctness, using the top right value
         double cornerVal = (double) ((iterations + 1) * (m + n - 2));

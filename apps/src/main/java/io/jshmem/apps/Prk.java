@@ -1,10 +1,6 @@
 package io.jshmem.apps;
 
-import io.jshmem.ReduceOp;
 import io.jshmem.Shmem;
-import io.jshmem.SymDoubleArray;
-import io.jshmem.SymLongArray;
-import io.jshmem.SymType;
 import java.util.Locale;
 
 /**
@@ -68,40 +64,14 @@ final class Prk {
 
     /**
      * bail_out: collective; the maximum of every PE's error flag. If it is positive every PE
-     * leaves the kernel ({@link Exit} with status 1), as the C program finalizes and exits.
+     * leaves the kernel ({@link Exit} with status 1), as the C program finalizes and exits. C
+     * allocates two symmetric ints and syncs before shmem_int_max_to_all; here the team's scalar
+     * reduction (no symmetric memory, no barrier needed).
      */
     static void bailOut(Shmem shmem, int error) {
-        SymLongArray local = shmem.align(ALIGNMENT, SymType.LONG, 1);
-        SymLongArray global = shmem.align(ALIGNMENT, SymType.LONG, 1);
-        local.set(0, error);
-        shmem.barrierAll();
-        shmem.teamWorld().maxReduce(global, local, 1);
-        long any = global.get(0);
-        // The C version never frees these (a few bytes per call); freeing keeps the heap flat.
-        shmem.free(global);
-        shmem.free(local);
-        if (any > 0) {
+        if (shmem.teamWorld().maxReduce(error) > 0) {
             throw new Exit(1);
         }
-    }
-
-    /**
-     * shmem_double_max_to_all / shmem_double_sum_to_all of one value (MAX or SUM), through
-     * symmetric scalars as in C: team reductions take symmetric arrays only.
-     */
-    static double toAll(Shmem shmem, ReduceOp op, double v) {
-        SymDoubleArray src = shmem.align(ALIGNMENT, SymType.DOUBLE, 1);
-        SymDoubleArray dst = shmem.align(ALIGNMENT, SymType.DOUBLE, 1);
-        src.set(0, v);
-        switch (op) {
-            case MAX -> shmem.teamWorld().maxReduce(dst, src, 1);
-            case SUM -> shmem.teamWorld().sumReduce(dst, src, 1);
-            default -> throw new IllegalArgumentException("not used by the kernels: " + op);
-        }
-        double r = dst.get(0);
-        shmem.free(dst);
-        shmem.free(src);
-        return r;
     }
 
     /** wtime(): seconds, for differences only (C: gettimeofday; here the monotonic clock). */

@@ -1,13 +1,10 @@
 package io.jshmem.apps;
 
 import io.jshmem.Cmp;
-import io.jshmem.ReduceOp;
 import io.jshmem.Shmem;
 import io.jshmem.SymDoubleArray;
 import io.jshmem.SymIntArray;
 import io.jshmem.SymType;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * The Parallel Research Kernels' SHMEM Stencil ({@code SHMEM/Stencil/stencil.c}) in Java, built as
@@ -30,7 +27,6 @@ public final class Stencil {
     private static final double EPSILON = 1.e-8;
     private static final double COEFX = 1.0;
     private static final double COEFY = 1.0;
-    private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE;
 
     private Stencil() {
     }
@@ -148,16 +144,9 @@ public final class Stencil {
         Tile t = new Tile(n, istart, iend, jstart, jend, width, height);
         Prk.bailOut(shmem, error);
 
-        SymIntArray dim = shmem.align(Prk.ALIGNMENT, SymType.INT, 1);
-        SymIntArray maxDim = shmem.align(Prk.ALIGNMENT, SymType.INT, 1);
-        shmem.barrierAll();
-        dim.set(0, width);
-        shmem.teamWorld().maxReduce(maxDim, dim, 1);
-        int maxwidth = maxDim.get(0);
-        shmem.barrierAll();
-        dim.set(0, height);
-        shmem.teamWorld().maxReduce(maxDim, dim, 1);
-        int maxheight = maxDim.get(0);
+        // C: shmem_int_max_to_all through two symmetric ints; here the team's scalar reduction.
+        int maxwidth = shmem.teamWorld().maxReduce(width);
+        int maxheight = shmem.teamWorld().maxReduce(height);
 
         double fActivePoints = (double) (n - 2 * RADIUS) * (double) (n - 2 * RADIUS);
         t.init(COEFX, COEFY);
@@ -174,8 +163,6 @@ public final class Stencil {
         SymDoubleArray xBufIn = shmem.align(Prk.ALIGNMENT, SymType.DOUBLE, 4L * RADIUS * maxheight);
         long[] rightBufIn = {0, (long) RADIUS * maxheight};
         long[] leftBufIn = {2L * RADIUS * maxheight, 3L * RADIUS * maxheight};
-        MemorySegment yIn = yBufIn.local();
-        MemorySegment xIn = xBufIn.local();
 
         shmem.barrierAll(); // all symmetric buffers exist before anyone puts into them
 
@@ -212,10 +199,10 @@ public final class Stencil {
 
             shmem.waitUntil(iterflag, sw, Cmp.EQ, countCase * (iter / 2 + 1));
 
-            if (myIdy < numProcsy - 1) t.unpackRows(jend, yIn, topBufIn[sw]);
-            if (myIdy > 0) t.unpackRows(jstart - RADIUS, yIn, bottomBufIn[sw]);
-            if (myIdx < numProcsx - 1) t.unpackColumns(iend, xIn, rightBufIn[sw]);
-            if (myIdx > 0) t.unpackColumns(istart - RADIUS, xIn, leftBufIn[sw]);
+            if (myIdy < numProcsy - 1) t.unpackRows(jend, yBufIn, topBufIn[sw]);
+            if (myIdy > 0) t.unpackRows(jstart - RADIUS, yBufIn, bottomBufIn[sw]);
+            if (myIdx < numProcsx - 1) t.unpackColumns(iend, xBufIn, rightBufIn[sw]);
+            if (myIdx > 0) t.unpackColumns(istart - RADIUS, xBufIn, leftBufIn[sw]);
 
             t.apply();
             t.addOne(); // forces a refresh of the neighbours' data, if any
@@ -223,10 +210,10 @@ public final class Stencil {
         localStencilTime = Prk.wtime() - localStencilTime;
 
         shmem.barrierAll();
-        double stencilTime = Prk.toAll(shmem, ReduceOp.MAX, localStencilTime);
+        double stencilTime = shmem.teamWorld().maxReduce(localStencilTime);
         double localNorm = t.norm();
         shmem.barrierAll();
-        double norm = Prk.toAll(shmem, ReduceOp.SUM, localNorm);
+        double norm = shmem.teamWorld().sumReduce(localNorm);
 
         if (myId == root) {
             norm /= fActivePoints;
@@ -248,8 +235,6 @@ public final class Stencil {
         }
         shmem.free(xBufIn);
         shmem.free(yBufIn);
-        shmem.free(maxDim);
-        shmem.free(dim);
         shmem.free(iterflag);
     }
 
@@ -344,21 +329,23 @@ public final class Stencil {
         }
 
         /** RADIUS rows from row j0 (columns istart..iend) out of the symmetric buffer at element off. */
-        void unpackRows(int j0, MemorySegment buf, long off) {
+        void unpackRows(int j0, SymDoubleArray buf, long off) {
             long kk = off;
             for (int j = j0; j <= j0 + RADIUS - 1; j++) {
-                MemorySegment.copy(buf, D, kk * Double.BYTES, in, in(istart, j), width);
+                buf.get(kk, in, in(istart, j), width);
                 kk += width;
             }
         }
 
-        /** RADIUS columns from column i0 (rows jstart..jend) out of the symmetric buffer at element off. */
-        void unpackColumns(int i0, MemorySegment buf, long off) {
+        /**
+         * RADIUS columns from column i0 (rows jstart..jend) out of the symmetric buffer at element
+         * off: per row, RADIUS consecutive elements of both.
+         */
+        void unpackColumns(int i0, SymDoubleArray buf, long off) {
             long kk = off;
             for (int j = jstart; j <= jend; j++) {
-                for (int i = i0; i <= i0 + RADIUS - 1; i++) {
-                    in[in(i, j)] = buf.getAtIndex(D, kk++);
-                }
+                buf.get(kk, in, in(i0, j), RADIUS);
+                kk += RADIUS;
             }
         }
 

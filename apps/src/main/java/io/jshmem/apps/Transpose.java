@@ -1,13 +1,10 @@
 package io.jshmem.apps;
 
 import io.jshmem.Cmp;
-import io.jshmem.ReduceOp;
 import io.jshmem.Shmem;
 import io.jshmem.SymDoubleArray;
 import io.jshmem.SymIntArray;
 import io.jshmem.SymType;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * The Parallel Research Kernels' SHMEM Transpose ({@code SHMEM/Transpose/transpose.c}) in Java,
@@ -21,11 +18,11 @@ import java.lang.foreign.ValueLayout;
  * <p>Usage (the original's): {@code Transpose <# iterations> <matrix order> [Tile size]}.
  *
  * <p>The outgoing work block is a plain Java array (C: symmetric, used only as a put's local
- * source). The received blocks are read in place from the symmetric work buffers' local memory.
+ * source). The received blocks are copied out of the symmetric work buffers a column at a time
+ * (the array's bulk get) and added into B.
  */
 public final class Transpose {
     private static final double EPSILON = 1.e-8;
-    private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE;
 
     private Transpose() {
     }
@@ -114,11 +111,13 @@ public final class Transpose {
         double[] a = new double[colblockSize];
         double[] b = new double[colblockSize];
         double[] workOut = null;
+        double[] workRow = null; // a column of a received block, copied out of the symmetric buffer
         SymDoubleArray[] workIn = null;
         SymIntArray recvFlag = null;
         SymIntArray sendFlag = null;
         if (numProcs > 1) {
             workOut = new double[blockSize];
+            workRow = new double[blockOrder];
             recvFlag = shmem.align(Prk.ALIGNMENT, SymType.INT, numProcs - 1);
             sendFlag = shmem.align(Prk.ALIGNMENT, SymType.INT, numProcs);
             workIn = new SymDoubleArray[numProcs - 1];
@@ -159,7 +158,7 @@ public final class Transpose {
                 shmem.waitUntil(recvFlag, phase - 1, Cmp.EQ, iter + 1);
 
                 // scatter the received block into B; no need to tile
-                fromWork(workIn[phase - 1].local(), b, order, blockOrder, recvFrom * blockOrder);
+                fromWork(workIn[phase - 1], workRow, b, order, blockOrder, recvFrom * blockOrder);
                 // tell the sender we are ready for the next iteration
                 shmem.p(sendFlag, myId, 1, recvFrom);
             }
@@ -167,7 +166,7 @@ public final class Transpose {
         localTransTime = Prk.wtime() - localTransTime;
 
         shmem.barrierAll();
-        double transTime = Prk.toAll(shmem, ReduceOp.MAX, localTransTime);
+        double transTime = shmem.teamWorld().maxReduce(localTransTime);
 
         double abserr = 0.0;
         double addit = 0.5 * ((iterations + 1.) * (double) iterations);
@@ -177,7 +176,7 @@ public final class Transpose {
             }
         }
         shmem.barrierAll();
-        double abserrTot = Prk.toAll(shmem, ReduceOp.SUM, abserr);
+        double abserrTot = shmem.teamWorld().sumReduce(abserr);
 
         if (abserrTot <= EPSILON) {
             double avgtime = transTime / (double) iterations;
@@ -252,11 +251,12 @@ public final class Transpose {
         }
     }
 
-    /** B(i,j) += Work_in(i,j) over the block of rows istart.. (the sender's columns). */
-    private static void fromWork(MemorySegment work, double[] b, int order, int bo, int istart) {
+    /** B(i,j) += Work_in(i,j) over the block of rows istart.. (the sender's columns), a column at a time through {@code row}. */
+    private static void fromWork(SymDoubleArray work, double[] row, double[] b, int order, int bo, int istart) {
         for (int j = 0; j < bo; j++) {
+            work.get((long) bo * j, row, 0, bo);
             for (int i = 0; i < bo; i++) {
-                b[i + istart + order * j] += work.getAtIndex(D, i + (long) bo * j);
+                b[i + istart + order * j] += row[i];
             }
         }
     }
