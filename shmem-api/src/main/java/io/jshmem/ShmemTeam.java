@@ -17,10 +17,10 @@ import java.util.Optional;
  * {@code shmem_TYPE_OP_reduce} with {@code nreduce} 1 computes, without the two symmetric arrays C
  * needs. Collective like every reduction: every member calls the same method (operator and type)
  * at the same point of its sequence of collectives on the team, and each member returns when it
- * has the result. The team's internal memory carries the value: no symmetric allocation, and no
- * Java allocation once compiled. Calls that do not match (another collective, operator or type on
- * some member, or the array form of the reduction) end the job with a message naming both PEs,
- * as for any collective.
+ * has the result. The team's internal memory carries the value: no symmetric allocation, and on
+ * one node no Java allocation once compiled. Calls that do not match (another collective,
+ * operator or type on some member, or the array form of the reduction) end the job as for any
+ * collective (on one node the message names both PEs).
  */
 public interface ShmemTeam extends AutoCloseable {
 
