@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # Runs real kernels side by side: the C originals (Parallel Research Kernels' SHMEM Stencil,
 # Transpose, Synch_p2p; ISx's SHMEM version) on Open MPI's OSHMEM, and their Java ports
 # (module apps, io.jshmem.apps) on jshmem, interleaved, with the same problem sizes. Writes

@@ -1,3 +1,5 @@
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # Shared by bench/run.sh and bench/oshmem.sh (sourced): what a whole job cost, as CSV rows.
 # shellcheck shell=bash
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # Runs the C OpenSHMEM benchmarks (bench/c/) on Open MPI's OSHMEM and emits
 # CSV rows: impl,transport,pes,op,bytes,metric,value,unit (no header).
 # See --help. Progress goes to stderr, so stdout carries only CSV.

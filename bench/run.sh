@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # Runs the jshmem benchmarks (shmem-bench, through bin/oshrun) and the same measurements in C on
 # Open MPI's OSHMEM (bench/oshmem.sh), alternating program by program, then writes
 # results.csv, summary.md and plots into a run directory (bench/runs/...). See --help and bench/README.md.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # Scale probe: init time, wire-up and memory per PE of jshmem and of Open MPI's OSHMEM over UCX
 # (UCX_TLS=tcp,self) at several PE counts on this machine, interleaved, several rounds; then
 # bench/scale_report.py writes the medians. See --help and bench/README.md ("Scale").

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 """Report of bench/scale.sh: medians over rounds of init time, wire-up steps, memory and collective
 latency per PE count, jshmem beside OSHMEM (markdown on stdout).
 

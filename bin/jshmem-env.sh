@@ -1,3 +1,5 @@
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by bin/oshrun, bin/shmem-info, bin/shmem-report and bin/oshjavac: finds a JDK 25+ ($JAVA) and the jshmem classes
 # ($JSHMEM_CP, $ROOT). $1 is the calling command's name, for error messages.
 _jshmem_cmd=${1:-jshmem}

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # Builds the images of the multi-node tests without any container registry:
 #   1. jshmem-debian:bookworm   a Debian 12 rootfs made by debootstrap (minbase), imported into Docker
 #   2. jshmem-node:1            FROM 1, plus libucx0, procps, iproute2       (docker/Dockerfile)

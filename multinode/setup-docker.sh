@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # Prepares this machine for the multi-node tests (multinode/): installs Docker and debootstrap if
 # missing, starts the Docker daemon if none answers, and builds the node images (build-image.sh).
 # Needs root (apt-get, dockerd). Idempotent: quick when everything is already in place.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # setup-slurm.sh: installs (if needed) and starts munge, slurmctld and two slurmd "nodes" on this
 # machine, for the jshmem slurm-tests module. Idempotent: running it again leaves running daemons
 # alone and only (re)starts what is missing. Needs root.

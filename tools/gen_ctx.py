@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 """Generates the type-repetitive parts of ShmemCtx (p/g, AMOs, point-to-point sync).
 
 Run from the repository root: python3 tools/gen_ctx.py
 It writes shmem-api/.../ShmemCtx.java (the interface), shmem-core/.../AbstractShmemCtx.java
 (its implementation on top of the primitives of CtxBase) and shmem-core/.../Reductions.java.
 """
+import license_headers
+
 ALL = [("long", "Long"), ("int", "Int"), ("short", "Short"), ("byte", "Byte"),
        ("char", "Char"), ("float", "Float"), ("double", "Double")]
 STD_AMO = [("long", "Long"), ("int", "Int")]          # standard + bitwise AMO types
@@ -13,7 +17,7 @@ SYNC = [("long", "Long"), ("int", "Int"), ("short", "Short")]  # point-to-point 
 
 out = []
 w = out.append
-w("""package io.jshmem;
+w(license_headers.JAVA_HEADER + """package io.jshmem;
 
 import java.lang.foreign.MemorySegment;
 

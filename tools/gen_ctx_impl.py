@@ -1,9 +1,12 @@
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 """Second half of tools/gen_ctx.py: writes shmem-core's AbstractShmemCtx.
 
 Every generated method is argument checks plus one call: on Comm (how an operation reaches a PE)
 or on the type-independent code of CtxBase. Logic belongs there, in ordinary Java, not here.
 """
 
+import license_headers
 import re
 
 SHIFT = {"long": 3, "int": 2, "short": 1, "byte": 0, "char": 1, "float": 2, "double": 3}
@@ -25,7 +28,7 @@ def from_value(t, v):
 def write(ALL, STD_AMO, EXT_AMO, SYNC):
     o = []
     w = o.append
-    w('''package io.jshmem.core;
+    w(license_headers.JAVA_HEADER + '''package io.jshmem.core;
 
 import io.jshmem.Cmp;
 import io.jshmem.ShmemCtx;

@@ -1,4 +1,7 @@
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 """Third output of tools/gen_ctx.py: shmem-core's Reductions (one loop per element type and operator)."""
+import license_headers
 
 TYPES = [  # java type, layout, is_integral
     ("long", "JAVA_LONG", True),
@@ -31,7 +34,7 @@ def expr(t, op, a, b):
 def write():
     o = []
     w = o.append
-    w('''package io.jshmem.core;
+    w(license_headers.JAVA_HEADER + '''package io.jshmem.core;
 
 import io.jshmem.ReduceOp;
 import java.lang.foreign.MemorySegment;

@@ -1,3 +1,5 @@
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 """Adds the @param and @return tags a generated Javadoc comment lacks, so that javadoc's doclint
 finds every parameter and result of the generated API documented.
 

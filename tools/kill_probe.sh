@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright 2026 The jshmem developers
+# SPDX-License-Identifier: Apache-2.0
 # Kills a random PE of a running job, many times, and checks whom oshrun blames.
 #
 #   tools/kill_probe.sh [--runs N] [--pes N] [--ucx | --shm] [--signal KILL]

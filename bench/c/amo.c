@@ -1,4 +1,8 @@
 /*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/*
  * Atomic memory operations on a long (int64) living on PE 1, driven by PE 0:
  * latency of fetch_add, add (+quiet), compare_swap and swap, and the rate of
  * a non-fetching add stream (one quiet at the end) and of back-to-back

@@ -1,4 +1,8 @@
 /*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/*
  * Shared helpers for the OSHMEM comparison benchmarks (rma.c, amo.c, coll.c).
  *
  * Output contract (only PE 0 prints, no header):

@@ -1,4 +1,8 @@
 /*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/*
  * Collectives over all PEs, OpenSHMEM 1.4 active-set API (OSHMEM 4.1.x has
  * no teams): barrier_all, broadcast64 (root 0), long_sum_to_all, fcollect64
  * and alltoall64.

@@ -1,4 +1,8 @@
 /*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/*
  * Start-up probe: one line per PE. oshmem.sh times whole `oshrun ./hello`
  * runs (launch + shmem_init + finalize) and checks the line count.
  */

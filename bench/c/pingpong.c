@@ -1,4 +1,8 @@
 /*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/*
  * Ping-pong (half round trip, cross-PE visibility): PE 0 writes the next
  * value into PE 1's flag with shmem_long_p and waits with
  * shmem_long_wait_until for PE 1 to write the same value into PE 0's flag.

@@ -1,4 +1,8 @@
 /*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/*
  * RMA benchmarks: put/get latency (blocking putmem+quiet, getmem) and
  * put/get bandwidth (windows of 64 putmem_nbi/getmem_nbi, then quiet),
  * plus the 8-byte nbi put message rate. PE 0 drives, PE 1 is the target;

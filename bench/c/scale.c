@@ -1,4 +1,8 @@
 /*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/*
  * Scale probe, the C side of io.jshmem.bench.ScaleProbe (bench/scale.sh runs both): when each PE
  * reached main, finished shmem_init and passed the first barrier (wall-clock, so that the script
  * can line them up with the launch time), its memory before and after init (/proc/self/smaps_rollup),

@@ -1,4 +1,8 @@
 /*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/*
  * LD_PRELOAD shim for bench/scale.sh: times the UCX calls that make up a library's wire-up
  * (context, worker, address, memory registration, endpoints, remote keys) without changing the
  * library. Each wrapper calls the real function (dlsym RTLD_NEXT) and records wall-clock times.

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * jshmem's runtime: the provider of {@link io.jshmem.spi.ShmemProvider} (what {@code Shmem.init()}
  * finds) and of {@link io.jshmem.spi.SubprocessSupport} (for {@code io.jshmem.spawn}). It exports

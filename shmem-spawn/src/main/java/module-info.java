@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Subprocesses from jshmem programs, safe at any point of the program ({@link io.jshmem.spawn.Spawn}).
  * The runtime's side (what the child must not inherit) is found through

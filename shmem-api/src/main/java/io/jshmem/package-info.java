@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * jshmem's API: OpenSHMEM 1.6 for Java.
  *

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Service-provider interfaces between the API and the runtime, found with
  * {@link java.util.ServiceLoader}: {@link io.jshmem.spi.ShmemProvider} (how

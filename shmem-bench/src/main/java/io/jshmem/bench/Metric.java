@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.jshmem.bench;
 
 /** The metric column of the CSV, with its unit. MB is 10^6 bytes, as in the OSU micro-benchmarks. */

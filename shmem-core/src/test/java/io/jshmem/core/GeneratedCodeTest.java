@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.jshmem.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -89,7 +93,7 @@ class GeneratedCodeTest {
         return "line endings differ";
     }
 
-    private static boolean python3Available() {
+    static boolean python3Available() {
         try {
             Process p = new ProcessBuilder("python3", "--version").redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
@@ -102,7 +106,7 @@ class GeneratedCodeTest {
         }
     }
 
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
             if (Files.isRegularFile(p.resolve("tools/gen_ctx.py"))) {
                 return p;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.jshmem.report;
 
 /** The kinds of jshmem JFR events, by their event type names (see shmem-core's Flight and shmem-ucx). */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.jshmem.report;
 
 /** A problem with the input (missing, foreign, truncated or mixed recordings): shmem-report prints the message and exits with status 1. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Subprocesses from jshmem programs, safe at any point of the program: {@link io.jshmem.spawn.Spawn}
  * (the builder) and {@link io.jshmem.spawn.Subprocess} (the handle).

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.jshmem.spawn.jobs;
 
 /** Prints {@code CHECK <name> PE <pe> PASS|FAIL [detail]} lines, which the conformance tests read. */
