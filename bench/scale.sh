@@ -162,8 +162,9 @@ job() {
     case $impl in
         jshmem|jshmem-traced)
             # JSHMEM_AOT=off for the traced jobs: classes from the AOT cache are not instrumented.
+            # --oversubscribe as OSHMEM's oshrun gets it: oshrun refuses over 8 PEs a CPU without it.
             cmd=(env "JSHMEM_AOT=$([[ $impl == jshmem-traced ]] && echo off || echo "${JSHMEM_AOT:-auto}")"
-                "$oshrun" -np "$n" --timeout "$timeout_s" --bind-to "$bind"
+                "$oshrun" -np "$n" --oversubscribe --timeout "$timeout_s" --bind-to "$bind"
                 -x SHMEM_TRANSPORT=ucx -x UCX_TLS=tcp,self)
             if [[ $impl == jshmem-traced ]]; then
                 mkdir -p "$jd/jfr"
