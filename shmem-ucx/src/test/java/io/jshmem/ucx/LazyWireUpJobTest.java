@@ -26,7 +26,8 @@ class LazyWireUpJobTest {
     }
 
     private static UcxJobTest.Result run(int npes, String wireUp, String what) throws Exception {
-        return UcxJobTest.oshrun("-np", Integer.toString(npes), "-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
+        // --oversubscribe: 16 PEs are over 8 a CPU on a machine with fewer than 2 (oshrun refuses that otherwise).
+        return UcxJobTest.oshrun("-np", Integer.toString(npes), "--oversubscribe", "-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
                 "-x", "JSHMEM_UCX_WIREUP=" + wireUp, "-cp", UcxJobTest.testClasses.toString(), LazyCases.class.getName(), what);
     }
 
