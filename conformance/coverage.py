@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Copyright 2026 The jshmem developers
 # SPDX-License-Identifier: Apache-2.0
-"""Coverage of the OpenSHMEM 1.6 routines by the conformance cases, for README.md.
+"""Coverage of the OpenSHMEM 1.6 routines by the conformance cases, for conformance/README.md.
 
 For every case registered in a *Cases.java file (committed ones), follows the calls its body
 makes (methods of the same file, and the typed helpers AmoOps, SyncOps, TypeOps, Elements) and

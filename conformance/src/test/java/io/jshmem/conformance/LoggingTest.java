@@ -54,7 +54,7 @@ class LoggingTest {
     }
 
     /**
-     * The README's per-PE pattern: io.jshmem.logging.PeFileHandler replaces %p by the PE number, so PE
+     * The per-PE pattern of docs/user-guide.md: io.jshmem.logging.PeFileHandler replaces %p by the PE number, so PE
      * k's messages (and only they) are in jshmem-pek.log; PE 0's SHMEM_INFO report only in PE 0's.
      */
     @Test

@@ -129,7 +129,7 @@ final class Recordings {
         }
         if (m.group(3) != null) {
             // A re-initialization's recording: a separate run of the library with its own teams and
-            // sequences; the report is of the first (documented in README).
+            // sequences; the report is of the first (documented in docs/user-guide.md).
             return false;
         }
         Path before = jobs.computeIfAbsent(m.group(1), k -> new TreeMap<>()).put(Integer.parseInt(m.group(2)), f);

@@ -539,7 +539,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           align, team splits) whose arguments differ across PEs
                                           throw on every PE, naming the PEs and values
                   SHMEM_VERSION           print the library version at startup
-                  SHMEM_TRANSPORT         auto, shm or ucx (see the README)
+                  SHMEM_TRANSPORT         auto, shm or ucx (see docs/settings.md)
                   JSHMEM_SHM_DIR          directory of the shared-memory segments (default /dev/shm);
                                           init checks it has room for this node's heaps
                   JSHMEM_SHM_PREALLOCATE  allocate the heap's pages at init (posix_fallocate)
@@ -563,7 +563,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_PMI2_LIBRARY, JSHMEM_PMIX_LIBRARY  path of the PMI client library
                   JSHMEM_PMI_REINIT_TIMEOUT  seconds a re-initialization under srun/mpirun waits
                                           for every PE to initialize again (default 120)
-                  JSHMEM_FORK_POLICY      warn, refuse or allow (see the README)
+                  JSHMEM_FORK_POLICY      warn, refuse or allow (see docs/settings.md)
 
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
                 JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_PROCESS_MAPPING (every PE's node,
