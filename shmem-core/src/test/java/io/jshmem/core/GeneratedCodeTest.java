@@ -106,6 +106,22 @@ class GeneratedCodeTest {
         }
     }
 
+    /**
+     * Runs the repository's python tool {@code script} (a checker: exit status 0 when all is well) in the
+     * repository's root and fails with its output when it reports a problem; returns its output.
+     * Skipped without python3.
+     */
+    static String assertToolPasses(String script) throws IOException, InterruptedException {
+        Path root = repositoryRoot();
+        Assumptions.assumeTrue(python3Available(), "python3 is not on the PATH");
+        Process p = new ProcessBuilder("python3", "-B", script).directory(root.toFile()).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), script + " did not finish in 120 s");
+        assertEquals(0, p.exitValue(), out);
+        return out;
+    }
+
     static Path repositoryRoot() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
             if (Files.isRegularFile(p.resolve("tools/gen_ctx.py"))) {
