@@ -60,7 +60,8 @@ class DistributionIT {
         for (String f : List.of("LICENSE", "NOTICE", "README.md", "examples/jshmem-examples.jar",
                 "examples/src/io/jshmem/examples/Hello.java", "apps/jshmem-apps.jar",
                 "apps/src/io/jshmem/apps/Stencil.java", "starter/pom.xml",
-                "starter/src/main/java/com/example/starter/Ring.java")) {
+                "starter/src/main/java/com/example/starter/Ring.java", "CHANGELOG.md", "docs/user-guide.md",
+                "docs/mapping.md", "docs/settings.md", "docs/launching.md", "docs/design.md", "docs/benchmarks.md")) {
             assertTrue(Files.isRegularFile(dist.resolve(f)), f + " is missing");
         }
         List<String> lib;
@@ -77,17 +78,17 @@ class DistributionIT {
     }
 
     /**
-     * The README's Maven snippet is the starter's pom.xml and its @ShmemTest example the starter's
-     * NeighbourTest, verbatim (imports included): so the invoker's build of the starter (with Open MPI's
-     * oshrun first on the PATH) builds and runs exactly what the README shows. Both name this version
-     * (the build overrides it for the starter's test).
+     * The repository README's Maven snippet is the starter's pom.xml and its @ShmemTest example the
+     * starter's NeighbourTest, verbatim (imports included): so the invoker's build of the starter (with
+     * Open MPI's oshrun first on the PATH) builds and runs exactly what the README shows. Both name this
+     * version (the build overrides it for the starter's test). The starter's files are the shipped ones.
      */
     @Test
     void readmeSnippetsAreTheStartersFilesOfThisVersion() throws IOException {
         String starter = Files.readString(dist.resolve("starter/pom.xml"));
         assertTrue(starter.contains("<jshmem.version>" + VERSION + "</jshmem.version>"),
                 "starter/pom.xml must name jshmem " + VERSION + " in <jshmem.version>");
-        String readme = Files.readString(dist.resolve("README.md"));
+        String readme = Files.readString(Path.of(System.getProperty("jshmem.repository.root")).resolve("README.md"));
         assertTrue(readme.contains("```xml\n" + starter + "```\n"), "README.md's Maven snippet must be starter/pom.xml verbatim");
         String test = Files.readString(dist.resolve("starter/src/test/java/com/example/starter/NeighbourTest.java"));
         assertTrue(test.contains("import io.jshmem.test.ShmemTest;"), test);
@@ -95,6 +96,27 @@ class DistributionIT {
                 "README.md's @ShmemTest snippet must be starter's NeighbourTest.java verbatim");
         assertTrue(readme.contains("platform(\"io.jshmem:jshmem-bom:" + VERSION + "\")"),
                 "README.md's Gradle snippet must name jshmem-bom " + VERSION);
+    }
+
+    /**
+     * The tarball's README is the binary users' (what is here, the commands, using the jars), not the
+     * repository's (which builds from source); the command it shows first is the one helloRunsAtFourPes
+     * runs; its relative links, and the examples' and starter's READMEs', resolve in the unpacked
+     * directory (tools/check_links.py of the repository, GitHub's anchor rules).
+     */
+    @Test
+    void shippedReadmeIsForBinaryUsers() throws Exception {
+        String readme = Files.readString(dist.resolve("README.md"));
+        assertTrue(readme.startsWith("# jshmem binary distribution\n"), "the shipped README.md is the binary users'");
+        assertFalse(readme.contains("## Set up: two commands"), "the shipped README.md must not be the repository's");
+        for (String s : List.of("bin/oshrun -np 4 -cp examples/jshmem-examples.jar io.jshmem.examples.Hello",
+                "bin/shmem-info", "bin/shmem-report", "bin/oshjavac", "lib/", "docs/user-guide.md")) {
+            assertTrue(readme.contains(s), "the shipped README.md must mention " + s);
+        }
+        Path checker = Path.of(System.getProperty("jshmem.repository.root")).resolve("tools/check_links.py");
+        Run r = run(List.of("python3", "-B", checker.toString(), "README.md", "examples/README.md", "starter/README.md"),
+                dist, Map.of(), 60);
+        assertEquals(0, r.status(), r::describe);
     }
 
     @Test
