@@ -112,6 +112,21 @@ class UcxJobTest {
         assertAllPassed(r, 4, "ucx (tcp)");
     }
 
+    /**
+     * oshrun --map-by node puts consecutive PEs on different nodes (two nodes of this machine, so the
+     * PEs of different nodes talk over UCX), as --report-bindings says. Here rather than with the
+     * launcher's tests in shmem-core: a job spanning nodes needs shmem-ucx, built after shmem-core.
+     */
+    @Test
+    void mapByNodeAlternatesTheNodes() throws Exception {
+        Result r = oshrun("--host", "localhost:2,127.0.0.1:2", "--map-by", "node", "--report-bindings", "-x",
+                "UCX_TLS=tcp,self", "-x", "SHMEM_INFO=1", "-cp", testClasses.toString(), UcxCases.class.getName(), "all");
+        assertAllPassed(r, 4, "ucx (tcp)");
+        for (int pe = 0; pe < 4; pe++) {
+            assertTrue(r.err().contains("oshrun: PE " + pe + " on this machine (node " + pe % 2 + "): "), r.all());
+        }
+    }
+
     @Test
     void twoPesWithDefaultTransports() throws Exception {
         Result r = oshrun("-np", "2", "-x", "SHMEM_TRANSPORT=ucx", "-x", "SHMEM_INFO=1",

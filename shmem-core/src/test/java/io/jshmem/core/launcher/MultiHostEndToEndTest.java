@@ -210,18 +210,6 @@ class MultiHostEndToEndTest {
         assertTrue(oneNode.out().contains("jshmem pe 1 of 2 node 0"), oneNode.out());
     }
 
-    /** --map-by node puts consecutive PEs on different nodes (two nodes of this machine, over UCX), as reported. */
-    @Test
-    void mapByNodeAlternatesTheNodes() throws Exception {
-        Result r = oshrun("--host", "localhost:2,127.0.0.1:2", "--map-by", "node", "--report-bindings", "-x",
-                "UCX_TLS=tcp,self", "-cp", testClasses(), ShmemPeMain.class.getName());
-        assertEquals(0, r.status(), r.err());
-        for (int pe = 0; pe < 4; pe++) {
-            assertTrue(r.out().contains("jshmem pe " + pe + " of 4 node " + pe % 2), r.out());
-            assertTrue(r.err().contains("oshrun: PE " + pe + " on this machine (node " + pe % 2 + "): "), r.err());
-        }
-    }
-
     // ------------------------------------------------------------------ helpers
 
     /** A launch agent that records the host in agent-hosts and runs the command here. */
