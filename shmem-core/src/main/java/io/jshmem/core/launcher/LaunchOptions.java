@@ -84,6 +84,21 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
     /** Over this many PEs a CPU on this machine, oshrun refuses to start them without --oversubscribe. */
     static final int MAX_PES_PER_CPU = 8;
 
+    /*
+     * Scale limits of oshrun's own launcher. Past them a job belongs to the resource manager's
+     * launcher: srun (--mpi=pmix or pmi2) or mpirun/prterun start the PEs with their own daemons, one
+     * per node, in a tree, and the PEs find each other through PMI; nothing jshmem-specific then
+     * grows with N. oshrun's launcher is one process: it starts every remote PE through a launch
+     * agent (ssh) of its own, keeps a pipe per PE output stream and a connection per PE to its
+     * bootstrap server, and the JDK gives each child process a reaper thread. That is fine for a
+     * workstation or a few dozen nodes, and is not the tool for thousands of PEs: refusing says so
+     * before a job half-starts. --allow-large-job lifts the limits.
+     */
+    /** The most hosts oshrun's own launcher starts PEs on without --allow-large-job. */
+    static final int MAX_OWN_LAUNCHER_HOSTS = 64;
+    /** The most PEs oshrun's own launcher starts without --allow-large-job. */
+    static final int MAX_OWN_LAUNCHER_PES = 4096;
+
     /** The launch agent unless --launch-agent says otherwise. */
     static final List<String> DEFAULT_AGENT = List.of("ssh");
     /** Default for --heartbeat-timeout. */
@@ -135,6 +150,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         List<HostList.Host> hosts = List.of();
         String hostSource = null;
         boolean oversubscribe = false;
+        boolean allowLarge = false;
         List<String> agent = DEFAULT_AGENT;
         String bootstrapAddress = null;
         int launchTimeout = DEFAULT_LAUNCH_TIMEOUT_SECONDS;
@@ -203,6 +219,7 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                     hosts = HostList.readHostfile(file);
                 }
                 case "--oversubscribe" -> oversubscribe = true;
+                case "--allow-large-job" -> allowLarge = true;
                 case "--launch-agent" -> {
                     String command = cursor.value(name, inline, "a command, e.g. \"ssh\" or \"docker exec -i\"").strip();
                     if (command.isEmpty()) {
@@ -257,8 +274,13 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         if (npes == 0) {
             throw new UsageException("missing -np N (the number of PEs)");
         }
+        int usedHosts = 1;
         if (!hosts.isEmpty()) {
-            HostList.place(hosts, npes, oversubscribe, mapBy.equals("node")); // reports too many PEs now, as a usage error
+            // reports too many PEs now, as a usage error
+            usedHosts = HostList.nodes(HostList.place(hosts, npes, oversubscribe, mapBy.equals("node"))).size();
+        }
+        if (!allowLarge) {
+            checkScale(npes, usedHosts);
         }
         if (mainClass == null && jar == null && module == null) {
             throw new UsageException("missing the program: a main class, -jar app.jar or -m module[/class]");
@@ -271,6 +293,21 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 modulePath, module, heartbeatTimeout, report,
                 new Output(aggregate && !tagOutput && !timestamp && outputDirectory == null, timestamp, outputDirectory, quiet),
                 new Mapping(mapBy, perNode, reportBindings));
+    }
+
+    /** Refuses a job past oshrun's own launcher's limits (see {@link #MAX_OWN_LAUNCHER_HOSTS}). */
+    static void checkScale(int npes, int hosts) throws UsageException {
+        if (hosts <= MAX_OWN_LAUNCHER_HOSTS && npes <= MAX_OWN_LAUNCHER_PES) {
+            return;
+        }
+        String what = hosts > MAX_OWN_LAUNCHER_HOSTS
+                ? hosts + " hosts is more than the " + MAX_OWN_LAUNCHER_HOSTS
+                : npes + " PEs is more than the " + MAX_OWN_LAUNCHER_PES;
+        throw new UsageException(what + " oshrun's own launcher starts: at this size launch through the resource"
+                + " manager, which starts the PEs with a daemon per node: in a Slurm allocation `srun --mpi=pmix"
+                + " -n " + npes + " java ...` (or plain oshrun, which delegates to srun there), with Open MPI/PRRTE"
+                + " `mpirun -n " + npes + " java ...` (see the README, \"Which launcher at which size\");"
+                + " --allow-large-job starts it anyway");
     }
 
     private static LaunchOptions special(Action action) {
@@ -461,6 +498,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           list, over 8 PEs a CPU (a local -np 1000 on 2 CPUs is
                                           refused without it); more PEs than CPUs is said in one
                                           line (they share the CPUs)
+                  --allow-large-job       start a job past oshrun's own launcher's limits anyway
+                                          (over 64 hosts or 4096 PEs it refuses, pointing to
+                                          srun or mpirun, which launch at that size)
                   --output-filename DIR   write PE k's output to DIR/pe<k>.stdout and .stderr
                                           (made or truncated) instead of oshrun's
                   --timestamp-output      prefix every output line with the time oshrun got it

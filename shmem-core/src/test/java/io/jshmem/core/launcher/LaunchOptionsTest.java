@@ -43,6 +43,28 @@ class LaunchOptionsTest {
         assertEquals(List.of("x", "-np", "7", "--help"), o.programArgs());
     }
 
+    /** Past 64 hosts or 4096 PEs oshrun's own launcher refuses and names srun and mpirun; --allow-large-job overrides. */
+    @Test
+    void refusesJobsPastItsScaleLimitsPointingToTheResourceManager() throws UsageException {
+        StringBuilder hosts = new StringBuilder();
+        for (int h = 0; h < LaunchOptions.MAX_OWN_LAUNCHER_HOSTS + 1; h++) {
+            hosts.append(h == 0 ? "" : ",").append("node").append(h).append(":2");
+        }
+        String tooManyHosts = error("--host", hosts.toString(), "Main");
+        assertTrue(tooManyHosts.startsWith("65 hosts is more than the 64"), tooManyHosts);
+        assertTrue(tooManyHosts.contains("srun --mpi=pmix -n 130") && tooManyHosts.contains("mpirun -n 130")
+                && tooManyHosts.contains("--allow-large-job"), tooManyHosts);
+        assertEquals(130, parse("--allow-large-job", "--host", hosts.toString(), "Main").npes());
+        // The hosts that get PEs count, not the list's length.
+        assertEquals(64, parse("--host", hosts.toString(), "-np", "64", "--map-by", "node", "Main").npes());
+        assertEquals(128, parse("--host", hosts.toString(), "-np", "128", "Main").npes());
+
+        String tooManyPes = error("-np", "4097", "--oversubscribe", "Main");
+        assertTrue(tooManyPes.startsWith("4097 PEs is more than the 4096"), tooManyPes);
+        assertEquals(4097, parse("-np", "4097", "--oversubscribe", "--allow-large-job", "Main").npes());
+        assertEquals(4096, parse("-np", "4096", "--oversubscribe", "Main").npes());
+    }
+
     @Test
     void defaultsAreMinimal() throws UsageException {
         LaunchOptions o = parse("-n", "2", "Main");
