@@ -346,7 +346,7 @@ final class BootstrapServer implements AutoCloseable {
         }
         List<Thread> senders = new ArrayList<>();
         for (Peer peer : connectedPeers()) {
-            senders.add(Thread.ofPlatform().daemon().name("oshrun-abort-notice-pe" + peer.pe).start(() -> peer.send(notice)));
+            senders.add(Thread.ofVirtual().name("oshrun-abort-notice-pe" + peer.pe).start(() -> peer.send(notice)));
         }
         long deadline = System.nanoTime() + ABORT_NOTICE_WAIT_MILLIS * 1_000_000;
         for (Thread sender : senders) {
@@ -569,7 +569,11 @@ final class BootstrapServer implements AutoCloseable {
         notifyAll();
     }
 
-    /** Gives an authenticated connection its own thread, which registers the PE and reads its messages. */
+    /**
+     * Gives an authenticated connection its own thread, which registers the PE and reads its messages.
+     * A virtual thread (issue 35: no platform thread per PE): a blocking socket read unmounts it, so N
+     * connections cost N small stacks on the heap, not N threads.
+     */
     private void handOver(Pending p) {
         SocketChannel channel = p.channel();
         try {
@@ -586,7 +590,7 @@ final class BootstrapServer implements AutoCloseable {
         int pe = hello.getInt(8 + SECRET_BYTES);
         long pid = hello.getLong(12 + SECRET_BYTES);
         int generation = hello.getInt(20 + SECRET_BYTES);
-        Thread.ofPlatform().daemon().name("oshrun-bootstrap-pe" + pe).start(() -> serve(socket, pe, pid, generation));
+        Thread.ofVirtual().name("oshrun-bootstrap-pe" + pe).start(() -> serve(socket, pe, pid, generation));
     }
 
     private void serve(Socket socket, int pe, long pid, int generation) {

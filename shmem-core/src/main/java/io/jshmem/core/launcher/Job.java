@@ -21,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -92,15 +91,22 @@ final class Job implements BootstrapServer.Listener {
     private final boolean[] remote;
     /** Per remote PE: completed when its start script has run (the marker arrived). */
     private final List<CompletableFuture<Void>> started;
-    /** Per remote PE: the forwarder of its standard output, which sees the marker. */
-    private final AtomicReferenceArray<Thread> markerReaders;
+    /** Per remote PE: completed when its standard output, which holds the marker, has been read to its end. */
+    private final AtomicReferenceArray<CompletableFuture<Void>> markerReaders;
     private final BootstrapEndpoint endpoint;
     private final String jobId;
     private final byte[] secret;
     /** The secret's files for the local PEs ({@link JobSecret}); null until made, or with no local PE. */
     private volatile JobSecret.Handover secretFiles;
     private final AtomicReferenceArray<Process> pes;
-    private final List<Thread> forwarders = new CopyOnWriteArrayList<>();
+    /**
+     * Reads every PE output stream oshrun passes on, on one thread. With it and virtual threads for the
+     * per-PE waits (a PE's exit, its launch timeout, a lost connection), oshrun's own threads do not
+     * grow with N (issue 35); the JDK still has a small "process reaper" thread per child process.
+     */
+    private final OutputPump pump = new OutputPump("oshrun-output");
+    /** Per stream the pump reads: completed at its end. */
+    private final List<CompletableFuture<Void>> forwarders = new CopyOnWriteArrayList<>();
     /** Reads the PEs' standard error and prints repeated diagnostics once; null without aggregation. */
     private final MessageAggregator messages;
     private final CompletableFuture<Integer> outcome = new CompletableFuture<>();
@@ -279,14 +285,15 @@ final class Job implements BootstrapServer.Listener {
         }
         pes.set(pe, process);
         if (forwardsLines()) {
-            forwarders.add(OutputForwarder.start(pe, options.tagOutput(), options.output().timestamp(),
-                    process.getInputStream(), target(files, pe, "stdout", System.out), "stdout", null, null));
-            forwarders.add(OutputForwarder.start(pe, options.tagOutput(), options.output().timestamp(),
-                    process.getErrorStream(), target(files, pe, "stderr", System.err), "stderr", null, null));
+            forwarders.add(pump.add(process.getInputStream(), process, OutputForwarder.sink(pe, options.tagOutput(),
+                    options.output().timestamp(), target(files, pe, "stdout", System.out), null, null)));
+            forwarders.add(pump.add(process.getErrorStream(), process, OutputForwarder.sink(pe, options.tagOutput(),
+                    options.output().timestamp(), target(files, pe, "stderr", System.err), null, null)));
         } else if (messages != null) {
-            forwarders.add(messages.startReader(pe, process.getErrorStream()));
+            forwarders.add(pump.add(process.getErrorStream(), process, messages.sink(pe)));
         }
-        Thread.ofPlatform().daemon().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
+        // A virtual thread: waiting for a process (Object.wait) unmounts it, no carrier is held.
+        Thread.ofVirtual().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
         return true;
     }
 
@@ -315,13 +322,14 @@ final class Job implements BootstrapServer.Listener {
         } catch (IOException e) {
             fail(1, "cannot make the directory for PE " + pe + "'s output (--output-filename): " + e.getMessage());
         }
-        Thread out = OutputForwarder.start(pe, options.tagOutput(), options.output().timestamp(), process.getInputStream(),
-                target(files, pe, "stdout", System.out), "stdout", RemoteCommand.STARTED_MARKER, () -> scriptRan.complete(null));
+        CompletableFuture<Void> out = pump.add(process.getInputStream(), process, OutputForwarder.sink(pe,
+                options.tagOutput(), options.output().timestamp(), target(files, pe, "stdout", System.out),
+                RemoteCommand.STARTED_MARKER, () -> scriptRan.complete(null)));
         markerReaders.set(pe, out);
         forwarders.add(out);
-        forwarders.add(messages != null ? messages.startReader(pe, process.getErrorStream())
-                : OutputForwarder.start(pe, options.tagOutput(), options.output().timestamp(), process.getErrorStream(),
-                        target(files, pe, "stderr", System.err), "stderr", null, null));
+        forwarders.add(pump.add(process.getErrorStream(), process, messages != null ? messages.sink(pe)
+                : OutputForwarder.sink(pe, options.tagOutput(), options.output().timestamp(),
+                        target(files, pe, "stderr", System.err), null, null)));
         Map<String, String> env = RemoteCommand.environment(launcherEnv, options.exportedEnv(), jobVariables(pe));
         String script = RemoteCommand.script(command, env, System.getProperty("user.dir"),
                 "jshmem-" + jobId + "-" + pe, HexFormat.of().formatHex(secret),
@@ -333,8 +341,8 @@ final class Job implements BootstrapServer.Listener {
         } catch (IOException e) {
             // The agent is already gone: its watcher reports why.
         }
-        Thread.ofPlatform().daemon().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
-        Thread.ofPlatform().daemon().name("oshrun-launch-timeout-pe" + pe).start(() -> awaitStart(pe, host));
+        Thread.ofVirtual().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
+        Thread.ofVirtual().name("oshrun-launch-timeout-pe" + pe).start(() -> awaitStart(pe, host));
         return true;
     }
 
@@ -415,7 +423,11 @@ final class Job implements BootstrapServer.Listener {
             code = process.waitFor();
             if (remote[pe]) {
                 // The marker may still be in the pipe.
-                markerReaders.get(pe).join(Duration.ofMillis(REMOTE_OUTPUT_WAIT_MILLIS));
+                try {
+                    markerReaders.get(pe).get(REMOTE_OUTPUT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // decided below from what came
+                }
                 if (!started.get(pe).isDone()) {
                     agentFailed(pe, code); // its PE never ran: nothing of it to settle
                     return;
@@ -650,7 +662,7 @@ final class Job implements BootstrapServer.Listener {
         if (finalized || ending.get() || process == null) {
             return;
         }
-        Thread.ofPlatform().daemon().name("oshrun-disconnect-pe" + pe).start(() -> {
+        Thread.ofVirtual().name("oshrun-disconnect-pe" + pe).start(() -> {
             try {
                 if (!process.waitFor(disconnectGrace(pe), TimeUnit.MILLISECONDS)) {
                     peFailed(pe, null);
@@ -704,14 +716,17 @@ final class Job implements BootstrapServer.Listener {
         JobSecret.sweep(jobId, launcherEnv);
         // Their pipes hit end of stream once the PEs are gone, unless a PE's orphan still holds them.
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FORWARDER_DRAIN_MILLIS);
-        for (Thread forwarder : forwarders) {
+        for (CompletableFuture<Void> forwarder : forwarders) {
             try {
-                forwarder.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+                forwarder.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // the pump's close below ends it
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
         }
+        pump.close();
         if (messages != null) {
             messages.close(); // what the PEs said last, before oshrun exits
         }

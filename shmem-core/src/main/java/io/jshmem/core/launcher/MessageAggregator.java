@@ -111,14 +111,30 @@ final class MessageAggregator {
     // ------------------------------------------------------------------ reading a PE's stream
 
     private void read(int pe, InputStream in) {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        boolean passing = false; // the start of the current line was passed on already
+        OutputPump.Sink sink = sink(pe);
         byte[] buffer = new byte[8192];
         try (in) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
+                sink.bytes(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            // the PE's end is gone: what was read is handled below
+        }
+        sink.end();
+    }
+
+    /** Takes PE {@code pe}'s standard error as it comes (from oshrun's {@link OutputPump}, or {@link #startReader}). */
+    OutputPump.Sink sink(int pe) {
+        return new OutputPump.Sink() {
+            private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+            private boolean passing; // the start of the current line was passed on already
+
+            @Override
+            public void bytes(byte[] buffer, int offset, int length) {
+                int start = offset;
+                int n = offset + length;
+                for (int i = offset; i < n; i++) {
                     if (buffer[i] == '\n') {
                         if (passing) {
                             pass(buffer, start, i + 1 - start);
@@ -143,16 +159,18 @@ final class MessageAggregator {
                     }
                 }
             }
-        } catch (IOException e) {
-            // the PE's end is gone: what was read is handled below
-        }
-        if (line.size() > 0) {
-            line(pe, line.toByteArray());
-        }
-        synchronized (this) {
-            endTrace(pe);
-            flush(false, System.nanoTime());
-        }
+
+            @Override
+            public void end() {
+                if (line.size() > 0) {
+                    line(pe, line.toByteArray());
+                }
+                synchronized (MessageAggregator.this) {
+                    endTrace(pe);
+                    flush(false, System.nanoTime());
+                }
+            }
+        };
     }
 
     /** Whether the partial line may still become a message that is held (so it must wait for its end). */

@@ -19,10 +19,13 @@ import java.util.Arrays;
  * the launch agent). Works on bytes, so any encoding passes through. Each batch of complete lines
  * goes out in one locked write, so tagged lines of different PEs never interleave mid-line.
  *
+ * <p>oshrun feeds forwarders from its one {@link OutputPump} thread ({@link #sink}); {@link #start}
+ * runs one on a thread of its own, reading a stream.
+ *
  * <p>A forwarder may also watch for a marker line: the first line equal to it is swallowed and
  * reported (the start script of a remote PE prints one when it runs; see {@link RemoteCommand}).
  */
-final class OutputForwarder implements Runnable {
+final class OutputForwarder implements Runnable, OutputPump.Sink {
     /** A line longer than this is cut and emitted in parts rather than buffered without bound. */
     private static final int MAX_LINE_BYTES = 64 * 1024;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
@@ -40,6 +43,11 @@ final class OutputForwarder implements Runnable {
     /** The marker line still awaited, or null. */
     private byte[] marker;
     private final Runnable onMarker;
+
+    /** A forwarder fed with {@link #bytes} and {@link #end} (by an {@link OutputPump}); arguments as {@link #start}. */
+    static OutputForwarder sink(int pe, boolean tag, boolean timestamp, PrintStream out, String marker, Runnable onMarker) {
+        return new OutputForwarder(pe, tag, timestamp, null, out, marker, onMarker);
+    }
 
     private OutputForwarder(int pe, boolean tag, boolean timestamp, InputStream in, PrintStream out, String marker,
                             Runnable onMarker) {
@@ -89,17 +97,30 @@ final class OutputForwarder implements Runnable {
         try (in) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
-                int start = marker == null ? 0 : awaitMarker(buffer, n);
-                if (!lines) {
-                    batch.write(buffer, start, n - start);
-                } else {
-                    split(buffer, start, n);
-                }
-                emit();
+                bytes(buffer, 0, n);
             }
         } catch (IOException e) {
             // The PE's end of the pipe is gone; forward what we have.
         }
+        end();
+    }
+
+    @Override
+    public void bytes(byte[] buffer, int offset, int length) {
+        if (offset != 0) {
+            buffer = Arrays.copyOfRange(buffer, offset, offset + length);
+        }
+        int start = marker == null ? 0 : awaitMarker(buffer, length);
+        if (!lines) {
+            batch.write(buffer, start, length - start);
+        } else {
+            split(buffer, start, length);
+        }
+        emit();
+    }
+
+    @Override
+    public void end() {
         if (partialLine.size() > 0) {
             endLastLine();
             emit();

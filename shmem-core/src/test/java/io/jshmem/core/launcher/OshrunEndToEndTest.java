@@ -203,11 +203,7 @@ class OshrunEndToEndTest {
         command.addAll(List.of(args));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        Process oshrun = new ProcessBuilder(command)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
+        Process oshrun = start(command, out, err);
         if (!oshrun.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS)) {
             oshrun.descendants().forEach(ProcessHandle::destroyForcibly);
             oshrun.destroyForcibly();
@@ -217,7 +213,16 @@ class OshrunEndToEndTest {
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
-    private static Path repositoryRoot() {
+    /** Starts {@code command} (bin/oshrun and its arguments) reading /dev/null, writing to {@code out} and {@code err}. */
+    static Process start(List<String> command, Path out, Path err) throws IOException {
+        return new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+    }
+
+    static Path repositoryRoot() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
             if (Files.isExecutable(p.resolve("bin/oshrun"))) {
                 return p;
