@@ -42,9 +42,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * first failure, abort, timeout or signal. The first such event decides the status ({@link #end});
  * everything after it is expected fallout and stays quiet.
  *
- * <p>PEs on this machine are child processes. A PE on another host is represented by its launch
- * agent process (ssh, docker exec...), which runs the PE's start script there ({@link RemoteCommand}):
- * the agent's exit status is the PE's, and closing the agent's standard input ends the PE.
+ * <p>PEs on this machine are child processes. The PEs on another host are started by one launch
+ * agent process (ssh, docker exec...) for the host, which runs their start script there
+ * ({@link RemoteCommand#hostScript}); each is represented by a {@link RemotePe}, which exits with
+ * the status the script reports for it, and closing the agent's standard input ends them all.
  */
 final class Job implements BootstrapServer.Listener {
     /** Between SIGTERM and SIGKILL: a PE's JVM runs its shutdown hooks in well under this. */
@@ -298,51 +299,94 @@ final class Job implements BootstrapServer.Listener {
     }
 
     /**
-     * Starts the launch agent for PE {@code pe}, hands it the PE's start script, and keeps its standard
-     * input open as the PE's lifeline. The agent's output is the PE's.
+     * Starts the launch agent of PE {@code pe}'s host, unless it runs already: one agent per host
+     * (issue 35), which runs the start script of all that host's PEs ({@link RemoteCommand#hostScript})
+     * and whose standard input, kept open, is the host's lifeline. Its standard output and error carry
+     * the PEs' lines, each tagged with its PE, which {@link HostOutput} takes apart, and the script's
+     * reports of each PE's exit, which end that PE's {@link RemotePe}. So a job on H hosts has H agents
+     * (ssh sessions), not one per PE.
      */
     private boolean startRemotePe(int pe) {
-        String host = placements.get(pe).node().host();
+        if (pes.get(pe) != null) {
+            return true; // started with the other PEs of its host
+        }
+        Placement placement = placements.get(pe);
+        String host = placement.node().host();
+        int node = placement.node().id();
+        List<Integer> hostPes = new ArrayList<>();
+        for (Placement p : placements) {
+            if (p.node().id() == node) {
+                hostPes.add(p.pe());
+            }
+        }
         List<String> agentCommand = RemoteCommand.agentCommand(options.launchAgent(), host);
-        // The agent itself gets oshrun's environment; the PE gets what the script exports.
+        // The agent itself gets oshrun's environment; the PEs get what the script exports.
         ProcessBuilder builder = new ProcessBuilder(agentCommand);
-        Process process;
+        Process agent;
         try {
-            process = builder.start();
+            agent = builder.start();
         } catch (IOException e) {
             fail(1, "cannot start PE " + pe + " on host " + host + ": the launch agent \""
                     + String.join(" ", options.launchAgent()) + "\" failed to run: " + e.getMessage().strip());
             return false;
         }
-        pes.set(pe, process);
-        CompletableFuture<Void> scriptRan = started.get(pe);
         Path files = null;
         try {
             files = options.output().directory() == null ? null : outputDirectory(pe);
         } catch (IOException e) {
             fail(1, "cannot make the directory for PE " + pe + "'s output (--output-filename): " + e.getMessage());
         }
-        CompletableFuture<Void> out = pump.add(process.getInputStream(), process, OutputForwarder.sink(pe,
-                options.tagOutput(), options.output().timestamp(), target(files, pe, "stdout", System.out),
-                RemoteCommand.STARTED_MARKER, () -> scriptRan.complete(null)));
-        markerReaders.set(pe, out);
-        forwarders.add(out);
-        forwarders.add(pump.add(process.getErrorStream(), process, messages != null ? messages.sink(pe)
-                : OutputForwarder.sink(pe, options.tagOutput(), options.output().timestamp(),
-                        target(files, pe, "stderr", System.err), null, null)));
-        Map<String, String> env = RemoteCommand.environment(launcherEnv, options.exportedEnv(), jobVariables(pe));
-        String script = RemoteCommand.script(command, env, System.getProperty("user.dir"),
-                "jshmem-" + jobId + "-" + pe, HexFormat.of().formatHex(secret),
-                JobSecret.DIRECTORY_PREFIX + jobId + "-" + pe + "-" + HexFormat.of().formatHex(randomBytes(8)));
-        try {
-            OutputStream lifeline = process.getOutputStream();
-            lifeline.write(script.getBytes(StandardCharsets.UTF_8));
-            lifeline.flush(); // and kept open: closing it ends the PE
-        } catch (IOException e) {
-            // The agent is already gone: its watcher reports why.
+        Path outputFiles = files;
+        // Completed once the agent's standard output, which carries the exit reports, has been read to its end.
+        CompletableFuture<Void> reports = new CompletableFuture<>();
+        Map<Integer, RemotePe> remotes = new java.util.HashMap<>();
+        for (int q : hostPes) {
+            remotes.put(q, new RemotePe(agent, reports));
         }
-        Thread.ofVirtual().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
-        Thread.ofVirtual().name("oshrun-launch-timeout-pe" + pe).start(() -> awaitStart(pe, host));
+        HostOutput.Control control = new HostOutput.Control() {
+            @Override
+            public void started() {
+                hostPes.forEach(q -> started.get(q).complete(null));
+            }
+
+            @Override
+            public void exited(int q, int status) {
+                remotes.get(q).exited(status);
+            }
+        };
+        HostOutput out = new HostOutput(hostPes, q -> OutputForwarder.sink(q, options.tagOutput(),
+                options.output().timestamp(), target(outputFiles, q, "stdout", System.out), null, null),
+                System.out, control);
+        HostOutput err = new HostOutput(hostPes, q -> messages != null ? messages.sink(q)
+                : OutputForwarder.sink(q, options.tagOutput(), options.output().timestamp(),
+                        target(outputFiles, q, "stderr", System.err), null, null),
+                System.err, null);
+        for (int q : hostPes) {
+            pes.set(q, remotes.get(q));
+            markerReaders.set(q, reports);
+        }
+        forwarders.add(pump.add(agent.getInputStream(), agent, out).whenComplete((x, e) -> reports.complete(null)));
+        forwarders.add(pump.add(agent.getErrorStream(), agent, err));
+        List<RemoteCommand.HostPe> scriptPes = new ArrayList<>();
+        for (int q : hostPes) {
+            scriptPes.add(new RemoteCommand.HostPe(q,
+                    RemoteCommand.environment(launcherEnv, options.exportedEnv(), jobVariables(q))));
+        }
+        String script = RemoteCommand.hostScript(command, scriptPes, System.getProperty("user.dir"), jobId,
+                HexFormat.of().formatHex(secret),
+                JobSecret.DIRECTORY_PREFIX + jobId + "-node" + node + "-" + HexFormat.of().formatHex(randomBytes(8)));
+        try {
+            OutputStream lifeline = agent.getOutputStream();
+            lifeline.write(script.getBytes(StandardCharsets.UTF_8));
+            lifeline.flush(); // and kept open: closing it ends the host's PEs
+        } catch (IOException e) {
+            // The agent is already gone: the watchers report why.
+        }
+        for (int q : hostPes) {
+            RemotePe remotePe = remotes.get(q);
+            Thread.ofVirtual().name("oshrun-watch-pe" + q).start(() -> watch(q, remotePe));
+        }
+        Thread.ofVirtual().name("oshrun-launch-timeout-node" + node).start(() -> awaitStart(pe, host));
         return true;
     }
 
@@ -422,11 +466,13 @@ final class Job implements BootstrapServer.Listener {
         try {
             code = process.waitFor();
             if (remote[pe]) {
-                // The marker may still be in the pipe.
-                try {
-                    markerReaders.get(pe).get(REMOTE_OUTPUT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-                } catch (TimeoutException | ExecutionException e) {
-                    // decided below from what came
+                // The marker may still be in the pipe (when the agent itself is gone).
+                if (!started.get(pe).isDone()) {
+                    try {
+                        markerReaders.get(pe).get(REMOTE_OUTPUT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                    } catch (TimeoutException | ExecutionException e) {
+                        // decided below from what came
+                    }
                 }
                 if (!started.get(pe).isDone()) {
                     agentFailed(pe, code); // its PE never ran: nothing of it to settle
@@ -470,7 +516,8 @@ final class Job implements BootstrapServer.Listener {
     }
 
     /** The launch agent of remote PE {@code pe} exited ({@code code}) before the PE's start script ran. */
-    private void agentFailed(int pe, int code) {
+    private void agentFailed(int pe, int peCode) {
+        int code = pes.get(pe) instanceof RemotePe r ? r.agentExitValue() : peCode;
         String host = placements.get(pe).node().host();
         fail(code == 0 ? 1 : code, "PE " + pe + " could not be started on host " + host + ": the launch agent (\""
                 + RemoteCommand.describeAgent(options.launchAgent(), host) + " /bin/sh -s\") exited with status "

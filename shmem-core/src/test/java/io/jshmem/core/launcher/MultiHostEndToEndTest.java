@@ -58,7 +58,8 @@ class MultiHostEndToEndTest {
             assertTrue(r.out().contains("hello from " + pe + " of 4 TEST_VAR=xyz\n"), "-x reaches remote PEs: " + r.out());
         }
         assertFalse(r.out().contains(RemoteCommand.STARTED_MARKER), r.out());
-        assertEquals(List.of("nodeA", "nodeA", "nodeB"), agentHosts(), "localhost is started without the agent");
+        assertEquals(List.of("nodeA", "nodeB"), agentHosts(),
+                "one agent per host (nodeA's two PEs by one), localhost started without the agent");
         assertNothingLeft(r, 4);
         // The job secret: in a private file per PE (oshrun's for the local PE, the start script's for the
         // others), removed by the PE once read, never in its environment; nothing of it is left.
@@ -81,6 +82,35 @@ class MultiHostEndToEndTest {
             assertTrue(line.matches("\\[PE [01]\\] .*"), line);
         }
         assertTrue(r.out().contains("[PE 1] hello from 1 of 2"), r.out());
+    }
+
+    /**
+     * Several PEs per host are started by ONE agent invocation (issue 35), their output still tagged
+     * per PE after travelling together through it; the job leaves nothing in /dev/shm, its secret
+     * directories included.
+     */
+    @Test
+    void oneAgentStartsAllThePesOfItsHost() throws Exception {
+        Result r = oshrun("--host", "nodeA:3,nodeB:3", "--launch-agent", fakeAgent(), "--tag-output", "-cp",
+                testClasses(), MAIN, "ok");
+        assertEquals(0, r.status(), r.err());
+        assertEquals(List.of("nodeA", "nodeB"), agentHosts(), "one agent invocation per host");
+        for (int pe = 0; pe < 6; pe++) {
+            assertTrue(r.out().contains("[PE " + pe + "] hello from " + pe + " of 6"), r.out());
+            assertTrue(r.out().contains("[PE " + pe + "] placement pe " + pe + " node " + pe / 3 + " local " + pe % 3
+                    + " of 3\n"), r.out());
+        }
+        for (String line : r.out().split("\n")) {
+            assertTrue(line.matches("\\[PE [0-5]\\] .*"), line);
+        }
+        assertNothingLeft(r, 6);
+        Matcher m = Pattern.compile("secret pe \\d file \\S+/jshmem-secret-([a-z0-9]+)-\\S+").matcher(r.out());
+        assertTrue(m.find(), r.out());
+        String jobId = m.group(1);
+        try (var left = Files.list(Path.of("/dev/shm"))) {
+            List<String> names = left.map(f -> f.getFileName().toString()).filter(n -> n.contains(jobId)).toList();
+            assertEquals(List.of(), names, "left in /dev/shm by job " + jobId);
+        }
     }
 
     @Test
