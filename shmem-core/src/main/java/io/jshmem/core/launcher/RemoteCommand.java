@@ -188,11 +188,12 @@ final class RemoteCommand {
             s.append(") 3<&- &\n");
             s.append("jshmem_subshells=\"$jshmem_subshells $!\"\n");
         }
-        // The watchdog: at end-of-file, SIGTERM to every PE; SIGKILL to those alive after the grace.
+        // The watchdog: at end-of-file, SIGTERM to every PE; SIGKILL to those alive after the grace; then
+        // the directory, also when the script itself was killed (its own cleanup below is then lost).
         s.append("{ while read -r _; do :; done; : > \"$jshmem_dir/ending\"; kill -TERM $(jshmem_pids) 2>/dev/null; i=0;")
                 .append(" while [ $i -lt ").append(REMOTE_KILL_GRACE_SECONDS * 10)
                 .append(" ] && jshmem_alive; do sleep 0.1; i=$((i+1)); done;")
-                .append(" kill -KILL $(jshmem_pids) 2>/dev/null; } 0<&3 >/dev/null 2>&1 &\n");
+                .append(" kill -KILL $(jshmem_pids) 2>/dev/null; sleep 0.5; rm -rf \"$jshmem_dir\"; } 0<&3 >/dev/null 2>&1 &\n");
         s.append("jshmem_watchdog=$!\n");
         s.append("exec 3<&-\n");
         s.append("wait $jshmem_subshells 2>/dev/null\n");

@@ -73,7 +73,8 @@ class RemoteCommandTest {
 
     @Test
     void closingTheLifelineTerminatesEveryPeOfTheHost() throws Exception {
-        Run run = start(RemoteCommand.hostScript(List.of("/bin/sh", "-c", "echo $$ > " + dir + "/pid$JSHMEM_PE; exec sleep 600"),
+        Run run = start("XDG_RUNTIME_DIR=" + dir + "\n" + RemoteCommand.hostScript(
+                List.of("/bin/sh", "-c", "echo $$ > " + dir + "/pid$JSHMEM_PE; exec sleep 600"),
                 List.of(new RemoteCommand.HostPe(1, Map.of("JSHMEM_PE", "1")), new RemoteCommand.HostPe(2, Map.of("JSHMEM_PE", "2"))),
                 "/", "job1", "00".repeat(32), secretDir()));
         long pid1 = awaitPid(dir.resolve("pid1"));
@@ -85,6 +86,10 @@ class RemoteCommandTest {
         assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5), "SIGTERM comes at once");
         assertFalse(ProcessHandle.of(pid1).map(ProcessHandle::isAlive).orElse(false));
         assertFalse(ProcessHandle.of(pid2).map(ProcessHandle::isAlive).orElse(false));
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith("jshmem-secret-")).toList(),
+                    "the secret files' directory is removed");
+        }
     }
 
     @Test
