@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link TestPeMain} in mode {@code hang}, connected to the bootstrap server, past a fence), with the
  * standard error aggregated (the default) and with --tag-output (both streams forwarded). The only
  * threads per PE are the JDK's "process reaper" threads, one per child process, which oshrun cannot
- * avoid while it starts each local PE as a java.lang.Process. Counts threads, never times anything.
+ * avoid while it starts each local PE as a java.lang.Process; PEs on other hosts cost one per host
+ * (its launch agent). Counts threads, never times anything.
  */
 class OshrunThreadCountTest {
     private static final int NPES = 64;
@@ -47,7 +48,24 @@ class OshrunThreadCountTest {
         check("--tag-output");
     }
 
-    private void check(String... options) throws Exception {
+    /**
+     * The same 64 PEs on 4 "remote" hosts (a fake agent running the host script here): one agent per
+     * host, so 4 agent invocations and 4 reapers, and every thread of the launcher stays under the bound.
+     */
+    @Test
+    void remoteHosts() throws Exception {
+        Path agent = dir.resolve("fake-agent");
+        Files.writeString(agent, "#!/bin/sh\necho \"$1\" >> '" + dir.resolve("agent-hosts") + "'\nshift\nexec \"$@\"\n");
+        Files.setPosixFilePermissions(agent, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, Integer> threads = check("--host", "nodeA:16,nodeB:16,nodeC:16,nodeD:16", "--launch-agent",
+                agent.toString());
+        // One per agent; a pooled reaper of an earlier short-lived child may linger: not one per PE in any case.
+        assertTrue(threads.getOrDefault("process reaper", 0) <= 8, threads.toString());
+        assertEquals(List.of("nodeA", "nodeB", "nodeC", "nodeD"),
+                Files.readAllLines(dir.resolve("agent-hosts")).stream().sorted().toList());
+    }
+
+    private Map<String, Integer> check(String... options) throws Exception {
         List<String> command = new ArrayList<>(List.of(OshrunEndToEndTest.repositoryRoot().resolve("bin/oshrun").toString(),
                 "-np", Integer.toString(NPES), "--oversubscribe", "-q"));
         command.addAll(List.of(options));
@@ -56,6 +74,7 @@ class OshrunThreadCountTest {
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
         Process oshrun = OshrunEndToEndTest.start(command, out, err);
+        Map<String, Integer> threads;
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
             while (ready(out) < NPES) {
@@ -63,7 +82,7 @@ class OshrunThreadCountTest {
                 assertTrue(System.nanoTime() < deadline, () -> "the PEs did not all start: " + read(err));
                 Thread.sleep(200);
             }
-            Map<String, Integer> threads = threads(oshrun.pid());
+            threads = threads(oshrun.pid());
             int reapers = threads.getOrDefault("process reaper", 0);
             int others = threads.values().stream().mapToInt(Integer::intValue).sum() - reapers;
             String report = "oshrun's threads at " + NPES + " PEs " + List.of(options) + ": " + threads;
@@ -79,6 +98,7 @@ class OshrunThreadCountTest {
             }
         }
         assertEquals(143, oshrun.exitValue(), read(err));
+        return threads;
     }
 
     private static int ready(Path out) throws IOException {
