@@ -78,14 +78,46 @@ if ((${#jars[@]} > 0)); then
     JSHMEM_CP=${jars[*]}
     IFS=$_jshmem_ifs
 else
-    # Source tree layout: the modules' compiled classes.
+    # Source tree layout: the modules' jars in target/ (made by `mvn package` or `install`) when
+    # each is at least as new as every file of its module's target/classes, so that oshrun can start
+    # the PEs from an ahead-of-time cache (the JVM archives classes from jars only); else the
+    # classes directories (e.g. after `mvn compile`, or an IDE's build into target/classes).
     [[ -f $ROOT/shmem-core/target/classes/io/jshmem/core/launcher/Launcher.class ]] ||
         die "jshmem is not built: run \`mvn -DskipTests install\` in $ROOT"
-    JSHMEM_CP=
+    _jshmem_dirs=() _jshmem_jars=() _jshmem_newer=() _jshmem_use_jars=1
     for module in shmem-api shmem-core shmem-spawn shmem-ucx shmem-report; do
         if [[ -d $ROOT/$module/target/classes ]]; then
-            JSHMEM_CP+=${JSHMEM_CP:+:}$ROOT/$module/target/classes
+            _jshmem_dirs+=("$ROOT/$module/target/classes")
+            _jshmem_jar=
+            for _jshmem_f in "$ROOT/$module/target/$module"-*.jar; do
+                case $_jshmem_f in
+                    *-sources.jar|*-javadoc.jar|*-tests.jar|*-test-sources.jar) ;;
+                    *) [[ -f $_jshmem_f && ( -z $_jshmem_jar || $_jshmem_f -nt $_jshmem_jar ) ]] && _jshmem_jar=$_jshmem_f ;; # the newest
+                esac
+            done
+            if [[ -n $_jshmem_jar ]]; then
+                _jshmem_jars+=("$_jshmem_jar")
+                # find's test below: a file of this module's classes newer than its jar.
+                _jshmem_newer+=(${_jshmem_newer[0]+-o} -path "$ROOT/$module/target/classes/*" -newer "$_jshmem_jar")
+            else
+                _jshmem_use_jars= # a module without a jar: classes directories for all
+            fi
         fi
     done
+    JSHMEM_CP=
+    if [[ -n $_jshmem_use_jars ]] &&
+        [[ -z $(find "${_jshmem_dirs[@]}" -type f \( "${_jshmem_newer[@]}" \) -print -quit 2>/dev/null) ]]; then
+        _jshmem_ifs=$IFS
+        IFS=:
+        JSHMEM_CP=${_jshmem_jars[*]}
+        IFS=$_jshmem_ifs
+        jars=("${_jshmem_jars[@]}")
+    else
+        _jshmem_ifs=$IFS
+        IFS=:
+        JSHMEM_CP=${_jshmem_dirs[*]}
+        IFS=$_jshmem_ifs
+    fi
+    unset _jshmem_dirs _jshmem_jars _jshmem_newer _jshmem_jar _jshmem_f _jshmem_use_jars
 fi
 

@@ -1,0 +1,116 @@
+package io.jshmem.core.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bin/jshmem-env.sh in the source tree layout: the modules' jars in target/ when each is current
+ * (so that oshrun can use the ahead-of-time cache there too, which holds classes from jars only),
+ * else the classes directories. Runs the script itself on a fake tree (AotCacheIT makes and uses
+ * real caches).
+ */
+class SourceTreeClasspathTest {
+    private static final List<String> MODULES = List.of("shmem-api", "shmem-core", "shmem-spawn", "shmem-ucx", "shmem-report");
+    private static final FileTime OLD = FileTime.fromMillis(System.currentTimeMillis() - 3_600_000);
+    private static final FileTime NEW = FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+
+    @TempDir
+    Path tmp;
+
+    /** A built source tree: each module's classes (an hour old) and its jar (a minute old). */
+    private void tree() throws IOException {
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path script = Path.of(System.getProperty("user.dir")).resolveSibling("bin").resolve("jshmem-env.sh");
+        Files.copy(script, bin.resolve("jshmem-env.sh"));
+        for (String m : MODULES) {
+            Path target = tmp.resolve(m).resolve("target");
+            Path cls = Files.createDirectories(target.resolve("classes/io/jshmem/x"));
+            Path f = Files.writeString(cls.resolve(m + ".class"), "x");
+            Files.setLastModifiedTime(f, OLD);
+            if (m.equals("shmem-core")) {
+                Path launcher = Files.createDirectories(target.resolve("classes/io/jshmem/core/launcher"));
+                Files.setLastModifiedTime(Files.writeString(launcher.resolve("Launcher.class"), "x"), OLD);
+            }
+            for (String jar : List.of(m + "-0.1.0-SNAPSHOT.jar", m + "-0.1.0-SNAPSHOT-sources.jar")) {
+                Files.setLastModifiedTime(Files.writeString(target.resolve(jar), "x"), NEW);
+            }
+        }
+    }
+
+    /** What the script sets: JSHMEM_CP and the number of jars oshrun sees ($jars, which enables the cache). */
+    private List<String> source() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", ". \"$0\" test && echo \"$JSHMEM_CP\" && echo \"${#jars[@]}\"",
+                tmp.resolve("bin/jshmem-env.sh").toString()).redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        return out.lines().toList();
+    }
+
+    private List<String> expected(boolean jars) throws IOException {
+        List<String> cp = new ArrayList<>();
+        for (String m : MODULES) {
+            Path target = tmp.toRealPath().resolve(m).resolve("target");
+            cp.add((jars ? target.resolve(m + "-0.1.0-SNAPSHOT.jar") : target.resolve("classes")).toString());
+        }
+        return List.of(String.join(":", cp), jars ? "5" : "0");
+    }
+
+    @Test
+    void currentJarsAreUsed() throws Exception {
+        tree();
+        assertEquals(expected(true), source());
+    }
+
+    /** After `mvn compile` (or an IDE's build) the jars are older than some classes: never run stale code. */
+    @Test
+    void aClassNewerThanItsJarMeansClassesDirectories() throws Exception {
+        tree();
+        Files.setLastModifiedTime(tmp.resolve("shmem-ucx/target/classes/io/jshmem/x/shmem-ucx.class"),
+                FileTime.fromMillis(System.currentTimeMillis()));
+        assertEquals(expected(false), source());
+    }
+
+    /** A class newer than another module's jar is fine: modules are built one after the other. */
+    @Test
+    void onlyAModulesOwnJarCounts() throws Exception {
+        tree();
+        Files.setLastModifiedTime(tmp.resolve("shmem-api/target/shmem-api-0.1.0-SNAPSHOT.jar"), OLD);
+        Files.setLastModifiedTime(tmp.resolve("shmem-core/target/classes/io/jshmem/x/shmem-core.class"),
+                FileTime.fromMillis(NEW.toMillis() - 1000));
+        Files.setLastModifiedTime(tmp.resolve("shmem-api/target/classes/io/jshmem/x/shmem-api.class"),
+                FileTime.fromMillis(OLD.toMillis() - 1000));
+        assertEquals(expected(true), source());
+    }
+
+    @Test
+    void aModuleWithoutItsJarMeansClassesDirectories() throws Exception {
+        tree();
+        Files.delete(tmp.resolve("shmem-spawn/target/shmem-spawn-0.1.0-SNAPSHOT.jar"));
+        assertEquals(expected(false), source());
+    }
+
+    /** Only compiled (no jar at all, e.g. `mvn compile`): the classes directories, as before. */
+    @Test
+    void noJarsMeansClassesDirectories() throws Exception {
+        tree();
+        for (String m : MODULES) {
+            Files.delete(tmp.resolve(m).resolve("target").resolve(m + "-0.1.0-SNAPSHOT.jar"));
+        }
+        assertEquals(expected(false), source());
+    }
+}
