@@ -112,6 +112,21 @@ snapshot_jshmem() {
     done
 }
 
+# snapshot_source_tree DIR: DIR/bin (a copy of bin/) and, for each module named in $jshmem_modules,
+# DIR/MODULE/target/classes and its jar, modification times kept: oshrun's source-tree layout after
+# `mvn install` (bin/jshmem-env.sh then runs the jars, which the ahead-of-time cache needs).
+snapshot_source_tree() {
+    local m
+    rm -rf "$1"
+    mkdir -p "$1"
+    cp -r "$root/bin" "$1/"
+    for m in "${jshmem_modules[@]}"; do
+        mkdir -p "$1/$m/target"
+        cp -a "$root/$m/target/classes" "$1/$m/target/"
+        cp -p "$(module_jar "$m")" "$1/$m/target/"
+    done
+}
+
 # select_jdk25 NAME: exports JAVA_HOME (and PATH) of a JDK 25 or newer: $JAVA_HOME if it is one,
 # else the first /usr/lib/jvm/*25*; exits with status 2, NAME saying why, if there is none.
 select_jdk25() {

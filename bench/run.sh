@@ -177,9 +177,16 @@ cp "$(module_jar shmem-bench)" "$bench_jar"
 cp "$(module_jar shmem-examples)" "$hello_jar"
 report_cp=$bench_jar:$(cat "$root/shmem-bench/target/runtime.classpath")
 oshrun=$snap/bin/oshrun
+# The same jshmem in the source tree's layout (bin/ beside each module's target/classes and jar, as
+# the README's `mvn install` leaves them), for the start-up measurement of that layout.
+snap_src=$here/build/jshmem-src
+snapshot_source_tree "$snap_src"
+oshrun_src=$snap_src/bin/oshrun
 # A fresh copy of the jars has no ahead-of-time cache yet: oshrun makes one after the first job
 # (a training job of several seconds). Made here, untimed, so that no measured job pays for it.
-"$oshrun" -np 2 -cp "$hello_jar" io.jshmem.examples.Hello >/dev/null 2>&1 || log "warning: the warm-up hello world failed"
+for o in "$oshrun" "$oshrun_src"; do
+    "$o" -np 2 -cp "$hello_jar" io.jshmem.examples.Hello >/dev/null 2>&1 || log "warning: the warm-up hello world failed ($o)"
+done
 
 # ---------------------------------------------------------------- benchmarks
 
@@ -253,27 +260,35 @@ run_oshmem() {
     add_rows "$tmp/orows"
 }
 
-# Start-up: 7 runs of a 4-PE hello world (launch, init, finalize) each for jshmem and OSHMEM,
-# interleaved (alternately who goes first, as the rounds do), so that both meet the same machine;
-# rows: the median wall time in us, and the job rows (the median of each column).
+# Start-up: 7 runs of a 4-PE hello world (launch, init, finalize) each for jshmem (from the
+# distribution's layout, and from the source tree's: op startup_src) and OSHMEM, interleaved
+# (alternately who goes first, as the rounds do), so that all meet the same machine; rows: the
+# median wall time in us, and the job rows (the median of each column, CPU-seconds among them).
+# OSHMEM's runs are the other side of both comparisons.
 startup_runs=7
 run_jshmem_startup() {
     local i b o sample
-    local -a jsamples=() osamples=() bopts=() jstats=() ostats=()
+    local -a jsamples=() ssamples=() osamples=() bopts=() jstats=() sstats=() ostats=()
     bind_for 4
     b=$bind_n
     [[ $jshmem_binds -eq 1 ]] && bopts=(--bind-to "$b")
     for ((i = 1; i <= startup_runs; i++)); do
-        for o in $( ((i % 2 == 1)) && echo "j o" || echo "o j"); do
-            if [[ $o == j ]]; then
-                if ! sample=$(measure_hello "$tmp/jstats$i" 'Hello from PE' "$oshrun" -np 4 --timeout 120 \
+        for o in $( ((i % 2 == 1)) && echo "j s o" || echo "o s j"); do
+            if [[ $o == j || $o == s ]]; then
+                if ! sample=$(measure_hello "$tmp/${o}stats$i" 'Hello from PE' \
+                    "$([[ $o == j ]] && echo "$oshrun" || echo "$oshrun_src")" -np 4 --timeout 120 \
                     "${bopts[@]}" -cp "$hello_jar" io.jshmem.examples.Hello); then
-                    log "FAILED: jshmem startup run $i"
+                    log "FAILED: jshmem startup run $i ($([[ $o == j ]] && echo distribution || echo source tree) layout)"
                     failures+=("jshmem startup")
                     return
                 fi
-                jsamples+=("$sample")
-                jstats+=("$tmp/jstats$i")
+                if [[ $o == j ]]; then
+                    jsamples+=("$sample")
+                    jstats+=("$tmp/jstats$i")
+                else
+                    ssamples+=("$sample")
+                    sstats+=("$tmp/sstats$i")
+                fi
             else
                 rm -f "$tmp/orows"
                 if ! "$here/oshmem.sh" --pes 4 --transport shm --bind "$b" --out "$tmp/orows" --startup-only \
@@ -289,15 +304,20 @@ run_jshmem_startup() {
             fi
         done
     done
-    log "startup samples (us), jshmem: ${jsamples[*]}; OSHMEM: ${osamples[*]}"
+    log "startup samples (us), jshmem: ${jsamples[*]}; jshmem (source tree): ${ssamples[*]}; OSHMEM: ${osamples[*]}"
     {
         echo "jshmem,shm,4,startup,0,lat_us,$(median_of "${jsamples[@]}").000,us"
         echo "oshmem,shm,4,startup,0,lat_us,$(median_of "${osamples[@]}").000,us"
+        echo "jshmem,shm,4,startup_src,0,lat_us,$(median_of "${ssamples[@]}").000,us"
+        echo "oshmem,shm,4,startup_src,0,lat_us,$(median_of "${osamples[@]}").000,us"
     } >"$tmp/rows"
     median_stats "${jstats[@]}" >"$tmp/stats"
     job_rows jshmem shm 4 startup "$b" "$tmp/stats" >>"$tmp/rows"
+    median_stats "${sstats[@]}" >"$tmp/stats"
+    job_rows jshmem shm 4 startup_src "$b" "$tmp/stats" >>"$tmp/rows"
     median_stats "${ostats[@]}" >"$tmp/stats"
     job_rows oshmem shm 4 startup "$b" "$tmp/stats" >>"$tmp/rows"
+    job_rows oshmem shm 4 startup_src "$b" "$tmp/stats" >>"$tmp/rows"
     add_rows "$tmp/rows"
 }
 

@@ -43,7 +43,7 @@ record Target(Metric metric, double bound) {
             return Optional.of(new Target(Metric.LATENCY, 0.5));
         }
         boolean coll4 = k.pes() == 4 && latency && COLLECTIVES.contains(k.op());
-        boolean startup = k.op().equals("startup") && latency;
+        boolean startup = (k.op().equals("startup") || k.op().equals("startup_src")) && latency;
         if (coll4 || startup) {
             return Optional.of(new Target(Metric.LATENCY, 1.0));
         }
