@@ -104,6 +104,8 @@ else
             fi
         fi
     done
+    # find -path takes a pattern: a root with pattern characters in its name keeps the classes.
+    [[ $ROOT == *[][*?\\]* ]] && _jshmem_use_jars=
     JSHMEM_CP=
     if [[ -n $_jshmem_use_jars ]] &&
         [[ -z $(find "${_jshmem_dirs[@]}" -type f \( "${_jshmem_newer[@]}" \) -print -quit 2>/dev/null) ]]; then

@@ -27,14 +27,21 @@ class SourceTreeClasspathTest {
 
     @TempDir
     Path tmp;
+    /** The fake tree's root (tmp, or a directory in it). */
+    private Path root;
 
     /** A built source tree: each module's classes (an hour old) and its jar (a minute old). */
     private void tree() throws IOException {
-        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        tree(tmp);
+    }
+
+    private void tree(Path at) throws IOException {
+        root = at;
+        Path bin = Files.createDirectories(root.resolve("bin"));
         Path script = Path.of(System.getProperty("user.dir")).resolveSibling("bin").resolve("jshmem-env.sh");
         Files.copy(script, bin.resolve("jshmem-env.sh"));
         for (String m : MODULES) {
-            Path target = tmp.resolve(m).resolve("target");
+            Path target = root.resolve(m).resolve("target");
             Path cls = Files.createDirectories(target.resolve("classes/io/jshmem/x"));
             Path f = Files.writeString(cls.resolve(m + ".class"), "x");
             Files.setLastModifiedTime(f, OLD);
@@ -51,7 +58,7 @@ class SourceTreeClasspathTest {
     /** What the script sets: JSHMEM_CP and the number of jars oshrun sees ($jars, which enables the cache). */
     private List<String> source() throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", ". \"$0\" test && echo \"$JSHMEM_CP\" && echo \"${#jars[@]}\"",
-                tmp.resolve("bin/jshmem-env.sh").toString()).redirectErrorStream(true);
+                root.resolve("bin/jshmem-env.sh").toString()).redirectErrorStream(true);
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process p = pb.start();
         p.getOutputStream().close();
@@ -64,7 +71,7 @@ class SourceTreeClasspathTest {
     private List<String> expected(boolean jars) throws IOException {
         List<String> cp = new ArrayList<>();
         for (String m : MODULES) {
-            Path target = tmp.toRealPath().resolve(m).resolve("target");
+            Path target = root.toRealPath().resolve(m).resolve("target");
             cp.add((jars ? target.resolve(m + "-0.1.0-SNAPSHOT.jar") : target.resolve("classes")).toString());
         }
         return List.of(String.join(":", cp), jars ? "5" : "0");
@@ -101,6 +108,13 @@ class SourceTreeClasspathTest {
     void aModuleWithoutItsJarMeansClassesDirectories() throws Exception {
         tree();
         Files.delete(tmp.resolve("shmem-spawn/target/shmem-spawn-0.1.0-SNAPSHOT.jar"));
+        assertEquals(expected(false), source());
+    }
+
+    /** find -path takes a pattern: under a directory whose name has pattern characters, the classes. */
+    @Test
+    void aRootWithPatternCharactersMeansClassesDirectories() throws Exception {
+        tree(Files.createDirectories(tmp.resolve("a[1]*")));
         assertEquals(expected(false), source());
     }
 
