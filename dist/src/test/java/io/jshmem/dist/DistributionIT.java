@@ -94,8 +94,8 @@ class DistributionIT {
         assertTrue(test.contains("import io.jshmem.test.ShmemTest;"), test);
         assertTrue(readme.contains("```java\n" + test + "```\n"),
                 "README.md's @ShmemTest snippet must be starter's NeighbourTest.java verbatim");
-        assertTrue(readme.contains("platform(\"io.jshmem:jshmem-bom:" + VERSION + "\")"),
-                "README.md's Gradle snippet must name jshmem-bom " + VERSION);
+        // No Gradle build in the README: Gradle cannot be fetched where jshmem is tested (issue 33).
+        assertFalse(readme.contains("```kotlin"), "README.md shows a Gradle build that nothing tests");
     }
 
     /**
