@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.jshmem.core.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
