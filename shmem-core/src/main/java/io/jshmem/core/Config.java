@@ -71,9 +71,11 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
      * @param ucxListen          JSHMEM_UCX_LISTEN: {@code job} (default: UCX's TCP listeners only on the
      *                           interface that reaches the launcher), {@code all} (UCX's choice), or a
      *                           comma-separated list of interfaces (UCX_NET_DEVICES, when set, wins)
-     * @param ucxEagerWireUp     JSHMEM_UCX_WIREUP: {@code lazy} (false, default: an endpoint to a peer is made at
-     *                           the first operation to it) or {@code eager} (true: to every off-node peer at init,
-     *                           each checked with a get)
+     * @param ucxWireUp          JSHMEM_UCX_WIREUP: {@code auto} (default: {@code lazy} with UCX 1.14 or
+     *                           later, {@code eager} with older UCX, which can abort the process when a peer
+     *                           fails while an endpoint to it is being wired up), {@code lazy} (an endpoint
+     *                           to a peer is made at the first operation to it) or {@code eager} (to every
+     *                           off-node peer at init, each checked with a get)
      * @param pmi                JSHMEM_PMI: {@code auto}, {@code pmix}, {@code pmi2} or {@code none}
      * @param pmi2Library        JSHMEM_PMI2_LIBRARY: path of libpmi2, or null to search
      * @param pmixLibrary        JSHMEM_PMIX_LIBRARY: path of libpmix, or null to search
@@ -83,7 +85,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
      *                           does, and PMI-2 never tells the others, PMIx not reliably)
      */
     public record Network(long ucxTimeoutNanos, long ucxProgressSpinNanos, boolean ucxPeerErrors, String ucxListen,
-                          boolean ucxEagerWireUp, String pmi, String pmi2Library, String pmixLibrary, long pmiReinitTimeoutNanos) {
+                          String ucxWireUp, String pmi, String pmi2Library, String pmixLibrary, long pmiReinitTimeoutNanos) {
         /** Default longest wait for a UCX completion. */
         public static final long DEFAULT_UCX_TIMEOUT_SECONDS = 60;
         /** Default longest wait of a re-initialization under PMI for the other PEs. */
@@ -98,7 +100,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                     micros(env, "JSHMEM_UCX_PROGRESS_SPIN_US", -1),
                     choice(env, "JSHMEM_UCX_ERR_MODE", "peer", "none").equals("peer"),
                     listen(env.get("JSHMEM_UCX_LISTEN")),
-                    choice(env, "JSHMEM_UCX_WIREUP", "lazy", "eager").equals("eager"),
+                    choice(env, "JSHMEM_UCX_WIREUP", "auto", "lazy", "eager"),
                     pmi(env),
                     path(env.get("JSHMEM_PMI2_LIBRARY")),
                     path(env.get("JSHMEM_PMIX_LIBRARY")),

@@ -73,9 +73,11 @@ public final class InfoReport {
             case "all" -> "all (UCX's TCP listeners on every interface UCX uses)";
             default -> n.ucxListen() + " (UCX's TCP listeners on these interfaces)";
         } + (env.containsKey("UCX_NET_DEVICES") ? "; UCX_NET_DEVICES=" + env.get("UCX_NET_DEVICES") + " wins" : ""));
-        lines.add("  JSHMEM_UCX_WIREUP:    " + (n.ucxEagerWireUp()
-                ? "eager (an endpoint to every off-node PE at init, each checked with a get)"
-                : "lazy (an endpoint to a PE at the first operation to it; its address fetched then)"));
+        lines.add("  JSHMEM_UCX_WIREUP:    " + switch (n.ucxWireUp()) {
+            case "eager" -> "eager (an endpoint to every off-node PE at init, each checked with a get)";
+            case "lazy" -> "lazy (an endpoint to a PE at the first operation to it; its address fetched then)";
+            default -> "auto (lazy with UCX 1.14 or later, eager with older UCX; the transport line says which)";
+        });
         lines.add("  JSHMEM_PMI:           " + n.pmi() + "; libraries: "
                 + (n.pmi2Library() == null ? "libpmi2 searched" : "JSHMEM_PMI2_LIBRARY=" + n.pmi2Library()) + ", "
                 + (n.pmixLibrary() == null ? "libpmix searched" : "JSHMEM_PMIX_LIBRARY=" + n.pmixLibrary()));

@@ -85,7 +85,7 @@ final class ParsableInfo {
         setting(out, "JSHMEM_UCX_PROGRESS_SPIN_US", n.ucxProgressSpinNanos() < 0 ? "auto" : n.ucxProgressSpinNanos() / 1000);
         setting(out, "JSHMEM_UCX_ERR_MODE", n.ucxPeerErrors() ? "peer" : "none");
         setting(out, "JSHMEM_UCX_LISTEN", n.ucxListen());
-        setting(out, "JSHMEM_UCX_WIREUP", n.ucxEagerWireUp() ? "eager" : "lazy");
+        setting(out, "JSHMEM_UCX_WIREUP", n.ucxWireUp());
         setting(out, "JSHMEM_PMI", n.pmi());
         setting(out, "JSHMEM_PMI2_LIBRARY", n.pmi2Library() == null ? "search" : n.pmi2Library());
         setting(out, "JSHMEM_PMIX_LIBRARY", n.pmixLibrary() == null ? "search" : n.pmixLibrary());

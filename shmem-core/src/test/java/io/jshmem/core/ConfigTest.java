@@ -62,7 +62,7 @@ class ConfigTest {
         assertEquals(-1, n.ucxProgressSpinNanos());
         assertTrue(n.ucxPeerErrors());
         assertEquals("job", n.ucxListen());
-        assertFalse(n.ucxEagerWireUp(), "lazy wire-up by default");
+        assertEquals("auto", n.ucxWireUp(), "wire-up by UCX's release by default");
         assertEquals("auto", n.pmi());
         assertEquals(null, n.pmi2Library());
         Config.Network m = Config.fromEnvironment(Map.of("JSHMEM_UCX_TIMEOUT", "7", "JSHMEM_UCX_PROGRESS_SPIN_US", "0",
@@ -72,7 +72,7 @@ class ConfigTest {
         assertEquals(0, m.ucxProgressSpinNanos());
         assertFalse(m.ucxPeerErrors());
         assertEquals("eth0,ib0", m.ucxListen());
-        assertTrue(m.ucxEagerWireUp());
+        assertEquals("eager", m.ucxWireUp());
         assertEquals("pmi2", m.pmi());
         assertEquals("/opt/pmix/lib/libpmix.so.2", m.pmixLibrary());
         for (Map<String, String> bad : java.util.List.of(Map.of("JSHMEM_UCX_TIMEOUT", "0"), Map.of("JSHMEM_UCX_ERR_MODE", "loud"),

@@ -579,6 +579,24 @@ final class Ucp {
         });
     }
 
+    /**
+     * Whether this UCX can abort the whole process when a peer fails while an endpoint to it is
+     * being wired up: releases up to 1.13 (Debian 12's) do now and then (assertions in
+     * ucp_wireup_ep_pending_queue_purge, wireup_ep.c "pending_count == 0"; a SIGSEGV in
+     * uct_md_mem_dereg after "connect ... failed: Connection refused"). With endpoints made at first
+     * use, a first operation to a PE that has just died is such a wire-up.
+     */
+    static boolean abortsOnPeerLossInWireUp() {
+        return abortsOnPeerLossInWireUp(version());
+    }
+
+    /** {@link #abortsOnPeerLossInWireUp()} of UCX release {@code version} ("1.13.1"). */
+    static boolean abortsOnPeerLossInWireUp(String version) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\.(\\d+)").matcher(version);
+        return m.find() && (Integer.parseInt(m.group(1)) < 1
+                || Integer.parseInt(m.group(1)) == 1 && Integer.parseInt(m.group(2)) <= 13);
+    }
+
     static String version() {
         try {
             long s = (long) GetVersionString.H.invokeExact();

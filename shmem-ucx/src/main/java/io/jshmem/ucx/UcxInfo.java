@@ -31,6 +31,10 @@ final class UcxInfo {
         }
         List<String> lines = new ArrayList<>();
         lines.add("ucx: UCX " + Ucp.version() + " (" + Ucp.LIBRARY + "), used off-node or with SHMEM_TRANSPORT=ucx");
+        lines.add("ucx: JSHMEM_UCX_WIREUP=auto wires up " + (Ucp.abortsOnPeerLossInWireUp()
+                ? "eagerly (every off-node PE at init): this UCX can abort the process when a peer fails during a"
+                        + " wire-up, which a first operation to a PE that just died would be"
+                : "lazily (an endpoint to a PE at the first operation to it)"));
         String info;
         try {
             info = contextInfo();

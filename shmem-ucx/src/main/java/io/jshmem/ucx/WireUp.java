@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  * the job's interface), main worker, the heap registered with {@code ucp_mem_map}, this PE's worker
  * address, memory key and heap base published through the bootstrap ("ucx.addr.PE",
  * "ucx.rkey.PE", "ucx.base.PE") and a fence. Nothing is fetched and no endpoint made for a peer
- * here by default (JSHMEM_UCX_WIREUP=lazy): a channel makes the endpoint at the first operation
+ * here with JSHMEM_UCX_WIREUP=lazy (auto's choice with UCX 1.14 or later, see {@link #eager}): a channel makes the endpoint at the first operation
  * to a PE ({@link Channel#use}), fetching what that PE published then; a dead or unreachable peer
  * is reported there, naming it. JSHMEM_UCX_WIREUP=eager connects to every off-node PE here and
  * checks each with an 8-byte get, as jshmem did before. Any failure releases everything made so
@@ -90,6 +90,20 @@ final class WireUp {
         }
         last = t;
         return t;
+    }
+
+    /**
+     * Whether this PE wires up eagerly: JSHMEM_UCX_WIREUP=eager, or auto with a UCX that can abort
+     * the process when a peer fails during a wire-up ({@link Ucp#abortsOnPeerLossInWireUp}), which
+     * lazy endpoints would turn into any first operation to a PE that just died. Eager wire-up
+     * happens at init, while every PE is alive.
+     */
+    static boolean eager(String setting) {
+        return switch (setting) {
+            case "eager" -> true;
+            case "lazy" -> false;
+            default -> Ucp.abortsOnPeerLossInWireUp();
+        };
     }
 
     private static void step(UcxJob job, Step s) {
@@ -172,7 +186,7 @@ final class WireUp {
             job.bootstrap.put("ucx.base." + job.me, UcxJob.longBytes(self.address()));
             job.mine = new UcxJob.Peer(myAddress, myRkey, self.address());
             job.bootstrap.fence();
-            if (job.settings.ucxEagerWireUp()) {
+            if (eager(job.settings.ucxWireUp())) {
                 connectEveryone(t, heap);
                 return;
             }

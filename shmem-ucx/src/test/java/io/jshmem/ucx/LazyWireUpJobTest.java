@@ -76,6 +76,7 @@ class LazyWireUpJobTest {
 
     @Test
     void aPeDeadBeforeFirstUseEndsTheJobNamingIt() throws Exception {
+        InProcessJob.assumeUcxSurvivesPeerLossInWireUp("LazyWireUpJobTest.aPeDeadBeforeFirstUseEndsTheJobNamingIt");
         UcxJobTest.Result r = run(3, "lazy", "dead");
         System.out.println("dead PE before first use: exit " + r.status() + "\n" + r.out() + r.err());
         assertNotEquals(0, r.status(), r.all());

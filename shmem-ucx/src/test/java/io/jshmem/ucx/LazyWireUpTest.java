@@ -36,7 +36,7 @@ class LazyWireUpTest {
 
     @Test
     void nothingIsConnectedOrFetchedUntilFirstUse() throws Exception {
-        try (InProcessJob job = new InProcessJob(3, HEAP, Map.of())) {
+        try (InProcessJob job = new InProcessJob(3, HEAP, Map.of("JSHMEM_UCX_WIREUP", "lazy"))) {
             for (UcxTransport t : job.transports) {
                 assertArrayEquals(new int[0], t.connectedPes());
                 assertEquals(0, t.job.peersFetched());
@@ -65,7 +65,8 @@ class LazyWireUpTest {
 
     @Test
     void aPeerGoneBeforeFirstUseIsNamedThen() throws Exception {
-        InProcessJob job = new InProcessJob(3, HEAP, Map.of("JSHMEM_UCX_TIMEOUT", "30"));
+        InProcessJob.assumeUcxSurvivesPeerLossInWireUp("LazyWireUpTest.aPeerGoneBeforeFirstUseIsNamedThen");
+        InProcessJob job = new InProcessJob(3, HEAP, Map.of("JSHMEM_UCX_TIMEOUT", "30", "JSHMEM_UCX_WIREUP", "lazy"));
         try {
             job.transports[2].abandon(); // its worker and listener are gone; nobody had connected to it
             UcxTransport t0 = job.transports[0];
@@ -84,6 +85,17 @@ class LazyWireUpTest {
         } finally {
             job.abandon();
         }
+    }
+
+    @Test
+    void autoWiresUpEagerlyWithAUcxThatAbortsOnPeerLossInWireUp() {
+        assertTrue(Ucp.abortsOnPeerLossInWireUp("1.13.1"));
+        assertTrue(Ucp.abortsOnPeerLossInWireUp("1.12.0"));
+        assertFalse(Ucp.abortsOnPeerLossInWireUp("1.14.0"));
+        assertFalse(Ucp.abortsOnPeerLossInWireUp("1.17.0"));
+        assertEquals(Ucp.abortsOnPeerLossInWireUp(), WireUp.eager("auto"));
+        assertTrue(WireUp.eager("eager"));
+        assertFalse(WireUp.eager("lazy"));
     }
 
     @Test

@@ -597,7 +597,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   JSHMEM_UCX_ERR_MODE     peer (default: operations to a failed PE fail) or none
                   JSHMEM_UCX_LISTEN       where UCX's TCP transport listens: job (default: only the
                                           interface that reaches oshrun), all, or interface names
-                  JSHMEM_UCX_WIREUP       lazy (default: a UCX endpoint to a PE at the first
+                  JSHMEM_UCX_WIREUP       auto (default: lazy with UCX 1.14 or later, else
+                                          eager), lazy (a UCX endpoint to a PE at the first
                                           operation to it) or eager (to every PE at init)
                   JSHMEM_PMI              auto, pmix, pmi2 or none (under srun/mpirun)
                   JSHMEM_PMI2_LIBRARY, JSHMEM_PMIX_LIBRARY  path of the PMI client library
