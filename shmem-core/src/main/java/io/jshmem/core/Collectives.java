@@ -6,6 +6,7 @@ package io.jshmem.core;
 
 import io.jshmem.ReduceOp;
 import io.jshmem.SymArray;
+import io.jshmem.core.coll.KnomialTree;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -82,14 +83,18 @@ final class Collectives {
      * not all on this node, and no more of them than a slot has entry words).
      */
     private final boolean pushIntoDest;
-    /** Whether a broadcast across nodes goes down a binomial tree rather than from the root to every member. */
-    private final boolean treeBroadcast;
     /**
-     * The same for broadcasts above the push buffers: down the tree from 3 PEs on in {@code auto}
+     * The tree of a broadcast across nodes within the push buffers, over ranks relative to the root:
+     * binomial when {@code tree}, or in {@code auto} above {@link #TREE_BROADCAST_ABOVE} members;
+     * else flat (from the root to every member).
+     */
+    private final KnomialTree broadcastTree;
+    /**
+     * The same for broadcasts above the push buffers: binomial from 3 PEs on in {@code auto}
      * (the root then sends fewer copies, and the others forward in parallel; 4 PEs over UCX/TCP on
      * 2 cores, 64 KiB: a median of 190-200 us against 228-250 from the root to everyone).
      */
-    private final boolean treeLargeBroadcast;
+    private final KnomialTree largeBroadcastTree;
     /**
      * Per root: the last operation at which every sender of a small broadcast from that root
      * learned that its receivers had entered it (so had finished everything before); the same on
@@ -114,9 +119,11 @@ final class Collectives {
         this.pushAcross = !team.allLocal && !st.config.collAlgorithm().equals("pull");
         this.pushIntoDest = pushAcross && team.members.length <= TeamSlots.ENTRY_WORDS;
         String algorithm = st.config.collAlgorithm();
-        this.treeBroadcast = algorithm.equals("tree")
-                || algorithm.equals("auto") && team.members.length > TREE_BROADCAST_ABOVE;
-        this.treeLargeBroadcast = treeBroadcast || algorithm.equals("auto") && team.members.length > 2;
+        int n = team.members.length;
+        boolean treeBroadcast = algorithm.equals("tree") || algorithm.equals("auto") && n > TREE_BROADCAST_ABOVE;
+        boolean treeLargeBroadcast = treeBroadcast || algorithm.equals("auto") && n > 2;
+        this.broadcastTree = treeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
+        this.largeBroadcastTree = treeLargeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
     }
 
     // ---------------------------------------------------------------- broadcast
@@ -226,11 +233,11 @@ final class Collectives {
         int n = team.members.length;
         int rel = (team.me - root + n) % n;
         if (rel != 0) {
-            team.tellEntered((parent(treeLargeBroadcast, rel) + root) % n, e);
+            team.tellEntered((largeBroadcastTree.parent(rel) + root) % n, e);
             team.awaitPushes(e, 1, 0, n);
         }
         long from = rel == 0 ? s.offset : d.offset;
-        for (int k = 0, c; (c = child(treeLargeBroadcast, rel, n, k)) >= 0; k++) {
+        for (int k = 0, c; (c = largeBroadcastTree.child(rel, k)) >= 0; k++) {
             int child = (c + root) % n;
             team.awaitEntered(child, e);
             team.pushInto(child, e, d.offset, from, nbytes);
@@ -275,23 +282,24 @@ final class Collectives {
     /**
      * Pushes {@code nbytes} at heap offset {@code from} of team PE {@code root} down to every member
      * at epoch {@code e} (members not all on this node, data within the push buffers): from the
-     * root to each member, or down a binomial tree over ranks relative to the root (biggest subtree
-     * first) when {@link #treeBroadcast}. With {@code tell}, each member first tells its sender
-     * that it has entered, and a sender waits for that before pushing. Returns where this PE has
-     * the data: {@code from} at the root, its push buffer elsewhere.
+     * root to each member, or down a binomial tree over ranks relative to the root, as
+     * {@link #broadcastTree} says (children in {@link KnomialTree#child}'s order). With
+     * {@code tell}, each member first tells its sender that it has entered, and a sender waits for
+     * that before pushing. Returns where this PE has the data: {@code from} at the root, its push
+     * buffer elsewhere.
      */
     private long pushDown(long e, int root, long from, long nbytes, boolean tell) {
         int n = team.members.length;
         int rel = (team.me - root + n) % n;
         if (rel != 0) {
-            int parent = (parent(treeBroadcast, rel) + root) % n;
+            int parent = (broadcastTree.parent(rel) + root) % n;
             if (tell) {
                 team.tellEntered(parent, e);
             }
             team.awaitPushes(e, 1, parent, parent + 1);
             from = team.buffer(e);
         }
-        for (int k = 0, c; (c = child(treeBroadcast, rel, n, k)) >= 0; k++) {
+        for (int k = 0, c; (c = broadcastTree.child(rel, k)) >= 0; k++) {
             int child = (c + root) % n;
             if (tell) {
                 team.awaitEntered(child, e);
@@ -299,38 +307,6 @@ final class Collectives {
             team.pushTo(child, e, 0, from, nbytes);
         }
         return from;
-    }
-
-    /** The parent of rank {@code rel} > 0 (relative to the root) in a broadcast across nodes, as {@link #child}. */
-    private static int parent(boolean tree, int rel) {
-        return tree ? treeParent(rel) : 0;
-    }
-
-    /**
-     * Child {@code k} of rank {@code rel} (relative to the root) in a broadcast across nodes: in
-     * the binomial tree, or else every other rank is the root's. -1 when there are no more.
-     */
-    private static int child(boolean tree, int rel, int n, int k) {
-        return tree ? treeChild(rel, n, k) : rel == 0 && k + 1 < n ? k + 1 : -1;
-    }
-
-    /**
-     * Binomial tree over ranks relative to the root (rank = (team PE - root) mod n): rank r > 0
-     * receives from r - highestOneBit(r) and forwards to r + 2^k for every 2^k above its own highest
-     * bit with r + 2^k < n. This is r's parent.
-     */
-    static int treeParent(int rank) {
-        return rank - Integer.highestOneBit(rank);
-    }
-
-    /**
-     * Child {@code i} of rank {@code rank} in a tree of {@code n} ({@link #treeParent}), biggest
-     * subtree first, or -1 when it has no more: the steps are the powers of two from the largest
-     * that stays below n down to just above the rank's own highest bit.
-     */
-    static int treeChild(int rank, int n, int i) {
-        int step = Integer.highestOneBit(n - 1 - rank) >> i;
-        return step > Integer.highestOneBit(rank) ? rank + step : -1;
     }
 
     // ---------------------------------------------------------------- collect, fcollect

@@ -10,6 +10,7 @@ import io.jshmem.ShmemTeam;
 import io.jshmem.SymArray;
 import io.jshmem.TeamConfig;
 import io.jshmem.TeamPair;
+import io.jshmem.core.coll.KnomialTree;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -224,7 +225,7 @@ final class TeamImpl implements ShmemTeam {
                 : IntStream.range(0, n).toArray();
         int rank = Arrays.binarySearch(among, my);
         int k = among.length;
-        int rounds = rank < 0 ? 0 : 32 - Integer.numberOfLeadingZeros(Math.max(0, k - 1));
+        int rounds = rank < 0 ? 0 : KnomialTree.ceilLog(k, 2);
         this.roundOffset = new long[rounds];
         this.roundPe = new int[rounds];
         this.roundTarget = new MemorySegment[rounds];
