@@ -148,7 +148,7 @@ final class Collectives {
                 MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes);
             } else {
                 team.awaitArrival(root, e);
-                MemorySegment.copy(team.peers[root], buf, st.self, d.offset, nbytes);
+                st.comm.get(team.members[root], buf, st.self, d.offset, nbytes, false);
                 team.arrive(e);
             }
             return;
@@ -188,6 +188,15 @@ final class Collectives {
         team.syncInternal();
     }
 
+    /**
+     * The heap of team PE {@code pe} mapped on this node, as {@link Comm#direct} has it (the paths
+     * that call this run only when every member is on this node): for the reductions that combine
+     * straight from a member's push buffer and the slices stored straight into its dest.
+     */
+    private MemorySegment mapped(int pe) {
+        return st.comm.direct(team.members[pe]);
+    }
+
     /** Whether the first {@code nbytes} of {@code d} and {@code s} (in this PE's heap) share a byte. */
     private static boolean overlap(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes) {
         return d.offset < s.offset + nbytes && s.offset < d.offset + nbytes;
@@ -203,7 +212,7 @@ final class Collectives {
         long e = team.nextEpoch();
         if (team.me != root) {
             team.awaitArrival(root, e);
-            MemorySegment.copy(team.peers[root], s.offset, st.self, d.offset, nbytes);
+            st.comm.get(team.members[root], s.offset, st.self, d.offset, nbytes, false);
             team.arrive(e);
             return;
         }
@@ -355,7 +364,7 @@ final class Collectives {
             team.syncInternal();
             long at = 0;
             for (int i = 0; i < n; i++) {
-                long size = (long) CtxBase.LONG.getAcquire(team.peers[i], team.buffer(team.epoch() - 1));
+                long size = st.comm.getValue(team.members[i], team.buffer(team.epoch() - 1), 8);
                 fetch(team.members[i], s.offset, st.self, d.offset + at, size);
                 at += size;
             }
@@ -402,7 +411,7 @@ final class Collectives {
             boolean fits = true;
             for (int i = 0; i < n; i++) {
                 team.awaitArrival(i, e);
-                long size = (long) CtxBase.LONG.get(team.peers[i], buf);
+                long size = st.comm.getValue(team.members[i], buf, 8);
                 total += size;
                 fits &= size <= limit;
             }
@@ -416,9 +425,9 @@ final class Collectives {
         long at = d.offset;
         for (int i = 0; i < n; i++) {
             team.awaitArrival(i, e);
-            MemorySegment peer = team.peers[i];
-            long size = fixed ? nbytes : (long) CtxBase.LONG.get(peer, buf);
-            MemorySegment.copy(peer, buf + 8, st.self, at, size);
+            int pe = team.members[i];
+            long size = fixed ? nbytes : st.comm.getValue(pe, buf, 8);
+            st.comm.get(pe, buf + 8, st.self, at, size, false);
             at += size;
         }
         return true;
@@ -576,12 +585,12 @@ final class Collectives {
         long buf = team.buffer(e) + team.me * nbytes;
         for (int i = 0; i < n; i++) {
             team.awaitArrival(i, e);
-            MemorySegment peer = team.peers[i];
+            int pe = team.members[i];
             if (dst == 1) {
-                MemorySegment.copy(peer, buf, st.self, d.offset + i * nbytes, nbytes);
+                st.comm.get(pe, buf, st.self, d.offset + i * nbytes, nbytes, false);
             } else {
                 for (long k = 0; k < per; k++) {
-                    MemorySegment.copy(peer, buf + k * unit, st.self, d.offset + dst * (i * per + k) * unit, unit);
+                    st.comm.get(pe, buf + k * unit, st.self, d.offset + dst * (i * per + k) * unit, unit, false);
                 }
             }
         }
@@ -672,10 +681,10 @@ final class Collectives {
             long e = produce(sOff, nbytes, false);
             long buf = team.buffer(e);
             team.awaitArrival(0, e);
-            MemorySegment.copy(team.peers[0], buf, st.self, dOff, nbytes);
+            st.comm.get(team.members[0], buf, st.self, dOff, nbytes, false);
             for (int i = 1; i < n; i++) {
                 team.awaitArrival(i, e);
-                Reductions.combine(op, type, st.self, dOff, team.peers[i], buf, count);
+                Reductions.combine(op, type, st.self, dOff, mapped(i), buf, count);
             }
             return;
         }
@@ -738,7 +747,7 @@ final class Collectives {
             // runs, 94 in others, against 9-23 us pulling), cause not found.
             for (int k = 0; k < n; k++) {
                 int i = (team.me + k) % n; // staggered, so that members do not all write to PE 0 first
-                MemorySegment.copy(a, 0, team.peers[i], dOff + (lo << shift), (hi - lo) << shift);
+                MemorySegment.copy(a, 0, mapped(i), dOff + (lo << shift), (hi - lo) << shift);
             }
             team.syncInternal();
             return;
@@ -862,7 +871,7 @@ final class Collectives {
             int upto = inclusive ? team.me + 1 : team.me;
             for (int i = 0; i < upto; i++) {
                 team.awaitArrival(i, e);
-                Reductions.combine(ReduceOp.SUM, d.type.name(), st.self, d.offset, team.peers[i], buf, count);
+                Reductions.combine(ReduceOp.SUM, d.type.name(), st.self, d.offset, mapped(i), buf, count);
             }
             return;
         }

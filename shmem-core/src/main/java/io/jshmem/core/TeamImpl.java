@@ -38,11 +38,9 @@ final class TeamImpl implements ShmemTeam {
     final int slot;
     private final TeamConfig config;
     private final String name;
-    /** Mapped heaps by team PE number; null for members on other nodes. */
-    final MemorySegment[] peers;
+    /** The words of this team's slot and its push buffers, reached through {@link Comm}. */
+    private final TeamSlot words;
     final Collectives collectives;
-    /** Heap offset of this team's scratch word. */
-    private final long scratch0;
     /** Per dissemination round: the flag's heap offset, the world PE signalled and its mapped heap (null if remote). */
     private final long[] roundOffset;
     private final int[] roundPe;
@@ -54,7 +52,7 @@ final class TeamImpl implements ShmemTeam {
     /**
      * Hierarchical sync (members on several nodes, some node with several): the members of each
      * node arrive on their node's leader (its lowest team PE), the leaders run the dissemination
-     * rounds among themselves, and each leader releases its node through {@link #releaseOff}. So
+     * rounds among themselves, and each leader releases its node ({@link TeamSlot#publishNodeReleaseAndWake}). So
      * a sync costs ceil(log2 nodes) network rounds instead of ceil(log2 members).
      */
     private final boolean hierarchical;
@@ -69,8 +67,6 @@ final class TeamImpl implements ShmemTeam {
     /** This PE's node leader (team PE); for a leader, the other members of its node. */
     private final int leader;
     private final int[] followers;
-    /** Heap offset of the word in which a leader publishes epoch|ident when its node may go on. */
-    private final long releaseOff;
     /** Dissemination syncs so far. */
     private long disseminations;
     /**
@@ -83,12 +79,11 @@ final class TeamImpl implements ShmemTeam {
     private final long[] remoteSyncs = new long[2];
     private final long[] remoteFlagSum = new long[2];
     /**
-     * Network push collectives (members not all on this node): heap offsets of the counters (one
-     * per push buffer, by epoch) that senders add {@code 1 + (ident << 32)} to after putting their
-     * data into this PE's push buffer of that epoch, and what each should hold by now if every call
-     * matched.
+     * Network push collectives (members not all on this node): what each counter (one per push
+     * buffer, by epoch; {@link TeamSlot#pushCounter}), to which senders add {@code 1 + (ident << 32)}
+     * after putting their data into this PE's push buffer of that epoch, should hold by now if
+     * every call matched.
      */
-    private final long[] pushCounterOff = new long[TeamSlots.PUSH_BUFFERS];
     private final long[] pushCounterExpected = new long[TeamSlots.PUSH_BUFFERS];
     /**
      * Every member has finished every team operation before this epoch (known from a sync, or
@@ -100,11 +95,6 @@ final class TeamImpl implements ShmemTeam {
     final boolean allLocal;
     /** Whether syncs wait for every member's arrival word (else a dissemination barrier). */
     private final boolean linearSync;
-    /** Heap offsets of this team's arrival word and of its push buffer 0 (the others follow). */
-    private final long arriveOff;
-    private final long bufferOff;
-    /** Heap offset of this team's exit word: the epoch of the last linear barrier this PE left. */
-    private final long exitOff;
     /**
      * The team PE whose exit from a linear barrier this PE waits for before leaving it, or -1: the
      * root of a broadcast that came straight after the previous barrier. In a loop of barrier
@@ -122,12 +112,6 @@ final class TeamImpl implements ShmemTeam {
     final long landingOff;
     /** Heap offset of this team's scalar words: a scalar reduction's source and, 8 bytes on, dest. */
     final long scalarOff;
-    /**
-     * Heap offsets of this team's entry words (word k: the last operation team PE k said it had
-     * entered, see {@link #tellEntered}) and of the word an entry is sent from.
-     */
-    private final long entriesOff;
-    private final long entryOutOff;
     /**
      * The number of team operations (syncs and collectives) this PE has entered: the same sequence
      * on every member, so it names an operation across the team.
@@ -176,26 +160,19 @@ final class TeamImpl implements ShmemTeam {
         this.slot = slot;
         this.config = config;
         int my = -1;
-        this.peers = new MemorySegment[members.length];
+        boolean local = true;
         for (int i = 0; i < members.length; i++) {
             if (members[i] == st.me) {
                 my = i;
             }
-            peers[i] = st.comm.direct(members[i]);
+            local &= st.comm.direct(members[i]) != null;
         }
         if (my < 0) {
             throw new IllegalStateException("PE " + st.me + " is not in team " + name);
         }
         this.me = my;
+        this.words = new TeamSlot(st, rt.slots(), slot, members);
         long flags0 = rt.slots().flag(slot, 0);
-        this.scratch0 = rt.slots().scratch(slot, 0);
-        for (int i = 0; i < TeamSlots.PUSH_BUFFERS; i++) {
-            this.pushCounterOff[i] = rt.slots().pushCounter(slot, i);
-        }
-        boolean local = true;
-        for (MemorySegment p : peers) {
-            local &= p != null;
-        }
         this.allLocal = local;
         String barrier = st.config.barrierAlgorithm();
         this.linearSync = local && (barrier.equals("linear") || barrier.equals("auto") && members.length <= LINEAR_SYNC_MAX);
@@ -218,7 +195,6 @@ final class TeamImpl implements ShmemTeam {
         this.followers = hierarchical && leader == my
                 ? IntStream.range(0, n).filter(i -> i != leader && leaderOf[i] == leader).toArray()
                 : new int[0];
-        this.releaseOff = rt.slots().scratch(slot, 3);
         // The dissemination rounds: among all members, or among the node leaders (none for a follower).
         int[] among = hierarchical
                 ? IntStream.range(0, n).filter(i -> leaderOf[i] == i).toArray()
@@ -238,13 +214,8 @@ final class TeamImpl implements ShmemTeam {
             roundFrom[r] = among[((rank - (1 << r)) % k + k) % k];
             roundFromLocal[r] = st.comm.direct(members[roundFrom[r]]) != null;
         }
-        this.arriveOff = rt.slots().arrive(slot);
-        this.exitOff = rt.slots().exit(slot);
-        this.bufferOff = rt.slots().buffer(slot);
-        this.landingOff = rt.slots().landing(slot);
-        this.entriesOff = rt.slots().entries(slot);
-        this.entryOutOff = rt.slots().scratch(slot, 1);
-        this.scalarOff = rt.slots().scalar(slot);
+        this.landingOff = words.landing();
+        this.scalarOff = words.scalar();
         this.collectives = new Collectives(this);
     }
 
@@ -305,7 +276,7 @@ final class TeamImpl implements ShmemTeam {
     public Optional<MemorySegment> ptr(SymArray<?> object, int pe) {
         checkLive();
         SymArrayImpl<?> a = st.check(object);
-        MemorySegment s = peers[checkedPe(pe)];
+        MemorySegment s = words.mapped(checkedPe(pe));
         return s == null ? Optional.empty() : Optional.of(s.asSlice(a.offset, a.byteSize()));
     }
 
@@ -381,8 +352,7 @@ final class TeamImpl implements ShmemTeam {
                 if (exitGate >= 0) {
                     awaitExit(exitGate, e);
                 }
-                CtxBase.LONG.setRelease(st.self, exitOff, e);
-                Waiter.signal(st.self);
+                words.publishExitReleaseAndWake(e);
                 barrierJustEnded = true;
             }
             return;
@@ -409,7 +379,6 @@ final class TeamImpl implements ShmemTeam {
                 return;
             }
         }
-        MemorySegment self = st.self;
         int p = (int) (++disseminations & 1);
         int d = (int) ++remoteSyncs[p];
         long increment = 1 + ((long) ident << 32);
@@ -419,8 +388,7 @@ final class TeamImpl implements ShmemTeam {
             long off = roundOffset[r];
             MemorySegment to = roundTarget[r];
             if (to != null) {
-                CtxBase.LONG.setRelease(to, off, e << IDENT_BITS | ident);
-                Waiter.signal(to);
+                TeamSlot.raiseFlagReleaseAndWake(to, off, e << IDENT_BITS | ident);
             } else {
                 st.comm.flagAdd(roundPe[r], off + p * 8L, increment);
             }
@@ -428,8 +396,8 @@ final class TeamImpl implements ShmemTeam {
             long v;
             startWait();
             if (roundFromLocal[r]) {
-                for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) >>> IDENT_BITS < e; ) {
-                    w = st.waiter.idle(w, self, off, 8, v);
+                for (long w = 0; (v = words.ownWordAcquire(off)) >>> IDENT_BITS < e; ) {
+                    w = words.idleOnOwnWord(off, v, w);
                     checkWhileWaiting(w, e, from, from + 1);
                 }
                 if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
@@ -445,8 +413,7 @@ final class TeamImpl implements ShmemTeam {
             }
         }
         if (hierarchical) {
-            CtxBase.LONG.setRelease(self, releaseOff, e << IDENT_BITS | ident);
-            Waiter.signal(self);
+            words.publishNodeReleaseAndWake(e << IDENT_BITS | ident);
         }
         allFinishedBefore = e;
     }
@@ -495,11 +462,10 @@ final class TeamImpl implements ShmemTeam {
      * arrival word says so, and the job is aborted.
      */
     private void awaitRelease(long e) {
-        MemorySegment seg = peers[leader];
         long v;
-        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(seg, releaseOff)) >>> IDENT_BITS < e; ) {
-            w = st.waiter.idle(w, seg, releaseOff, 8, v);
-            long a = (long) CtxBase.LONG.getAcquire(seg, arriveOff);
+        for (long w = 0; (v = words.nodeReleaseWordAcquire(leader)) >>> IDENT_BITS < e; ) {
+            w = words.idleOnNodeRelease(leader, v, w);
+            long a = words.arrivalWordAcquire(leader);
             if (a >>> IDENT_BITS == e && (int) (a & IDENT_MASK) != ident) {
                 mismatch(leader, e, (int) (a & IDENT_MASK));
             }
@@ -561,8 +527,7 @@ final class TeamImpl implements ShmemTeam {
      * it there at epoch {@code e}.
      */
     void pushInto(int pe, long e, long off, long from, long n) {
-        st.comm.pushCounted(members[pe], off, from, n, pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))],
-                1 + ((long) ident << 32));
+        words.pushCounted(pe, e, off, from, n, 1 + ((long) ident << 32));
     }
 
     /**
@@ -570,7 +535,7 @@ final class TeamImpl implements ShmemTeam {
      * notice that data is ready, or that this PE is done with the receiver's).
      */
     void countPush(int pe, long e) {
-        st.comm.pushCounted(members[pe], 0, 0, 0, pushCounterOff[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))], 1 + ((long) ident << 32));
+        words.pushCounted(pe, e, 0, 0, 0, 1 + ((long) ident << 32));
     }
 
     /**
@@ -585,7 +550,7 @@ final class TeamImpl implements ShmemTeam {
             return;
         }
         startWait();
-        long v = awaitCount(pushCounterOff[p], want, e, fromLo, fromHi);
+        long v = awaitCount(words.pushCounter(e), want, e, fromLo, fromHi);
         if (v != want) {
             String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me
                     + " called " + opName(ident & 0xFF) + ", but a member that sent it data called another"
@@ -599,7 +564,7 @@ final class TeamImpl implements ShmemTeam {
      * nobody waits on it, so no wake-up), for {@link #checkWhileWaiting}.
      */
     private void publish(long e) {
-        CtxBase.LONG.setRelease(st.self, arriveOff, e << IDENT_BITS | ident);
+        words.publishArrivalRelease(e << IDENT_BITS | ident);
     }
 
     /** When a wait that started at {@link #startWait} next looks at the members' arrival words, and the interval after that. */
@@ -634,10 +599,9 @@ final class TeamImpl implements ShmemTeam {
      * {@link #checkWhileWaiting} does (after {@link #startWait}); returns the word.
      */
     private long awaitCount(long off, long count, long e, int lo, int hi) {
-        MemorySegment self = st.self;
         long v;
-        for (long w = 0; (int) (v = (long) CtxBase.LONG.getAcquire(self, off)) - (int) count < 0; ) {
-            w = st.waiter.idle(w, self, off, 8, v);
+        for (long w = 0; (int) (v = words.ownWordAcquire(off)) - (int) count < 0; ) {
+            w = words.idleOnOwnWord(off, v, w);
             checkWhileWaiting(w, e, lo, hi);
         }
         return v;
@@ -647,7 +611,7 @@ final class TeamImpl implements ShmemTeam {
     private void checkArrivals(long e, int lo, int hi) {
         for (int i = lo; i < hi; i++) {
             if (i != me) {
-                long v = st.comm.getValue(members[i], arriveOff, 8);
+                long v = words.arrivalWordAnywhereAcquire(i);
                 if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
                     mismatch(i, e, (int) (v & IDENT_MASK));
                 }
@@ -674,9 +638,7 @@ final class TeamImpl implements ShmemTeam {
      * in the same operation, so none arrives late.
      */
     void tellEntered(int pe, long e) {
-        CtxBase.LONG.set(st.self, entryOutOff, e << IDENT_BITS | ident);
-        long word = entriesOff + 8L * me;
-        st.comm.pushCounted(members[pe], word, entryOutOff, 8, word, 0);
+        words.tellEntryWord(pe, me, e << IDENT_BITS | ident);
     }
 
     /**
@@ -685,12 +647,11 @@ final class TeamImpl implements ShmemTeam {
      * any data is sent to it.
      */
     void awaitEntered(int pe, long e) {
-        MemorySegment self = st.self;
-        long off = entriesOff + 8L * pe;
+        long off = words.entryWord(pe);
         long v;
         startWait();
-        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(self, off)) >>> IDENT_BITS < e; ) {
-            w = st.waiter.idle(w, self, off, 8, v);
+        for (long w = 0; (v = words.ownWordAcquire(off)) >>> IDENT_BITS < e; ) {
+            w = words.idleOnOwnWord(off, v, w);
             checkWhileWaiting(w, e, pe, pe + 1);
         }
         if ((int) (v & IDENT_MASK) != ident) {
@@ -774,8 +735,7 @@ final class TeamImpl implements ShmemTeam {
 
     /** Publishes that this PE has reached epoch {@code e} (its pushed data, if any, is in place). */
     void arrive(long e) {
-        CtxBase.LONG.setRelease(st.self, arriveOff, e << IDENT_BITS | ident);
-        Waiter.signal(st.self);
+        words.publishArrivalReleaseAndWake(e << IDENT_BITS | ident);
     }
 
     /** Bits of an arrival word below the epoch: the operation's identity. */
@@ -795,7 +755,7 @@ final class TeamImpl implements ShmemTeam {
 
     /** Team PE {@code pe}'s arrival word ({@link #arrive}), read now. */
     long arrivalWord(int pe) {
-        return (long) CtxBase.LONG.getAcquire(peers[pe], arriveOff);
+        return words.arrivalWordAcquire(pe);
     }
 
     /**
@@ -814,7 +774,7 @@ final class TeamImpl implements ShmemTeam {
 
     /** One step of a wait for team PE {@code pe}'s arrival word to change from {@code v} ({@link Waiter#idle}). */
     long idleForArrival(int pe, long v, long w) {
-        return st.waiter.idle(w, peers[pe], arriveOff, 8, v);
+        return words.idleOnArrival(pe, v, w);
     }
 
     /** Waits until team PE {@code pe}'s arrival word reaches epoch {@code e}; returns the word. */
@@ -875,21 +835,17 @@ final class TeamImpl implements ShmemTeam {
 
     /** The epoch of the last linear barrier team PE {@code pe} left (tests). */
     long exitEpoch(int pe) {
-        return (long) CtxBase.LONG.getAcquire(peers[pe], exitOff);
+        return words.exitWordAcquire(pe);
     }
 
     /** Waits until team PE {@code pe} has left the linear barrier of epoch {@code e} (it has seen every arrival). */
     private void awaitExit(int pe, long e) {
-        MemorySegment seg = peers[pe];
-        long v;
-        for (long w = 0; (v = (long) CtxBase.LONG.getAcquire(seg, exitOff)) < e; ) {
-            w = st.waiter.idle(w, seg, exitOff, 8, v);
-        }
+        words.awaitExitAcquire(pe, e);
     }
 
     /** Waits until every other member has arrived at epoch {@code e}, in the same operation. */
     void awaitAll(long e) {
-        for (int i = 0; i < peers.length; i++) {
+        for (int i = 0; i < members.length; i++) {
             if (i != me) {
                 awaitArrival(i, e);
             }
@@ -901,7 +857,7 @@ final class TeamImpl implements ShmemTeam {
      * epoch e-2, and a member that has arrived at e-1 has finished reading it.
      */
     void awaitBufferFree(long e) {
-        for (int i = 0; i < peers.length; i++) {
+        for (int i = 0; i < members.length; i++) {
             if (i != me) {
                 awaitReached(i, e - 1);
             }
@@ -910,7 +866,7 @@ final class TeamImpl implements ShmemTeam {
 
     /** Heap offset of the push buffer used at epoch {@code e} (they are used in turn). */
     long buffer(long e) {
-        return bufferOff + (e & (TeamSlots.PUSH_BUFFERS - 1)) * TeamSlots.BUF_BYTES;
+        return words.buffer(e);
     }
 
     /**
@@ -923,11 +879,10 @@ final class TeamImpl implements ShmemTeam {
 
     /** {@link #exchange(long)} into {@code all} (one element per member), which it returns. */
     long[] exchange(long value, long[] all) {
-        long off = scratch0;
-        CtxBase.LONG.setRelease(st.self, off, value);
+        words.publishScratchRelease(value);
         syncInternal();
         for (int i = 0; i < members.length; i++) {
-            all[i] = st.comm.getValue(members[i], off, 8);
+            all[i] = words.scratchWordAcquire(i);
         }
         syncInternal();
         return all;
