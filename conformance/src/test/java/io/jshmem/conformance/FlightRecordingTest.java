@@ -45,6 +45,13 @@ class FlightRecordingTest {
                             && e.getString("team").equals("SHMEM_TEAM_WORLD"));
             has(events, what + "sum_reduce of 32 bytes", "jshmem.Collective",
                     e -> e.getString("routine").equals("sum_reduce") && e.getLong("bytes") == 32);
+            for (RecordedEvent e : events) {
+                if (e.getEventType().getName().equals("jshmem.Collective")) {
+                    String algorithm = e.getString("algorithm");
+                    assertTrue(algorithm != null && !algorithm.isEmpty() && !algorithm.equals("none"),
+                            what + "a collective names its algorithm: " + e);
+                }
+            }
             has(events, what + "calloc of 64 bytes", "jshmem.Allocation",
                     e -> e.getString("routine").equals("calloc") && e.getLong("bytes") == 64);
             has(events, what + "free of 128 KiB", "jshmem.Allocation",

@@ -47,6 +47,14 @@ import java.lang.foreign.MemorySegment;
  * reduce-scatter's slices go straight into every member's {@code dest} (written only after all
  * have entered the call), so the sync after that both delivers the slices and ends the reading of
  * the sources: two syncs instead of three.
+ *
+ * <p>Each call records the branch it took in {@link #algorithm()} (a string constant), which the
+ * JFR {@code jshmem.Collective} event reports: {@code push}, {@code in-place},
+ * {@code push-tree}/{@code push-flat} and {@code push-into-dest-tree}/{@code push-into-dest-flat}
+ * (broadcasts across nodes, by tree), {@code push-exchange}, {@code push-exchange-run},
+ * {@code push-gather-at-0}, {@code push-into-dest}, {@code push-reduce-scatter-allgather},
+ * {@code push-to-successors}, {@code pull}, {@code pull-as-arrived}, {@code pull-whole},
+ * {@code pull-reduce-scatter-into-dest}, {@code pull-reduce-scatter-allgather}.
  */
 final class Collectives {
     /** Reductions up to this many bytes are done whole by every member (one sync fewer). */
@@ -95,6 +103,14 @@ final class Collectives {
      * 2 cores, 64 KiB: a median of 190-200 us against 228-250 from the root to everyone).
      */
     private final KnomialTree largeBroadcastTree;
+    /** The names of the two broadcasts across nodes, by their trees, for {@link #algorithm}. */
+    private final String broadcastName;
+    private final String largeBroadcastName;
+    /**
+     * The algorithm the last collective of this PE took (a constant, nothing allocated): the JFR
+     * {@code jshmem.Collective} event's {@code algorithm} field.
+     */
+    private String algorithm = "none";
     /**
      * Per root: the last operation at which every sender of a small broadcast from that root
      * learned that its receivers had entered it (so had finished everything before); the same on
@@ -124,6 +140,13 @@ final class Collectives {
         boolean treeLargeBroadcast = treeBroadcast || algorithm.equals("auto") && n > 2;
         this.broadcastTree = treeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
         this.largeBroadcastTree = treeLargeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
+        this.broadcastName = treeBroadcast ? "push-tree" : "push-flat";
+        this.largeBroadcastName = treeLargeBroadcast ? "push-into-dest-tree" : "push-into-dest-flat";
+    }
+
+    /** The algorithm the last collective of this PE took, for the JFR event: one of the names assigned in this class. */
+    String algorithm() {
+        return algorithm;
     }
 
     // ---------------------------------------------------------------- broadcast
@@ -139,6 +162,7 @@ final class Collectives {
         team.checkSameArgs("broadcast", "bytes", nbytes, "root", root);
         team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root, root, nbytes, root, 0, null);
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
+            algorithm = "push";
             long e = team.nextEpoch();
             long buf = team.buffer(e);
             if (team.me == root) {
@@ -154,14 +178,17 @@ final class Collectives {
             return;
         }
         if (push) { // larger than the buffers, members all on this node
+            algorithm = "in-place";
             broadcastInPlace(d, s, nbytes, root);
             return;
         }
         if (pushIntoDest && nbytes > TeamSlots.BUF_BYTES) {
+            algorithm = largeBroadcastName;
             broadcastPushed(d, s, nbytes, root);
             return;
         }
         if (pushAcross && nbytes <= TeamSlots.BUF_BYTES) {
+            algorithm = broadcastName;
             long e;
             boolean tell = false;
             if (!pushIntoDest) {
@@ -183,6 +210,7 @@ final class Collectives {
             MemorySegment.copy(st.self, from, st.self, d.offset, nbytes);
             return;
         }
+        algorithm = "pull";
         team.syncInternal();
         copyFrom(rootWorld, s.offset, st.self, d.offset, nbytes);
         team.syncInternal();
@@ -329,14 +357,17 @@ final class Collectives {
         checkFits(s, nbytes, routine, "source");
         int n = team.members.length;
         long[] sizes;
+        algorithm = "pull";
         team.begin(fixed ? TeamImpl.OP_FCOLLECT : TeamImpl.OP_COLLECT, fixed ? nbytes : 0, -1, nbytes, 0, 0, null);
         if (push && fixed && nbytes + 8 <= TeamSlots.BUF_BYTES) {
+            algorithm = "push";
             team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine, "dest");
             pushCollect(d, s, nbytes, true, routine);
             return;
         }
         if (pushAcross && fixed && nbytes * n <= TeamSlots.BUF_BYTES) {
+            algorithm = n == 2 ? "push-exchange" : "push-gather-at-0";
             team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine, "dest");
             if (n == 2) {
@@ -351,18 +382,21 @@ final class Collectives {
             return;
         }
         if (pushIntoDest && fixed) {
+            algorithm = "push-into-dest";
             team.checkSameArgs(routine, "bytes per PE", nbytes);
             checkFits(d, nbytes * n, routine, "dest");
             exchange(allEntered(), d.offset, s.offset, nbytes, 0);
             return;
         }
         if (push && !fixed) {
+            algorithm = "push";
             // Sizes differ by PE, so whether the data fits the buffers is decided once all sizes are known.
             if (pushCollect(d, s, nbytes, false, routine)) {
                 return;
             }
             team.syncInternal();
             long at = 0;
+            algorithm = "pull";
             for (int i = 0; i < n; i++) {
                 long size = st.comm.getValue(team.members[i], team.buffer(team.epoch() - 1), 8);
                 fetch(team.members[i], s.offset, st.self, d.offset + at, size);
@@ -478,26 +512,31 @@ final class Collectives {
         team.begin(TeamImpl.OP_ALLTOALL, (nbytes * 131 + dst) * 131 + sst, -1, nbytes, dst, sst, null);
         long per = nbytes / unit; // elements per block
         if (push && nbytes * n <= TeamSlots.BUF_BYTES) {
+            algorithm = "push";
             pushAlltoall(d, s, dst, sst, nbytes, unit, per);
             return;
         }
         if (pushAcross && dst == 1 && sst == 1 && nbytes * n <= TeamSlots.BUF_BYTES) {
+            algorithm = "push-exchange";
             long buf = exchangeAcross(s.offset, nbytes, nbytes);
             MemorySegment.copy(st.self, buf, st.self, d.offset, nbytes * n);
             return;
         }
         if (pushIntoDest && dst == 1 && sst == 1) {
+            algorithm = "push-into-dest";
             // Every member's dest is free once all have entered: each block goes straight there.
             exchange(allEntered(), d.offset, s.offset, nbytes, nbytes);
             return;
         }
         if (push && st.coreShared && dst == 1 && sst == 1) {
+            algorithm = "push-into-dest";
             pushAlltoallIntoDest(d, s, nbytes);
             return;
         }
         // One node, linear sync: each member's blocks are read as soon as that member has arrived
         // (its own first), instead of after all have.
         boolean split = team.linearSync();
+        algorithm = split ? "pull-as-arrived" : "pull";
         long e = split ? team.enterSync() : 0;
         if (!split) {
             team.syncInternal();
@@ -677,6 +716,7 @@ final class Collectives {
         team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + label.hashCode(), -1, count, op.ordinal(), 0, label);
         int n = team.members.length;
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
+            algorithm = "push";
             // Every member combines all buffers in team order, so all get the same (floating-point) result.
             long e = produce(sOff, nbytes, false);
             long buf = team.buffer(e);
@@ -689,6 +729,7 @@ final class Collectives {
             return;
         }
         if (pushAcross && nbytes * n <= TeamSlots.BUF_BYTES) {
+            algorithm = n == 2 ? "push-exchange" : "push-gather-at-0";
             // Gathered at team PE 0, combined there in team order (the result every member gets,
             // bitwise), pushed back down. 2(n-1) messages in two hops; every member pushing to every
             // other (n(n-1) messages, one hop) cost 2-3x more with more PEs than cores over TCP.
@@ -716,14 +757,17 @@ final class Collectives {
             return;
         }
         if (pushAcross && n == 2 && nbytes <= EXCHANGE_BYTES) {
+            algorithm = "push-exchange-run";
             reduceExchanged(op, type, shift, dOff, sOff, count, nbytes);
             return;
         }
         if (pushAcross && (TeamSlots.LANDING_BYTES / n) >> shift > 0) {
+            algorithm = "push-reduce-scatter-allgather";
             reducePushed(op, type, dOff, sOff, count, shift);
             return;
         }
         if (nbytes <= SMALL_REDUCE_BYTES || n == 1) {
+            algorithm = "pull-whole";
             team.syncInternal();
             MemorySegment a = accumulator(nbytes);
             reduceInto(op, type, a, sOff, 0, count, shift, n);
@@ -739,6 +783,7 @@ final class Collectives {
         MemorySegment a = accumulator((hi - lo) << shift);
         reduceInto(op, type, a, sOff + (lo << shift), 0, hi - lo, shift, n);
         if (push && n > 2) {
+            algorithm = "pull-reduce-scatter-into-dest";
             // One node: the slice goes straight into every member's dest (all have entered the call,
             // so their dest is free), and one sync both delivers the slices and ends the reading of
             // the sources: two syncs instead of three. The slice was reduced into the private
@@ -754,6 +799,7 @@ final class Collectives {
         }
         MemorySegment.copy(a, 0, st.self, dOff + (lo << shift), (hi - lo) << shift);
         team.syncInternal();
+        algorithm = "pull-reduce-scatter-allgather";
         for (int i = 0; i < n; i++) {
             if (i != team.me) {
                 long ilo = count * i / n;
@@ -865,6 +911,7 @@ final class Collectives {
         team.begin(TeamImpl.OP_SCAN, (count * 131 + (inclusive ? 1 : 0)) * 131 + d.type.name().hashCode(), -1, count,
                 inclusive ? 1 : 0, 0, d.type.name());
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
+            algorithm = "push";
             long e = produce(s.offset, nbytes, false);
             long buf = team.buffer(e);
             zero(st.self, d.offset, nbytes);
@@ -877,6 +924,7 @@ final class Collectives {
         }
         int n = team.members.length;
         if (pushAcross && nbytes * n <= TeamSlots.BUF_BYTES) {
+            algorithm = "push-to-successors";
             // Member j sends its input to the members after it; each sums its predecessors' (and its own).
             long e = team.beginPush();
             long buf = team.buffer(e);
@@ -894,6 +942,7 @@ final class Collectives {
         }
         team.syncInternal();
         MemorySegment a = accumulator(nbytes);
+            algorithm = "pull";
         zero(a, 0, nbytes);
         int upto = inclusive ? team.me + 1 : team.me;
         if (upto > 0) {

@@ -1320,8 +1320,10 @@ final class TeamImpl implements ShmemTeam {
         return e;
     }
 
-    private static void end(Flight.Collective e) {
+    /** Commits a {@link #collectiveEvent} (if any) with the algorithm the collective took. */
+    private void end(Flight.Collective e) {
         if (e != null) {
+            e.algorithm = collectives.algorithm();
             e.commit();
         }
     }
