@@ -57,13 +57,24 @@ final class ShmCapacity {
      * PE's, the one lookup) and waits at one more fence until all have, since the launcher ends the
      * job as soon as the first one exits; then throws.
      */
-    static void failTogether(Bootstrap bootstrap, String mine) {
+    static void failTogether(Bootstrap bootstrap, String mine, int[] nodeOf) {
         int firstPe = bootstrap.fenceFlagged(mine != null);
         if (firstPe < 0) {
             return;
         }
+        int me = bootstrap.rank();
         String message = mine;
-        if (message == null) {
+        if (mine != null && firstPe != me && nodeOf[firstPe] == nodeOf[me]) {
+            // The first PE's words, under this PE's number: the PEs of a node reach the same verdict,
+            // but each measured the free space a little later, after more of the node's segments
+            // were made, and messages that differ in it would be printed once per PE, not once.
+            byte[] v = bootstrap.get("shmcap." + firstPe);
+            String first = v == null ? "" : new String(v, StandardCharsets.UTF_8);
+            String prefix = "PE " + firstPe + ": ";
+            if (first.startsWith(prefix)) {
+                message = "PE " + me + ": " + first.substring(prefix.length());
+            }
+        } else if (message == null) {
             byte[] v = bootstrap.get("shmcap." + firstPe);
             message = "PE " + bootstrap.rank() + ": initialization failed, since another node lacks shared memory: "
                     + (v != null ? new String(v, StandardCharsets.UTF_8) : "PE " + firstPe + " reported it");

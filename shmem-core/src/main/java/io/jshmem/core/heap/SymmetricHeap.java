@@ -121,7 +121,7 @@ public final class SymmetricHeap {
             if (capacity != null) {
                 bootstrap.put("shmcap." + me, capacity.getBytes(StandardCharsets.UTF_8));
             }
-            ShmCapacity.failTogether(bootstrap, capacity); // a fence: the node's records are visible after it
+            ShmCapacity.failTogether(bootstrap, capacity, nodeOf); // a fence: the node's records are visible after it
             MemorySegment[] peers = new MemorySegment[bootstrap.size()];
             peers[me] = self;
             if (config.directOnNode()) {

@@ -24,12 +24,14 @@ class ShmCapacityVerdictTest {
 
     @Test
     void everyPeFailsTogetherNamingTheFirstShortPe() throws Exception {
-        List<String> outcomes = run(new String[] {null, null, "PE 2: not enough shared memory in /small", "PE 3: too"});
-        assertEquals("PE 2: not enough shared memory in /small", outcomes.get(2));
-        assertEquals("PE 3: too", outcomes.get(3));
+        List<String> outcomes = run(new String[] {null, null, "PE 2: not enough shared memory in /small (100 bytes free)",
+            "PE 3: not enough shared memory in /small (96 bytes free)"});
+        assertEquals("PE 2: not enough shared memory in /small (100 bytes free)", outcomes.get(2));
+        // PE 2's node-mate says it in PE 2's words (it measured a little later): oshrun then prints it once.
+        assertEquals("PE 3: not enough shared memory in /small (100 bytes free)", outcomes.get(3));
         for (int pe : new int[] {0, 1}) {
             assertEquals("PE " + pe + ": initialization failed, since another node lacks shared memory: PE 2: not enough"
-                    + " shared memory in /small", outcomes.get(pe));
+                    + " shared memory in /small (100 bytes free)", outcomes.get(pe));
         }
     }
 
@@ -55,7 +57,7 @@ class ShmCapacityVerdictTest {
                     b.put("shmcap." + b.rank(), mine.getBytes(StandardCharsets.UTF_8));
                 }
                 try {
-                    ShmCapacity.failTogether(b, mine);
+                    ShmCapacity.failTogether(b, mine, nodes);
                     return "ok";
                 } catch (ShmemException e) {
                     return e.getMessage();
