@@ -36,7 +36,8 @@ record Job(int exitCode, String stdout, String stderr, List<String> command) {
             ProcessBuilder pb = new ProcessBuilder(command).directory(root.toFile());
             // The JDK running the tests (25+) for oshrun and the PEs; no variables of an enclosing job.
             pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-            pb.environment().keySet().removeIf(k -> k.startsWith("JSHMEM_") && !k.equals("JSHMEM_SHM_DIR"));
+            // JSHMEM_AOT stays: the build's test jobs make and use no start-up cache (surefire's environment).
+            pb.environment().keySet().removeIf(k -> k.startsWith("JSHMEM_") && !k.equals("JSHMEM_SHM_DIR") && !k.equals("JSHMEM_AOT"));
             pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             pb.redirectOutput(out.toFile());
             pb.redirectError(err.toFile());

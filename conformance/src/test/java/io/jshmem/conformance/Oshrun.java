@@ -181,8 +181,11 @@ final class Oshrun {
         pb.directory(root().toFile());
         Map<String, String> env = pb.environment();
         // The JDK running the tests (25+) for oshrun and the PEs; no variables of an enclosing job.
+        // JSHMEM_AOT stays: the build runs the tests' jobs without a start-up cache (surefire's
+        // environment), which would otherwise preload the classes a training job used (UCX's too).
         env.put("JAVA_HOME", System.getProperty("java.home"));
-        env.keySet().removeIf(k -> k.startsWith("JSHMEM_") && !k.equals("JSHMEM_SHM_DIR") && !k.equals("JSHMEM_JAVA_OPTS"));
+        env.keySet().removeIf(k -> k.startsWith("JSHMEM_") && !k.equals("JSHMEM_SHM_DIR") && !k.equals("JSHMEM_JAVA_OPTS")
+                && !k.equals("JSHMEM_AOT"));
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectOutput(out.toFile());
         pb.redirectError(err.toFile());
