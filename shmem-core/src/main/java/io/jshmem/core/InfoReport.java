@@ -76,7 +76,7 @@ public final class InfoReport {
         lines.add("  JSHMEM_UCX_WIREUP:    " + switch (n.ucxWireUp()) {
             case "eager" -> "eager (an endpoint to every off-node PE at init, each checked with a get)";
             case "lazy" -> "lazy (an endpoint to a PE at the first operation to it; its address fetched then)";
-            default -> "auto (lazy with UCX 1.14 or later, eager with older UCX; the transport line says which)";
+            default -> "auto (lazy with UCX 1.14 or later, eager with older UCX; the ucx: lines of shmem-info say which)";
         });
         lines.add("  JSHMEM_PMI:           " + n.pmi() + "; libraries: "
                 + (n.pmi2Library() == null ? "libpmi2 searched" : "JSHMEM_PMI2_LIBRARY=" + n.pmi2Library()) + ", "
