@@ -190,8 +190,8 @@ class UcxTeardownTest {
     void aFailureAtEachStepOfInitLeavesNothing() throws Exception {
         Resources before = resources("none");
         for (WireUp.Step step : WireUp.Step.values()) {
-            if ((step == WireUp.Step.CONNECT || step == WireUp.Step.CHECK) && ucxAbortsOnPeerLossInWireUp()) {
-                // The other PE's endpoints are mid-wire-up when this one fails: see assumeUcxSurvivesPeerLossInWireUp.
+            if ((step == WireUp.Step.CONNECT || step == WireUp.Step.CHECK) && Ucp.abortsOnPeerLossInWireUp()) {
+                // The other PE's endpoints are mid-wire-up when this one fails: see InProcessJob.assumeUcxSurvivesPeerLossInWireUp.
                 System.out.println("init failure at " + step + ": skipped on UCX " + Ucp.version()
                         + " (it can abort the process when a peer fails during wire-up)");
                 continue;
@@ -215,24 +215,10 @@ class UcxTeardownTest {
         }
     }
 
-    /** The peer-loss path this test takes in one JVM aborts the process with some UCX releases. */
-    private static boolean ucxAbortsOnPeerLossInWireUp() {
-        return Ucp.abortsOnPeerLossInWireUp();
-    }
-
-    private static void assumeUcxSurvivesPeerLossInWireUp() {
-        String v = Ucp.version();
-        if (ucxAbortsOnPeerLossInWireUp()) {
-            String why = "UCX " + v + " can abort the process (wire-up pending-queue assertions) when a peer fails mid-job;"
-                    + " this in-process peer-loss test runs only with later UCX releases (the failing-exit path over real jobs is covered by UcxJobTest)";
-            System.out.println("UcxTeardownTest.aPeGoingAwayMidJobAndThenTheOtherLeaveNothing skipped: " + why);
-            org.junit.jupiter.api.Assumptions.abort(why);
-        }
-    }
-
     @Test
     void aPeGoingAwayMidJobAndThenTheOtherLeaveNothing() throws Exception {
-        assumeUcxSurvivesPeerLossInWireUp();
+        // The failing-exit path over real jobs is covered by UcxJobTest on every UCX release.
+        InProcessJob.assumeUcxSurvivesPeerLossInWireUp("UcxTeardownTest.aPeGoingAwayMidJobAndThenTheOtherLeaveNothing");
         Resources before = resources("none");
         Job job = new Job(env());
         try {
