@@ -4,6 +4,7 @@
  */
 package io.jshmem;
 
+import io.jshmem.spi.ClassPathProviders;
 import io.jshmem.spi.ShmemProvider;
 import java.util.ServiceLoader;
 
@@ -49,6 +50,7 @@ final class RuntimeLocator {
                     ShmemVersion.checkSingleVersion(Shmem.class.getClassLoader());
                     p = onClassPath();
                     if (p == null) {
+                        ClassPathProviders.open(Shmem.class.getClassLoader());
                         p = ServiceLoader.load(ShmemProvider.class, Shmem.class.getClassLoader()).findFirst()
                                 .orElseThrow(() -> new ShmemException(
                                         "no jshmem runtime found: put shmem-core on the class path (bin/oshrun does this)"));

@@ -112,12 +112,14 @@ class ModulePathIT {
         Unpacked.delete(tmp);
     }
 
-    /** {@code jar --describe-module} of each library jar: only io.jshmem, io.jshmem.spi, io.jshmem.spawn and io.jshmem.test are exported. */
+    /** {@code jar --describe-module} of each library jar: only io.jshmem, io.jshmem.spawn and io.jshmem.test are exported (io.jshmem.spi to jshmem's modules). */
     @Test
     void libraryJarsExportOnlyTheApi() throws Exception {
         Descriptor api = describe(dist.resolve("lib/shmem-api-" + VERSION + ".jar"), "io.jshmem");
-        assertEquals(List.of("io.jshmem", "io.jshmem.spi"), api.exports(), api.text);
-        assertEquals(List.of(), api.qualifiedExports(), api.text);
+        assertEquals(List.of("io.jshmem"), api.exports(), api.text);
+        // The SPI only to the modules that provide or look up its services.
+        assertEquals(List.of("qualified exports io.jshmem.spi to io.jshmem.core io.jshmem.spawn"), api.qualifiedExports(),
+                api.text);
         assertTrue(api.has("uses io.jshmem.spi.ShmemProvider"), api.text);
 
         Descriptor core = describe(dist.resolve("lib/shmem-core-" + VERSION + ".jar"), "io.jshmem.core");

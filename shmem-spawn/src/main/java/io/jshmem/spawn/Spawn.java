@@ -6,6 +6,7 @@ package io.jshmem.spawn;
 
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.Shmem;
+import io.jshmem.spi.ClassPathProviders;
 import io.jshmem.spi.SubprocessSupport;
 import java.io.File;
 import java.io.FileOutputStream;
@@ -280,8 +281,13 @@ public final class Spawn {
 
     /** The runtime's side of spawning (shmem-core provides it), looked up once. */
     private static final class RuntimeHolder {
-        static final SubprocessSupport SUPPORT =
-                ServiceLoader.load(SubprocessSupport.class, Spawn.class.getClassLoader()).findFirst().orElse(null);
+        static final SubprocessSupport SUPPORT = load();
+
+        private static SubprocessSupport load() {
+            // A runtime on the class path while the API is a named module: the SPI is exported to it first.
+            ClassPathProviders.open(Spawn.class.getClassLoader());
+            return ServiceLoader.load(SubprocessSupport.class, Spawn.class.getClassLoader()).findFirst().orElse(null);
+        }
     }
 
     private static SubprocessSupport runtime() {
