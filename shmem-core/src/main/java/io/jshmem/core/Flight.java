@@ -75,7 +75,11 @@ final class Flight {
         @Label("Routine") String routine;
         @Label("Bytes") @DataAmount long bytes;
         @Label("Team size") int teamSize;
-        @Label("Algorithm") String algorithm;
+        /** One of the names Collectives assigns; the user guide's JFR section lists them. */
+        @Label("Algorithm")
+        @Description("How the data moved (push, in-place, push-tree, pull, pull-reduce-scatter-allgather, ...):"
+                + " see the user guide, 'The algorithm field'")
+        String algorithm;
         /** As {@link Sync#sequence}: the same team count, so both kinds of operation are numbered together. */
         @Label("Team Sequence") long sequence;
     }
