@@ -16,6 +16,18 @@ import java.util.Optional;
  * {@code source} are symmetric arrays used from element 0; the library synchronizes internally, so
  * no barrier is needed before or after one. PE numbers (roots, translatePe) are team-relative.
  *
+ * <p><b>Completion and ordering.</b> A collective returns on a member once that member's part is
+ * done: its {@code dest} holds its result and its {@code source} may be changed. Members leave at
+ * different times (a broadcast's root may leave before the others have the data). A collective
+ * neither completes nor orders this PE's outstanding puts and AMOs: data that other PEs put into a
+ * {@code source} must be complete before the call (the writers' {@link ShmemCtx#quiet()}, then a
+ * synchronization such as {@link Shmem#barrierAll()}). The collectives of one team happen in the same
+ * order on every member; those of different teams are independent of one another. A member blocked
+ * in a collective throws {@link JobAbortedException} when the job is being aborted; wrong arguments
+ * (a dead team or object, a type mismatch, data that does not fit) throw {@link ShmemException},
+ * naming this PE, before anything moves; with {@code SHMEM_DEBUG} so do arguments that differ
+ * between members (on every member).
+ *
  * <p><b>Scalar reductions</b> ({@code long sumReduce(long)}, {@code double maxReduce(double)}, ...)
  * are Java conveniences: one value per member reduced to all members, what
  * {@code shmem_TYPE_OP_reduce} with {@code nreduce} 1 computes, without the two symmetric arrays C
@@ -123,95 +135,207 @@ public interface ShmemTeam extends AutoCloseable {
      */
     Optional<MemorySegment> ptr(SymArray<?> object, int pe);
 
-    /** shmem_team_destroy: releases the team (not the predefined ones); does nothing on {@link #INVALID}. */
+    /**
+     * Destroys the team; OpenSHMEM {@code shmem_team_destroy}. Collective over the team: every
+     * member calls it, after its last collective on the team. The contexts created on the team are
+     * destroyed with it (their outstanding operations completed, as by {@link ShmemContext#close()}),
+     * and its internal slot is freed for a later split; the team is then unusable (its routines
+     * throw {@link ShmemException}). Closing it again, or after finalize, does nothing; so does
+     * closing {@link #INVALID}.
+     *
+     * @throws ShmemException naming this PE, for {@link Shmem#teamWorld()} and
+     *         {@link Shmem#teamShared()}, which cannot be destroyed
+     */
     @Override
     void close();
 
     // ---------------------------------------------------------------- collectives
 
-    /** shmem_team_sync / shmem_sync(team): waits for every member; does not complete outstanding operations. */
+    /**
+     * Waits until every member of this team has called it; OpenSHMEM {@code shmem_team_sync}
+     * ({@code shmem_sync} with a team). Collective over the team.
+     *
+     * <p>Unlike {@link Shmem#barrierAll()} it does not complete this PE's outstanding puts and
+     * AMOs: call {@link ShmemCtx#quiet()} first when the other members must see them once they
+     * leave the sync. It orders the members' calls only: what a member did before the sync happened
+     * before what the others do after it, for memory accesses that are complete.
+     *
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see Shmem#syncAll()
+     * @see Shmem#barrierAll()
+     */
     void sync();
 
     /**
-     * shmem_broadcast: copies {@code source[0..nelems)} on team PE {@code root} to {@code dest} on every member (the root too).
+     * Copies {@code nelems} elements of {@code source} on team PE {@code root} into {@code dest} on
+     * every member, the root included; OpenSHMEM {@code shmem_broadcast}
+     * ({@code shmem_TYPE_broadcast}). Collective over the team: every member passes the same
+     * {@code nelems} and {@code root}.
+     *
+     * <p>Returns on each member once its {@code dest} holds the data and its {@code source} may be
+     * changed; the root may return before the others have received it. {@code source} is read only
+     * on the root.
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
      * @param root the PE, as a number in this team, whose {@code source} is broadcast
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, {@code nelems} is negative or larger than either, or
+     *         {@code root} is not a PE of this team, or (with {@code SHMEM_DEBUG}) if the members'
+     *         arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #broadcastmem(SymArray, SymArray, long, int)
+     * @see #fcollect(SymArray, SymArray, long)
      */
     <A> void broadcast(SymArray<A> dest, SymArray<A> source, long nelems, int root);
 
     /**
-     * shmem_broadcastmem: like broadcast, counted in bytes.
+     * Like {@link #broadcast(SymArray, SymArray, long, int)} counted in bytes, whatever the
+     * objects' element types; OpenSHMEM {@code shmem_broadcastmem}.
      *
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
      * @param root the PE, as a number in this team, whose {@code source} is broadcast
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object,
+     *         {@code nbytes} is negative or larger than either, or {@code root} is not a PE of this
+     *         team, or (with {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #broadcast(SymArray, SymArray, long, int)
      */
     void broadcastmem(SymArray<?> dest, SymArray<?> source, long nbytes, int root);
 
     /**
-     * shmem_collect: concatenates each member's {@code source[0..nelems)} (nelems may differ per PE) into {@code dest}, in team order.
+     * Concatenates every member's first {@code nelems} elements of {@code source} into {@code dest}
+     * on every member, in team order; {@code nelems} may differ from member to member, and
+     * {@code dest} must hold their sum; OpenSHMEM {@code shmem_collect}
+     * ({@code shmem_TYPE_collect}). Collective over the team.
+     *
+     * <p>Returns on each member once its {@code dest} holds every member's block and its
+     * {@code source} may be changed. {@link #fcollect} is faster when every member contributes the
+     * same count.
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, a count is negative, or the data does not fit them, or (with
+     *         {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #fcollect(SymArray, SymArray, long)
+     * @see #collectmem(SymArray, SymArray, long)
      */
     <A> void collect(SymArray<A> dest, SymArray<A> source, long nelems);
 
     /**
-     * shmem_collectmem.
+     * Like {@link #collect(SymArray, SymArray, long)} counted in bytes (each member's
+     * {@code nbytes} may differ); OpenSHMEM {@code shmem_collectmem}.
      *
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, a count
+     *         is negative, or the data does not fit them, or (with {@code SHMEM_DEBUG}) if the
+     *         members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #collect(SymArray, SymArray, long)
      */
     void collectmem(SymArray<?> dest, SymArray<?> source, long nbytes);
 
     /**
-     * shmem_fcollect: like collect with the same {@code nelems} on every member.
+     * Concatenates every member's first {@code nelems} elements of {@code source} into {@code dest}
+     * on every member, in team order (member {@code i}'s block at element {@code i * nelems}), the
+     * same {@code nelems} on every member; {@code dest} holds {@code nPes() * nelems} elements;
+     * OpenSHMEM {@code shmem_fcollect} ({@code shmem_TYPE_fcollect}), an allgather. Collective over
+     * the team.
+     *
+     * <p>Returns on each member once its {@code dest} holds every block and its {@code source} may
+     * be changed.
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, a count is negative, or the data does not fit them, or (with
+     *         {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #collect(SymArray, SymArray, long)
+     * @see #alltoall(SymArray, SymArray, long)
      */
     <A> void fcollect(SymArray<A> dest, SymArray<A> source, long nelems);
 
     /**
-     * shmem_fcollectmem.
+     * Like {@link #fcollect(SymArray, SymArray, long)} counted in bytes; OpenSHMEM
+     * {@code shmem_fcollectmem}.
      *
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, a count
+     *         is negative, or the data does not fit them, or (with {@code SHMEM_DEBUG}) if the
+     *         members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #fcollect(SymArray, SymArray, long)
      */
     void fcollectmem(SymArray<?> dest, SymArray<?> source, long nbytes);
 
     /**
-     * shmem_alltoall: block j of {@code source} (nelems elements) on PE i goes to block i of {@code dest} on PE j.
+     * Exchanges blocks between all members: block {@code j} of {@code source} on member {@code i}
+     * (elements {@code [j * nelems, (j + 1) * nelems)}) goes to block {@code i} of {@code dest} on
+     * member {@code j}; both objects hold {@code nPes() * nelems} elements; OpenSHMEM
+     * {@code shmem_alltoall} ({@code shmem_TYPE_alltoall}). Collective over the team, the same
+     * {@code nelems} on every member.
+     *
+     * <p>Returns on each member once its {@code dest} holds every block sent to it and its
+     * {@code source} may be changed.
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, a count is negative, or the data does not fit them, or (with
+     *         {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #alltoalls(SymArray, SymArray, long, long, long)
+     * @see #alltoallmem(SymArray, SymArray, long)
      */
     <A> void alltoall(SymArray<A> dest, SymArray<A> source, long nelems);
 
     /**
-     * shmem_alltoallmem.
+     * Like {@link #alltoall(SymArray, SymArray, long)} with blocks of {@code nbytes} bytes;
+     * OpenSHMEM {@code shmem_alltoallmem}.
      *
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, a count
+     *         is negative, or the data does not fit them, or (with {@code SHMEM_DEBUG}) if the
+     *         members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #alltoall(SymArray, SymArray, long)
      */
     void alltoallmem(SymArray<?> dest, SymArray<?> source, long nbytes);
 
     /**
-     * shmem_alltoalls: like alltoall with element strides {@code dst} (in dest) and {@code sst} (in source).
+     * Like {@link #alltoall(SymArray, SymArray, long)} with strides: element {@code k} of the block
+     * for member {@code j} is {@code source[(j * nelems + k) * sst]}, and it lands in
+     * {@code dest[(i * nelems + k) * dst]} on member {@code j}; OpenSHMEM {@code shmem_alltoalls}
+     * ({@code shmem_TYPE_alltoalls}). Collective over the team, the same arguments on every member.
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
@@ -219,87 +343,196 @@ public interface ShmemTeam extends AutoCloseable {
      * @param dst the stride between the elements of {@code dest}, in elements
      * @param sst the stride between the elements of {@code source}, in elements
      * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, a stride is below 1, a count is negative, or the strided data
+     *         does not fit them, or (with {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #alltoall(SymArray, SymArray, long)
      */
     <A> void alltoalls(SymArray<A> dest, SymArray<A> source, long dst, long sst, long nelems);
 
     /**
-     * shmem_alltoallsmem: strided alltoall of bytes.
+     * Strided alltoall of bytes: like {@link #alltoalls(SymArray, SymArray, long, long, long)},
+     * each block {@code nbytes} bytes; OpenSHMEM {@code shmem_alltoallsmem}.
      *
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param dst the stride between the elements of {@code dest}, in elements
      * @param sst the stride between the elements of {@code source}, in elements
      * @param nbytes the number of bytes (from each PE, for collectmem, fcollectmem and alltoallmem)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, a stride
+     *         is below 1, a count is negative, or the strided data does not fit them, or (with
+     *         {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #alltoalls(SymArray, SymArray, long, long, long)
      */
     void alltoallsmem(SymArray<?> dest, SymArray<?> source, long dst, long sst, long nbytes);
 
     /**
-     * shmem_TYPE_and_reduce (integral types). dest and source may be the same array.
+     * Element-wise bitwise and over the team: element {@code k} of {@code dest} on every member
+     * becomes the bitwise and of element {@code k} of every member's {@code source}, for
+     * {@code k < nreduce}; OpenSHMEM {@code shmem_and_reduce} ({@code shmem_TYPE_and_reduce}).
+     * Integral types only ({@code byte}, {@code short}, {@code int}, {@code long}, {@code char}).
+     *
+     * <p>Collective over the team: every member passes the same {@code nreduce}; each returns once
+     * its {@code dest} holds the result and its {@code source} may be changed. {@code dest} and
+     * {@code source} may be the same object (otherwise they must not overlap).
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nreduce the number of elements to reduce
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, the type is not integral, {@code nreduce} is negative, or the
+     *         elements do not fit them, or (with {@code SHMEM_DEBUG}) if the members' arguments
+     *         differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #andReduce(long)
      */
     <A> void andReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
     /**
-     * shmem_TYPE_or_reduce (integral types).
+     * Element-wise bitwise or over the team: element {@code k} of {@code dest} on every member
+     * becomes the bitwise or of element {@code k} of every member's {@code source}, for
+     * {@code k < nreduce}; OpenSHMEM {@code shmem_or_reduce} ({@code shmem_TYPE_or_reduce}).
+     * Integral types only.
+     *
+     * <p>Collective over the team: every member passes the same {@code nreduce}; each returns once
+     * its {@code dest} holds the result and its {@code source} may be changed. {@code dest} and
+     * {@code source} may be the same object (otherwise they must not overlap).
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nreduce the number of elements to reduce
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, the type is not integral, {@code nreduce} is negative, or the
+     *         elements do not fit them, or (with {@code SHMEM_DEBUG}) if the members' arguments
+     *         differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #orReduce(long)
      */
     <A> void orReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
     /**
-     * shmem_TYPE_xor_reduce (integral types).
+     * Element-wise bitwise exclusive or over the team: element {@code k} of {@code dest} on every
+     * member becomes the bitwise exclusive or of element {@code k} of every member's
+     * {@code source}, for {@code k < nreduce}; OpenSHMEM {@code shmem_xor_reduce}
+     * ({@code shmem_TYPE_xor_reduce}). Integral types only.
+     *
+     * <p>Collective over the team: every member passes the same {@code nreduce}; each returns once
+     * its {@code dest} holds the result and its {@code source} may be changed. {@code dest} and
+     * {@code source} may be the same object (otherwise they must not overlap).
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nreduce the number of elements to reduce
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, the type is not integral, {@code nreduce} is negative, or the
+     *         elements do not fit them, or (with {@code SHMEM_DEBUG}) if the members' arguments
+     *         differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #xorReduce(long)
      */
     <A> void xorReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
     /**
-     * shmem_TYPE_max_reduce ({@code char} compares unsigned).
+     * Element-wise maximum over the team: element {@code k} of {@code dest} on every member becomes
+     * the maximum of element {@code k} of every member's {@code source}, for {@code k < nreduce};
+     * OpenSHMEM {@code shmem_max_reduce} ({@code shmem_TYPE_max_reduce}). {@code char} compares
+     * unsigned; floating-point values compare as Java's {@code Math.max} does.
+     *
+     * <p>Collective over the team: every member passes the same {@code nreduce}; each returns once
+     * its {@code dest} holds the result and its {@code source} may be changed. {@code dest} and
+     * {@code source} may be the same object (otherwise they must not overlap).
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nreduce the number of elements to reduce
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, {@code nreduce} is negative, or the elements do not fit them,
+     *         or (with {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #maxReduce(long)
      */
     <A> void maxReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
     /**
-     * shmem_TYPE_min_reduce.
+     * Element-wise minimum over the team: element {@code k} of {@code dest} on every member becomes
+     * the minimum of element {@code k} of every member's {@code source}, for {@code k < nreduce};
+     * OpenSHMEM {@code shmem_min_reduce} ({@code shmem_TYPE_min_reduce}). {@code char} compares
+     * unsigned; floating-point values compare as Java's {@code Math.min} does.
+     *
+     * <p>Collective over the team: every member passes the same {@code nreduce}; each returns once
+     * its {@code dest} holds the result and its {@code source} may be changed. {@code dest} and
+     * {@code source} may be the same object (otherwise they must not overlap).
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nreduce the number of elements to reduce
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, {@code nreduce} is negative, or the elements do not fit them,
+     *         or (with {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #minReduce(long)
      */
     <A> void minReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
     /**
-     * shmem_TYPE_sum_reduce (integral types wrap around as in Java).
+     * Element-wise sum over the team: element {@code k} of {@code dest} on every member becomes the
+     * sum of element {@code k} of every member's {@code source}, for {@code k < nreduce}; OpenSHMEM
+     * {@code shmem_sum_reduce} ({@code shmem_TYPE_sum_reduce}). Integral types wrap around as
+     * Java's {@code +} does; floating-point values are added in team order, so every member gets
+     * bitwise the same result.
+     *
+     * <p>Collective over the team: every member passes the same {@code nreduce}; each returns once
+     * its {@code dest} holds the result and its {@code source} may be changed. {@code dest} and
+     * {@code source} may be the same object (otherwise they must not overlap).
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nreduce the number of elements to reduce
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, {@code nreduce} is negative, or the elements do not fit them,
+     *         or (with {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #sumReduce(long)
      */
     <A> void sumReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
     /**
-     * shmem_TYPE_prod_reduce.
+     * Element-wise product over the team: element {@code k} of {@code dest} on every member becomes
+     * the product of element {@code k} of every member's {@code source}, for {@code k < nreduce};
+     * OpenSHMEM {@code shmem_prod_reduce} ({@code shmem_TYPE_prod_reduce}). Integral types wrap
+     * around as Java's {@code *} does; floating-point values are multiplied in team order, so every
+     * member gets bitwise the same result.
+     *
+     * <p>Collective over the team: every member passes the same {@code nreduce}; each returns once
+     * its {@code dest} holds the result and its {@code source} may be changed. {@code dest} and
+     * {@code source} may be the same object (otherwise they must not overlap).
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nreduce the number of elements to reduce
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, {@code nreduce} is negative, or the elements do not fit them,
+     *         or (with {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #prodReduce(long)
      */
     <A> void prodReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
@@ -314,6 +547,13 @@ public interface ShmemTeam extends AutoCloseable {
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nreduce the number of complex numbers to reduce (each two array elements)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, the
+     *         element type is not {@code float} or {@code double}, {@code nreduce} is negative, or
+     *         the pairs do not fit them, or (with {@code SHMEM_DEBUG}) if the members' arguments
+     *         differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #sumReduce(SymArray, SymArray, long)
      */
     <A> void complexSumReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
@@ -326,26 +566,61 @@ public interface ShmemTeam extends AutoCloseable {
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nreduce the number of complex numbers to reduce (each two array elements)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, the
+     *         element type is not {@code float} or {@code double}, {@code nreduce} is negative, or
+     *         the pairs do not fit them, or (with {@code SHMEM_DEBUG}) if the members' arguments
+     *         differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #complexSumReduce(SymArray, SymArray, long)
      */
     <A> void complexProdReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
     /**
-     * shmem_TYPE_sum_inscan: dest on team PE k = source summed over PEs 0..k, element-wise.
+     * Prefix sum over the team in team order: {@code dest} on team PE {@code k} becomes the sum of
+     * {@code source} over team PEs {@code 0..k}, element-wise (an inclusive prefix sum); OpenSHMEM
+     * {@code shmem_sum_inscan} ({@code shmem_TYPE_sum_inscan}), new in 1.6. Collective over the
+     * team, the same {@code nelems} on every member; integral types wrap around as Java's {@code +}
+     * does.
+     *
+     * <p>Returns on each member once its {@code dest} holds its prefix and its {@code source} may
+     * be changed.
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, {@code nelems} is negative, or the elements do not fit them, or
+     *         (with {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #sumExscan(SymArray, SymArray, long)
+     * @see #sumReduce(SymArray, SymArray, long)
      */
     <A> void sumInscan(SymArray<A> dest, SymArray<A> source, long nelems);
 
     /**
-     * shmem_TYPE_sum_exscan: dest on team PE k = source summed over PEs 0..k-1 (zero on PE 0).
+     * Prefix sum over the team in team order: {@code dest} on team PE {@code k} becomes the sum of
+     * {@code source} over team PEs {@code 0..k-1}, element-wise (an exclusive prefix sum; zero on
+     * team PE 0); OpenSHMEM {@code shmem_sum_exscan} ({@code shmem_TYPE_sum_exscan}), new in 1.6.
+     * Collective over the team, the same {@code nelems} on every member; integral types wrap around
+     * as Java's {@code +} does.
+     *
+     * <p>Returns on each member once its {@code dest} holds its prefix and its {@code source} may
+     * be changed.
      *
      * @param <A> the Java array type of the elements, e.g. {@code long[]}
      * @param dest the symmetric destination object
      * @param source the symmetric source object
      * @param nelems the number of elements (from each PE, for collect, fcollect and alltoall)
+     * @throws ShmemException naming this PE, on {@link #INVALID}, a destroyed team or after
+     *         finalize, if {@code dest} or {@code source} is not a live symmetric object, their
+     *         element types differ, {@code nelems} is negative, or the elements do not fit them, or
+     *         (with {@code SHMEM_DEBUG}) if the members' arguments differ
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     * @see #sumInscan(SymArray, SymArray, long)
+     * @see #sumReduce(SymArray, SymArray, long)
      */
     <A> void sumExscan(SymArray<A> dest, SymArray<A> source, long nelems);
 
