@@ -164,24 +164,43 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     void close();
 
     // ---------------------------------------------------------------- memory management (collective)
+    // malloc, calloc, align, mallocWithHints and realloc end with a barrier (outstanding operations
+    // completed, as barrierAll does), so the object is usable on every PE when they return; free and
+    // realloc start with one, so no PE still uses the old object. Every PE calls them with the same
+    // arguments, in the same order.
 
     /**
-     * shmem_malloc: allocates a symmetric array of {@code length} elements (contents undefined). Collective; same arguments on every PE.
+     * Allocates a symmetric array of {@code length} elements, the same object on every PE, its
+     * contents undefined; OpenSHMEM {@code shmem_malloc}. Collective over the world team (see the
+     * note above this method); the object lives until {@link #free} or finalize.
      *
      * @param <T> the symmetric array type, e.g. {@link SymLongArray}
      * @param type the element type, e.g. {@link SymType#LONG}
      * @param length the number of elements
      * @return the new symmetric object
+     * @throws HeapExhaustedException if the symmetric heap has no free block large enough (on every
+     *         PE: they share one outcome)
+     * @throws ShmemException naming this PE, if {@code length} is negative, {@code type} is null,
+     *         or jshmem was finalized
+     * @throws JobAbortedException if the job is being aborted while this PE waits in the barrier
+     * @see #calloc(SymType, long)
+     * @see #free(SymArray)
      */
     <T extends SymArray<?>> T malloc(SymType<T> type, long length);
 
     /**
-     * shmem_calloc: like malloc, zero-filled.
+     * Like {@link #malloc(SymType, long)}, with every element zero on every PE; OpenSHMEM
+     * {@code shmem_calloc}. Collective.
      *
      * @param <T> the symmetric array type, e.g. {@link SymLongArray}
      * @param type the element type, e.g. {@link SymType#LONG}
      * @param length the number of elements
      * @return the new symmetric object, zeroed
+     * @throws HeapExhaustedException if the symmetric heap has no free block large enough (on every
+     *         PE: they share one outcome)
+     * @throws ShmemException naming this PE, if {@code length} is negative, {@code type} is null,
+     *         or jshmem was finalized
+     * @throws JobAbortedException if the job is being aborted while this PE waits in the barrier
      */
     <T extends SymArray<?>> T calloc(SymType<T> type, long length);
 
@@ -223,11 +242,16 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     <T extends SymArray<?>> T realloc(T object, long newLength);
 
     /**
-     * shmem_free: releases a symmetric array; further use of it throws. Collective (a barrier on
-     * entry); {@code null} (C's null pointer) does nothing, not even the barrier, as in 1.6, and
-     * must then be passed on every PE.
+     * Releases a symmetric array; OpenSHMEM {@code shmem_free}. Collective over the world team: it
+     * starts with a barrier (outstanding operations completed), so no PE still uses the object,
+     * and every later use of it throws {@link ShmemException}. {@code null} (C's null pointer) does
+     * nothing, not even the barrier, as in 1.6, and must then be passed on every PE.
      *
      * @param object the object to free, an empty object, or {@code null} (no action)
+     * @throws ShmemException naming this PE, if {@code object} is freed already or of another heap,
+     *         or jshmem was finalized
+     * @throws JobAbortedException if the job is being aborted while this PE waits in the barrier
+     * @see #malloc(SymType, long)
      */
     void free(SymArray<?> object);
 
@@ -253,10 +277,18 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     ShmemTeam teamShared();
 
     /**
-     * shmem_ctx_create: a context on the world team; {@code options} is a bitwise or of the CTX_* constants.
+     * Creates a communication context on the world team; OpenSHMEM {@code shmem_ctx_create}. A
+     * context is a separate stream of RMA, AMO and signal operations: its {@link ShmemCtx#fence()}
+     * and {@link ShmemCtx#quiet()} cover only its own operations, so threads (or phases) that use
+     * their own contexts do not wait for one another's. Not collective. {@code options} are hints
+     * about how it will be used ({@link #CTX_PRIVATE}, {@link #CTX_SERIALIZED}, {@link #CTX_NOSTORE});
+     * close it ({@code shmem_ctx_destroy}) when done.
      *
      * @param options a bitwise or of the CTX_* constants, 0 for none
      * @return the new context
+     * @throws ShmemException naming this PE, if {@code options} has bits outside the CTX_*
+     *         constants, or jshmem was finalized
+     * @see ShmemTeam#createCtx(long)
      */
     ShmemContext ctxCreate(long options);
 
@@ -288,57 +320,121 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     // ---------------------------------------------------------------- signals and locks
 
     /**
-     * shmem_signal_fetch: reads this PE's signal word {@code sig[index]} atomically.
+     * Reads this PE's signal word {@code sig[index]} atomically, without waiting; OpenSHMEM
+     * {@code shmem_signal_fetch}. Atomic with respect to the signal updates of
+     * {@link #putSignal(SymArray, long, Object, int, int, SymLongArray, long, long, SignalOp, int) putSignal},
+     * {@link #signalAdd} and {@link #signalSet}; when it returns a value written by a put with signal,
+     * that put's data is visible on this PE.
      *
      * @param sig the symmetric array holding the signal word
      * @param index the index of the signal word in {@code sig}
      * @return the signal word's value
+     * @throws ShmemException naming this PE, if {@code sig} is not a live symmetric object of this
+     *         heap (null, freed, or of an earlier initialization), {@code index} is outside it, or
+     *         jshmem was finalized
+     * @see #signalWaitUntil(SymLongArray, long, Cmp, long)
      */
     long signalFetch(SymLongArray sig, long index);
 
     /**
-     * shmem_signal_wait_until: waits until {@code sig[index] cmp value} on this PE; returns the word's value then.
+     * Waits until this PE's signal word satisfies {@code sig[index] cmp value}, and returns the value
+     * that satisfied it; OpenSHMEM {@code shmem_signal_wait_until}. Blocking: the PE spins briefly, then
+     * sleeps until a writer wakes it. The word is read atomically; once the comparison holds, the
+     * data of the put with signal that set it (and of the puts its writer fenced before it) is
+     * visible here. The usual receiving side of
+     * {@link #putSignal(SymArray, long, Object, int, int, SymLongArray, long, long, SignalOp, int) putSignal}.
      *
      * @param sig the symmetric array holding the signal word
      * @param index the index of the signal word in {@code sig}
      * @param cmp the comparison
      * @param value the value to compare with
      * @return the signal word's value that satisfied the comparison
+     * @throws ShmemException naming this PE, if {@code sig} is not a live symmetric object of this
+     *         heap (null, freed, or of an earlier initialization), {@code index} is outside it, or
+     *         jshmem was finalized
+     * @throws JobAbortedException if the job is being aborted while this PE waits
+     * @see #signalFetch(SymLongArray, long)
+     * @see #waitUntil(SymLongArray, long, Cmp, long)
      */
     long signalWaitUntil(SymLongArray sig, long index, Cmp cmp, long value);
 
     /**
-     * shmem_set_lock: acquires the distributed lock {@code lock[index]} (a symmetric long, zero before
-     * first use). Waiters queue (MCS): each spins on its own PE's memory, in arrival order.
+     * Acquires the distributed lock {@code lock[index]}, waiting as long as another PE holds it;
+     * OpenSHMEM {@code shmem_set_lock}. The lock word is a symmetric {@code long}, zero on every PE
+     * before first use, used only through the lock routines (its copy on PE 0 holds the queue);
+     * the same element names the same lock on every PE. Waiters queue (MCS) and get the lock in
+     * arrival order, each spinning, then sleeping, on its own PE's memory. Not reentrant: a PE that
+     * holds the lock must not set it again. What the previous holder wrote before
+     * {@link #clearLock} is visible once this returns.
      *
      * @param lock the symmetric array holding the lock word (zero when free)
      * @param index the index of the lock word in {@code lock}
+     * @throws ShmemException naming this PE, if {@code lock} is not a live symmetric object of this
+     *         heap (null, freed, or of an earlier initialization), {@code index} is outside it, or
+     *         jshmem was finalized
+     * @throws JobAbortedException if the job is being aborted while this PE waits
+     * @see #clearLock(SymLongArray, long)
+     * @see #testLock(SymLongArray, long)
      */
     void setLock(SymLongArray lock, long index);
 
     /**
-     * shmem_test_lock: acquires the lock if it is free; returns true if this call acquired it (C returns 0 then).
+     * Acquires the lock {@code lock[index]} if it is free, without waiting; OpenSHMEM
+     * {@code shmem_test_lock}. Returns true if this call acquired it (C returns 0 then): release
+     * it with {@link #clearLock}; false if another PE holds it or is queued for it.
      *
      * @param lock the symmetric array holding the lock word (zero when free)
      * @param index the index of the lock word in {@code lock}
      * @return whether this call acquired the lock
+     * @throws ShmemException naming this PE, if {@code lock} is not a live symmetric object of this
+     *         heap (null, freed, or of an earlier initialization), {@code index} is outside it, or
+     *         jshmem was finalized
+     * @see #setLock(SymLongArray, long)
      */
     boolean testLock(SymLongArray lock, long index);
 
     /**
-     * shmem_clear_lock: completes this PE's outstanding operations, then releases the lock to the next waiter.
+     * Releases the lock {@code lock[index]}, which this PE holds, to the next PE queued for it;
+     * OpenSHMEM {@code shmem_clear_lock}. It first completes this PE's outstanding puts and AMOs on
+     * the default context (as {@link #quiet()} does), so the next holder sees what this PE wrote
+     * while it held the lock.
      *
      * @param lock the symmetric array holding the lock word (zero when free)
      * @param index the index of the lock word in {@code lock}
+     * @throws ShmemException naming this PE, if {@code lock} is not a live symmetric object of this
+     *         heap (null, freed, or of an earlier initialization), {@code index} is outside it, or
+     *         jshmem was finalized
+     * @throws JobAbortedException if the job is being aborted while this PE waits
+     * @see #setLock(SymLongArray, long)
      */
     void clearLock(SymLongArray lock, long index);
 
     // ---------------------------------------------------------------- barriers
 
-    /** shmem_barrier_all: completes this PE's outstanding operations, then waits for every PE. */
+    /**
+     * Completes this PE's outstanding puts, AMOs and non-blocking operations on the default context
+     * (as {@link #quiet()} does), then waits until every PE of the job has called it; OpenSHMEM
+     * {@code shmem_barrier_all}. Collective over the world team. When it returns, every PE's
+     * updates issued before the barrier are visible everywhere: the usual separator between the
+     * phases of a program. Operations on other contexts need their own {@code quiet} first.
+     *
+     * @throws ShmemException naming this PE, if jshmem was finalized
+     * @throws JobAbortedException if the job is being aborted while this PE waits
+     * @see #syncAll()
+     * @see ShmemTeam#sync()
+     */
     void barrierAll();
 
-    /** shmem_sync_all: waits for every PE, without completing outstanding operations. */
+    /**
+     * Waits until every PE of the job has called it, without completing outstanding operations;
+     * OpenSHMEM {@code shmem_sync_all} ({@link ShmemTeam#sync()} on the world team). Cheaper than
+     * {@link #barrierAll()} when the PEs' puts are already complete (after their {@link #quiet()}),
+     * or when only the arrival matters.
+     *
+     * @throws ShmemException naming this PE, if jshmem was finalized
+     * @throws JobAbortedException if the job is being aborted while this PE waits
+     * @see #barrierAll()
+     */
     void syncAll();
 
     // ---------------------------------------------------------------- subprocesses and fork safety

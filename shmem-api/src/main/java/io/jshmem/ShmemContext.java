@@ -53,7 +53,16 @@ public interface ShmemContext extends ShmemCtx, AutoCloseable {
      */
     long options();
 
-    /** shmem_ctx_destroy: completes outstanding operations and releases the context. */
+    /**
+     * Destroys the context; OpenSHMEM {@code shmem_ctx_destroy}. It first completes the context's
+     * outstanding operations, as {@link #quiet()} does, then releases what the context holds (its
+     * own network endpoints, if any); later calls on it throw {@link ShmemException}. Closing it
+     * again, after finalize, or on {@link #INVALID} does nothing. Destroying the team it was
+     * created on destroys it too.
+     *
+     * @see Shmem#ctxCreate(long)
+     * @see ShmemTeam#createCtx(long)
+     */
     @Override
     void close();
 }
