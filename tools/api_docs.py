@@ -142,7 +142,7 @@ NBI_GET_COMPLETION = ("<b>Completion:</b> non-blocking: it returns at once; the 
 AMO_ATOMIC = ("<b>Atomicity:</b> atomic with respect to the other AMOs on the same element with the same "
               "type, from any PE and any context; not with respect to puts, gets, {@code p}/{@code g} or "
               "this PE's plain loads and stores of the element (mixing them is undefined in OpenSHMEM).")
-SIG_ATOMIC = ("The signal update is atomic with respect to the other signal routines on the same word "
+SIG_ATOMIC = ("the signal update is atomic with respect to the other signal routines on the same word "
               "({@code signalAdd}, {@code signalSet}, put-with-signal, {@code signalFetch}, "
               "{@code signalWaitUntil}).")
 
@@ -235,7 +235,7 @@ def put_signal(nbi, seg):
                "updated only after all the data is delivered, so a PE that sees the new signal value sees "
                f"the data too; OpenSHMEM {{@code {c}}}. {{@code sig}} must not overlap the destination elements.")
     completion = NBI_PUT_COMPLETION if nbi else PUT_COMPLETION
-    order = ("<b>Ordering:</b> " + SIG_ATOMIC + " {@link #fence()} orders the whole operation like a put; "
+    order = ("<b>Ordering:</b> " + SIG_ATOMIC + " {@link #fence()} orders the whole operation like a put, and "
              "{@link #quiet()} completes both the data and the signal.")
     throws = [bad_sym("dest", "sig"), ("NullPointerException", "if {@code source} or {@code sigOp} is null "
                                        "(before any data is written)")]
@@ -251,7 +251,7 @@ def signal_update(op):
                f"data; OpenSHMEM {{@code {c}}}.")
     completion = ("<b>Completion:</b> like a non-fetching AMO, it may return before the word is updated "
                   "on {@code pe}; {@link #quiet()} completes it.")
-    order = ("<b>Ordering:</b> " + SIG_ATOMIC + " After a {@link #fence()} it is delivered after the puts "
+    order = ("<b>Ordering:</b> " + SIG_ATOMIC + " After a {@link #fence()}, it is delivered after the puts "
              "issued to {@code pe} before the fence, so put, fence, signal is the split form of a put with "
              "signal.")
     other = SIGNAL_SET if op == "add" else SIGNAL_ADD
@@ -272,7 +272,7 @@ def p(t):
 def g(t):
     summary = (f"Reads one {{@code {t}}}, {{@code source[index]}} on PE {{@code pe}}; OpenSHMEM "
                f"{typed_name('g', t)}.")
-    completion = GET_COMPLETION.replace("in the local destination", "returned") + (
+    completion = GET_COMPLETION.replace("it returns when the data is in the local destination", "it returns the value read") + (
         " Not atomic with respect to AMOs on the element: read such an element with {@code atomicFetch}.")
     return doc(summary, completion, throws=[bad_sym("source", outside="{@code index} is outside {@code source}")], see=[f"#p({sym(t)}, long, {t}, int)", GET, QUIET])
 
@@ -319,7 +319,9 @@ def atomic(op, t, fetching, nbi=False):
     _, effect, _ = AMO_OPS[op]
     c = _amo_c(op, fetching, nbi, t)
     what = f"Atomically {effect}"
-    result = "its value" if op == "Fetch" else "the element's value before the update"
+    result = {"Fetch": "its value",
+              "CompareSwap": "the element's value before the call (equal to {@code cond} when the store took place)"
+              }.get(op, "the element's value before the update")
     if nbi:
         summary = (f"{what}, and stores {result} in the local {{@code fetch[fetchIndex]}}; OpenSHMEM "
                    f"{c}, the non-blocking form of {{@link {_amo_ref(op, True, False, t)}}}.")

@@ -533,10 +533,10 @@ public interface ShmemCtx {
      * data may not have reached {@code pe} yet: {@link #quiet()} (or a barrier) completes it, after which
      * every PE sees it.
      *
-     * <p><b>Ordering:</b> The signal update is atomic with respect to the other signal routines on the
+     * <p><b>Ordering:</b> the signal update is atomic with respect to the other signal routines on the
      * same word ({@code signalAdd}, {@code signalSet}, put-with-signal, {@code signalFetch},
-     * {@code signalWaitUntil}). {@link #fence()} orders the whole operation like a put; {@link #quiet()}
-     * completes both the data and the signal.
+     * {@code signalWaitUntil}). {@link #fence()} orders the whole operation like a put, and
+     * {@link #quiet()} completes both the data and the signal.
      *
      * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
      * @param dest the symmetric destination object
@@ -577,10 +577,10 @@ public interface ShmemCtx {
      * data may not have reached {@code pe} yet: {@link #quiet()} (or a barrier) completes it, after which
      * every PE sees it.
      *
-     * <p><b>Ordering:</b> The signal update is atomic with respect to the other signal routines on the
+     * <p><b>Ordering:</b> the signal update is atomic with respect to the other signal routines on the
      * same word ({@code signalAdd}, {@code signalSet}, put-with-signal, {@code signalFetch},
-     * {@code signalWaitUntil}). {@link #fence()} orders the whole operation like a put; {@link #quiet()}
-     * completes both the data and the signal.
+     * {@code signalWaitUntil}). {@link #fence()} orders the whole operation like a put, and
+     * {@link #quiet()} completes both the data and the signal.
      *
      * @param dest the symmetric destination object
      * @param destIndex the first element of {@code dest} to write
@@ -618,10 +618,10 @@ public interface ShmemCtx {
      * source, which must not be modified until {@link #quiet()} (or {@link #sessionStop()}, or a barrier)
      * returns; the data is then delivered and visible on {@code pe}.
      *
-     * <p><b>Ordering:</b> The signal update is atomic with respect to the other signal routines on the
+     * <p><b>Ordering:</b> the signal update is atomic with respect to the other signal routines on the
      * same word ({@code signalAdd}, {@code signalSet}, put-with-signal, {@code signalFetch},
-     * {@code signalWaitUntil}). {@link #fence()} orders the whole operation like a put; {@link #quiet()}
-     * completes both the data and the signal.
+     * {@code signalWaitUntil}). {@link #fence()} orders the whole operation like a put, and
+     * {@link #quiet()} completes both the data and the signal.
      *
      * @param <A> the Java array type of the local side, matching the symmetric object's ({@code long[]} for a {@link SymLongArray}, ...)
      * @param dest the symmetric destination object
@@ -662,10 +662,10 @@ public interface ShmemCtx {
      * source, which must not be modified until {@link #quiet()} (or {@link #sessionStop()}, or a barrier)
      * returns; the data is then delivered and visible on {@code pe}.
      *
-     * <p><b>Ordering:</b> The signal update is atomic with respect to the other signal routines on the
+     * <p><b>Ordering:</b> the signal update is atomic with respect to the other signal routines on the
      * same word ({@code signalAdd}, {@code signalSet}, put-with-signal, {@code signalFetch},
-     * {@code signalWaitUntil}). {@link #fence()} orders the whole operation like a put; {@link #quiet()}
-     * completes both the data and the signal.
+     * {@code signalWaitUntil}). {@link #fence()} orders the whole operation like a put, and
+     * {@link #quiet()} completes both the data and the signal.
      *
      * @param dest the symmetric destination object
      * @param destIndex the first element of {@code dest} to write
@@ -698,9 +698,9 @@ public interface ShmemCtx {
      * <p><b>Completion:</b> like a non-fetching AMO, it may return before the word is updated on
      * {@code pe}; {@link #quiet()} completes it.
      *
-     * <p><b>Ordering:</b> The signal update is atomic with respect to the other signal routines on the
+     * <p><b>Ordering:</b> the signal update is atomic with respect to the other signal routines on the
      * same word ({@code signalAdd}, {@code signalSet}, put-with-signal, {@code signalFetch},
-     * {@code signalWaitUntil}). After a {@link #fence()} it is delivered after the puts issued to
+     * {@code signalWaitUntil}). After a {@link #fence()}, it is delivered after the puts issued to
      * {@code pe} before the fence, so put, fence, signal is the split form of a put with signal.
      *
      * @param sig the symmetric array holding the signal word
@@ -725,9 +725,9 @@ public interface ShmemCtx {
      * <p><b>Completion:</b> like a non-fetching AMO, it may return before the word is updated on
      * {@code pe}; {@link #quiet()} completes it.
      *
-     * <p><b>Ordering:</b> The signal update is atomic with respect to the other signal routines on the
+     * <p><b>Ordering:</b> the signal update is atomic with respect to the other signal routines on the
      * same word ({@code signalAdd}, {@code signalSet}, put-with-signal, {@code signalFetch},
-     * {@code signalWaitUntil}). After a {@link #fence()} it is delivered after the puts issued to
+     * {@code signalWaitUntil}). After a {@link #fence()}, it is delivered after the puts issued to
      * {@code pe} before the fence, so put, fence, signal is the split form of a put with signal.
      *
      * @param sig the symmetric array holding the signal word
@@ -778,10 +778,10 @@ public interface ShmemCtx {
      * Reads one {@code long}, {@code source[index]} on PE {@code pe}; OpenSHMEM {@code shmem_g}
      * ({@code shmem_long_g}).
      *
-     * <p><b>Completion:</b> blocking: it returns when the data is returned. It reads what {@code pe}'s
-     * copy holds at some moment during the call; puts this PE issued to {@code pe} before it are
-     * guaranteed to be seen only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic
-     * with respect to AMOs on the element: read such an element with {@code atomicFetch}.
+     * <p><b>Completion:</b> blocking: it returns the value read. It reads what {@code pe}'s copy holds at
+     * some moment during the call; puts this PE issued to {@code pe} before it are guaranteed to be seen
+     * only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic with respect to AMOs
+     * on the element: read such an element with {@code atomicFetch}.
      *
      * @param source the symmetric source object
      * @param index the index of the element in the symmetric object
@@ -828,10 +828,10 @@ public interface ShmemCtx {
      * Reads one {@code int}, {@code source[index]} on PE {@code pe}; OpenSHMEM {@code shmem_g}
      * ({@code shmem_int_g}).
      *
-     * <p><b>Completion:</b> blocking: it returns when the data is returned. It reads what {@code pe}'s
-     * copy holds at some moment during the call; puts this PE issued to {@code pe} before it are
-     * guaranteed to be seen only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic
-     * with respect to AMOs on the element: read such an element with {@code atomicFetch}.
+     * <p><b>Completion:</b> blocking: it returns the value read. It reads what {@code pe}'s copy holds at
+     * some moment during the call; puts this PE issued to {@code pe} before it are guaranteed to be seen
+     * only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic with respect to AMOs
+     * on the element: read such an element with {@code atomicFetch}.
      *
      * @param source the symmetric source object
      * @param index the index of the element in the symmetric object
@@ -878,10 +878,10 @@ public interface ShmemCtx {
      * Reads one {@code short}, {@code source[index]} on PE {@code pe}; OpenSHMEM {@code shmem_g}
      * ({@code shmem_short_g}).
      *
-     * <p><b>Completion:</b> blocking: it returns when the data is returned. It reads what {@code pe}'s
-     * copy holds at some moment during the call; puts this PE issued to {@code pe} before it are
-     * guaranteed to be seen only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic
-     * with respect to AMOs on the element: read such an element with {@code atomicFetch}.
+     * <p><b>Completion:</b> blocking: it returns the value read. It reads what {@code pe}'s copy holds at
+     * some moment during the call; puts this PE issued to {@code pe} before it are guaranteed to be seen
+     * only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic with respect to AMOs
+     * on the element: read such an element with {@code atomicFetch}.
      *
      * @param source the symmetric source object
      * @param index the index of the element in the symmetric object
@@ -928,10 +928,10 @@ public interface ShmemCtx {
      * Reads one {@code byte}, {@code source[index]} on PE {@code pe}; OpenSHMEM {@code shmem_g}
      * ({@code shmem_byte_g}).
      *
-     * <p><b>Completion:</b> blocking: it returns when the data is returned. It reads what {@code pe}'s
-     * copy holds at some moment during the call; puts this PE issued to {@code pe} before it are
-     * guaranteed to be seen only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic
-     * with respect to AMOs on the element: read such an element with {@code atomicFetch}.
+     * <p><b>Completion:</b> blocking: it returns the value read. It reads what {@code pe}'s copy holds at
+     * some moment during the call; puts this PE issued to {@code pe} before it are guaranteed to be seen
+     * only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic with respect to AMOs
+     * on the element: read such an element with {@code atomicFetch}.
      *
      * @param source the symmetric source object
      * @param index the index of the element in the symmetric object
@@ -978,10 +978,10 @@ public interface ShmemCtx {
      * Reads one {@code char}, {@code source[index]} on PE {@code pe}; OpenSHMEM {@code shmem_g}
      * ({@code shmem_char_g}).
      *
-     * <p><b>Completion:</b> blocking: it returns when the data is returned. It reads what {@code pe}'s
-     * copy holds at some moment during the call; puts this PE issued to {@code pe} before it are
-     * guaranteed to be seen only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic
-     * with respect to AMOs on the element: read such an element with {@code atomicFetch}.
+     * <p><b>Completion:</b> blocking: it returns the value read. It reads what {@code pe}'s copy holds at
+     * some moment during the call; puts this PE issued to {@code pe} before it are guaranteed to be seen
+     * only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic with respect to AMOs
+     * on the element: read such an element with {@code atomicFetch}.
      *
      * @param source the symmetric source object
      * @param index the index of the element in the symmetric object
@@ -1028,10 +1028,10 @@ public interface ShmemCtx {
      * Reads one {@code float}, {@code source[index]} on PE {@code pe}; OpenSHMEM {@code shmem_g}
      * ({@code shmem_float_g}).
      *
-     * <p><b>Completion:</b> blocking: it returns when the data is returned. It reads what {@code pe}'s
-     * copy holds at some moment during the call; puts this PE issued to {@code pe} before it are
-     * guaranteed to be seen only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic
-     * with respect to AMOs on the element: read such an element with {@code atomicFetch}.
+     * <p><b>Completion:</b> blocking: it returns the value read. It reads what {@code pe}'s copy holds at
+     * some moment during the call; puts this PE issued to {@code pe} before it are guaranteed to be seen
+     * only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic with respect to AMOs
+     * on the element: read such an element with {@code atomicFetch}.
      *
      * @param source the symmetric source object
      * @param index the index of the element in the symmetric object
@@ -1078,10 +1078,10 @@ public interface ShmemCtx {
      * Reads one {@code double}, {@code source[index]} on PE {@code pe}; OpenSHMEM {@code shmem_g}
      * ({@code shmem_double_g}).
      *
-     * <p><b>Completion:</b> blocking: it returns when the data is returned. It reads what {@code pe}'s
-     * copy holds at some moment during the call; puts this PE issued to {@code pe} before it are
-     * guaranteed to be seen only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic
-     * with respect to AMOs on the element: read such an element with {@code atomicFetch}.
+     * <p><b>Completion:</b> blocking: it returns the value read. It reads what {@code pe}'s copy holds at
+     * some moment during the call; puts this PE issued to {@code pe} before it are guaranteed to be seen
+     * only after {@link #quiet()} ({@link #fence()} does not order gets). Not atomic with respect to AMOs
+     * on the element: read such an element with {@code atomicFetch}.
      *
      * @param source the symmetric source object
      * @param index the index of the element in the symmetric object
@@ -1638,8 +1638,8 @@ public interface ShmemCtx {
     /**
      * Atomically stores {@code value} in {@code dest[index]} on PE {@code pe} if the element equals
      * {@code cond} (the comparison and the store are one atomic step), and returns the element's value
-     * before the update; OpenSHMEM {@code shmem_atomic_compare_swap}
-     * ({@code shmem_long_atomic_compare_swap}).
+     * before the call (equal to {@code cond} when the store took place); OpenSHMEM
+     * {@code shmem_atomic_compare_swap} ({@code shmem_long_atomic_compare_swap}).
      *
      * <p><b>Completion:</b> blocking: it returns when the value has arrived; the update is then done on
      * {@code pe} (the other PEs' AMOs see it).
@@ -1919,9 +1919,10 @@ public interface ShmemCtx {
     /**
      * Atomically stores {@code value} in {@code dest[index]} on PE {@code pe} if the element equals
      * {@code cond} (the comparison and the store are one atomic step), and stores the element's value
-     * before the update in the local {@code fetch[fetchIndex]}; OpenSHMEM
-     * {@code shmem_atomic_compare_swap_nbi} ({@code shmem_long_atomic_compare_swap_nbi}), the non-blocking
-     * form of {@link #atomicCompareSwap(SymLongArray, long, long, long, int)}.
+     * before the call (equal to {@code cond} when the store took place) in the local
+     * {@code fetch[fetchIndex]}; OpenSHMEM {@code shmem_atomic_compare_swap_nbi}
+     * ({@code shmem_long_atomic_compare_swap_nbi}), the non-blocking form of
+     * {@link #atomicCompareSwap(SymLongArray, long, long, long, int)}.
      *
      * <p><b>Completion:</b> non-blocking: it returns at once; {@code fetch[fetchIndex]} holds the value
      * (and the update is complete on {@code pe}) only after {@link #quiet()} (or {@link #sessionStop()})
@@ -2108,8 +2109,8 @@ public interface ShmemCtx {
     /**
      * Atomically stores {@code value} in {@code dest[index]} on PE {@code pe} if the element equals
      * {@code cond} (the comparison and the store are one atomic step), and returns the element's value
-     * before the update; OpenSHMEM {@code shmem_atomic_compare_swap}
-     * ({@code shmem_int_atomic_compare_swap}).
+     * before the call (equal to {@code cond} when the store took place); OpenSHMEM
+     * {@code shmem_atomic_compare_swap} ({@code shmem_int_atomic_compare_swap}).
      *
      * <p><b>Completion:</b> blocking: it returns when the value has arrived; the update is then done on
      * {@code pe} (the other PEs' AMOs see it).
@@ -2389,9 +2390,10 @@ public interface ShmemCtx {
     /**
      * Atomically stores {@code value} in {@code dest[index]} on PE {@code pe} if the element equals
      * {@code cond} (the comparison and the store are one atomic step), and stores the element's value
-     * before the update in the local {@code fetch[fetchIndex]}; OpenSHMEM
-     * {@code shmem_atomic_compare_swap_nbi} ({@code shmem_int_atomic_compare_swap_nbi}), the non-blocking
-     * form of {@link #atomicCompareSwap(SymIntArray, long, int, int, int)}.
+     * before the call (equal to {@code cond} when the store took place) in the local
+     * {@code fetch[fetchIndex]}; OpenSHMEM {@code shmem_atomic_compare_swap_nbi}
+     * ({@code shmem_int_atomic_compare_swap_nbi}), the non-blocking form of
+     * {@link #atomicCompareSwap(SymIntArray, long, int, int, int)}.
      *
      * <p><b>Completion:</b> non-blocking: it returns at once; {@code fetch[fetchIndex]} holds the value
      * (and the update is complete on {@code pe}) only after {@link #quiet()} (or {@link #sessionStop()})
