@@ -136,7 +136,7 @@ fi
 # operation to a peer (Channel::connect, the peer's data fetched by UcxJob::peer), in these jobs by
 # init's closing barrier and the probe's; WireUp::connectEveryone and ::checkConnections run only
 # with JSHMEM_UCX_WIREUP=eager.
-traced=(io.jshmem.Shmem::init io.jshmem.core.bootstrap.Bootstraps::select io.jshmem.core.ShmemRuntime::create
+traced=(io.jshmem.Shmem::init io.jshmem.core.bootstrap.Bootstraps::select io.jshmem.core.runtime.ShmemRuntime::create
     io.jshmem.core.heap.SymmetricHeap::create io.jshmem.core.bootstrap.TcpBootstrap::fence
     io.jshmem.ucx.WireUp::create io.jshmem.ucx.WireUp::connectEveryone io.jshmem.ucx.WireUp::checkConnections
     'io.jshmem.ucx.Ucp::<clinit>' 'io.jshmem.ucx.UcxJob::<init>' io.jshmem.ucx.Ucp::init io.jshmem.ucx.Ucp::workerCreate

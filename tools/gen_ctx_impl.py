@@ -28,7 +28,7 @@ def from_value(t, v):
 def write(ALL, STD_AMO, EXT_AMO, SYNC):
     o = []
     w = o.append
-    w(license_headers.JAVA_HEADER + '''package io.jshmem.core;
+    w(license_headers.JAVA_HEADER + '''package io.jshmem.core.runtime;
 
 import io.jshmem.Cmp;
 import io.jshmem.ShmemCtx;
@@ -41,6 +41,10 @@ import io.jshmem.SymFloatArray;
 import io.jshmem.SymIntArray;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymShortArray;
+import io.jshmem.core.comm.Arrays2;
+import io.jshmem.core.comm.Comm;
+import io.jshmem.core.comm.PeState;
+import io.jshmem.core.comm.SymArrayImpl;
 import io.jshmem.core.transport.AmoOp;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -388,7 +392,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
     }}
 ''')
     w("}\n")
-    open("shmem-core/src/main/java/io/jshmem/core/AbstractShmemCtx.java", "w").write(guard_atomics("".join(o)))
+    open("shmem-core/src/main/java/io/jshmem/core/runtime/AbstractShmemCtx.java", "w").write(guard_atomics("".join(o)))
 
 
 def guard_atomics(code):

@@ -34,7 +34,7 @@ def expr(t, op, a, b):
 def write():
     o = []
     w = o.append
-    w(license_headers.JAVA_HEADER + '''package io.jshmem.core;
+    w(license_headers.JAVA_HEADER + '''package io.jshmem.core.coll;
 
 import io.jshmem.ReduceOp;
 import java.lang.foreign.MemorySegment;
@@ -113,4 +113,4 @@ final class Reductions {
     }}
 ''')
     w("}\n")
-    open("shmem-core/src/main/java/io/jshmem/core/Reductions.java", "w").write("".join(o))
+    open("shmem-core/src/main/java/io/jshmem/core/coll/Reductions.java", "w").write("".join(o))

@@ -22,14 +22,15 @@ module io.jshmem.core {
     // The per-PE log file handler, which JUL instantiates by reflection.
     exports io.jshmem.logging to java.logging;
 
-    // What a network transport needs: the transport SPI, the bootstrap, the heap, the settings.
-    exports io.jshmem.core to io.jshmem.ucx;
+    // What a network transport needs: the transport SPI, the bootstrap, the heap, and base (the
+    // settings, logging, native access). Not the runtime, contexts, teams or collectives.
+    exports io.jshmem.core.base to io.jshmem.ucx;
     exports io.jshmem.core.bootstrap to io.jshmem.ucx;
     exports io.jshmem.core.heap to io.jshmem.ucx;
     exports io.jshmem.core.transport to io.jshmem.ucx;
 
     uses io.jshmem.core.transport.TransportProvider;
 
-    provides io.jshmem.spi.ShmemProvider with io.jshmem.core.ShmemProviderImpl;
-    provides io.jshmem.spi.SubprocessSupport with io.jshmem.core.forksafety.SubprocessSupportImpl;
+    provides io.jshmem.spi.ShmemProvider with io.jshmem.core.runtime.ShmemProviderImpl;
+    provides io.jshmem.spi.SubprocessSupport with io.jshmem.core.runtime.SubprocessSupportImpl;
 }

@@ -11,7 +11,7 @@ import java.util.ServiceLoader;
 /** Finds the runtime (shmem-core), once: by its class name on the class path, else through {@link ServiceLoader}. */
 final class RuntimeLocator {
     /** shmem-core's provider, as its {@code META-INF/services} file and module declaration name it. */
-    static final String RUNTIME_PROVIDER = "io.jshmem.core.ShmemProviderImpl";
+    static final String RUNTIME_PROVIDER = "io.jshmem.core.runtime.ShmemProviderImpl";
     private static volatile ShmemProvider provider;
 
     private RuntimeLocator() {

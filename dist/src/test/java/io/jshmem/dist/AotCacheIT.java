@@ -79,7 +79,7 @@ class AotCacheIT {
         // The training ran as a launched job: the bootstrap's socket classes come from the cache,
         // and so do jshmem's lambdas (the cache's module graph matches the PEs' native access).
         assertFromCache(List.of(), List.of("io.jshmem.core.bootstrap.TcpBootstrap$Identity", "sun.nio.ch.SocketChannelImpl",
-                "io.jshmem.core.ShmemRuntime$$Lambda/"));
+                "io.jshmem.core.runtime.ShmemRuntime$$Lambda/"));
         if (libucpInstalled()) {
             assertFromCache(List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self"),
                     List.of("io.jshmem.ucx.Ucp", "jdk.internal.foreign.abi.DowncallLinker"));

@@ -131,7 +131,7 @@ class ModulePathIT {
                         || l.equals("qualified exports io.jshmem.logging to java.logging")),
                 "the runtime's packages are exported to the UCX module only:\n" + core.text);
         assertTrue(core.has("qualified exports io.jshmem.logging to java.logging"), core.text);
-        assertTrue(core.has("provides io.jshmem.spi.ShmemProvider with io.jshmem.core.ShmemProviderImpl"), core.text);
+        assertTrue(core.has("provides io.jshmem.spi.ShmemProvider with io.jshmem.core.runtime.ShmemProviderImpl"), core.text);
         assertTrue(core.has("provides io.jshmem.spi.SubprocessSupport with "), core.text);
         assertTrue(core.has("uses io.jshmem.core.transport.TransportProvider"), core.text);
 

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GeneratedCodeTest {
     private static final List<String> OUTPUT_DIRS = List.of(
-            "shmem-api/src/main/java/io/jshmem", "shmem-core/src/main/java/io/jshmem/core");
+            "shmem-api/src/main/java/io/jshmem", "shmem-core/src/main/java/io/jshmem/core/runtime",
+            "shmem-core/src/main/java/io/jshmem/core/coll");
 
     @Test
     void generatedSourcesMatchTheGenerator(@TempDir Path tmp) throws Exception {

@@ -7,7 +7,7 @@ package io.jshmem.ucx;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
-import io.jshmem.core.Log;
+import io.jshmem.core.base.Log;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.LockSupport;

@@ -5,14 +5,14 @@
 package io.jshmem.ucx;
 
 import io.jshmem.ShmemException;
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import io.jshmem.core.bootstrap.Bootstrap;
 import java.lang.foreign.Arena;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.foreign.Linker;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.ConcurrentHashMap;

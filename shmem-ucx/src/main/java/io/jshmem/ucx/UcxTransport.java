@@ -10,7 +10,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import io.jshmem.Shmem;
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.AmoOp;

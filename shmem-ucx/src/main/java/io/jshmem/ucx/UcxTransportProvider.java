@@ -4,8 +4,8 @@
  */
 package io.jshmem.ucx;
 
-import io.jshmem.core.Config;
-import io.jshmem.core.NativeAccess;
+import io.jshmem.core.base.Config;
+import io.jshmem.core.base.NativeAccess;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.RemoteTransport;

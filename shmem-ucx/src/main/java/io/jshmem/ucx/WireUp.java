@@ -10,9 +10,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jshmem.ShmemException;
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
+import io.jshmem.core.base.LaunchEnv;
 import io.jshmem.core.bootstrap.Bootstrap;
-import io.jshmem.core.bootstrap.LaunchEnv;
 import io.jshmem.core.heap.SymmetricHeap;
 import java.io.IOException;
 import java.lang.foreign.Arena;

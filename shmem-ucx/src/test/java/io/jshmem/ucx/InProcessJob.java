@@ -4,7 +4,7 @@
  */
 package io.jshmem.ucx;
 
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.testing.InProcessBootstrap;
 import io.jshmem.core.testing.PeThreads;

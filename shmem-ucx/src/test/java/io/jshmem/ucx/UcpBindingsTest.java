@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import io.jshmem.core.transport.AmoOp;
 import java.io.IOException;
 import java.io.InputStream;

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jshmem.Shmem;
 import io.jshmem.ShmemException;
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.testing.InProcessBootstrap;
 import io.jshmem.core.transport.AmoOp;

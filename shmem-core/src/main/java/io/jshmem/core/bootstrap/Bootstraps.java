@@ -32,7 +32,7 @@ public final class Bootstraps {
      */
     public static Bootstrap select(Map<String, String> env, Bootstrap previous) {
         if (previous instanceof PmiBootstrap pmi) {
-            return pmi.reopen(io.jshmem.core.Config.Network.fromEnvironment(env).pmiReinitTimeoutNanos());
+            return pmi.reopen(io.jshmem.core.base.Config.Network.fromEnvironment(env).pmiReinitTimeoutNanos());
         }
         int generation = previous == null ? 0 : previous.generation() + 1;
         Bootstrap b = TcpBootstrap.fromEnvironment(env, generation);

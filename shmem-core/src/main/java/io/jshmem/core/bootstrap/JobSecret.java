@@ -4,9 +4,11 @@
  */
 package io.jshmem.core.bootstrap;
 
+import io.jshmem.core.base.LaunchEnv;
 import static io.jshmem.core.bootstrap.BootstrapProtocol.SECRET_BYTES;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -17,7 +19,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
-import java.nio.ByteBuffer;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;

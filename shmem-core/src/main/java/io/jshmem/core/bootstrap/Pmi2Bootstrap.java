@@ -4,11 +4,12 @@
  */
 package io.jshmem.core.bootstrap;
 
+import io.jshmem.core.base.NativeLibrary;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import io.jshmem.ShmemException;
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;

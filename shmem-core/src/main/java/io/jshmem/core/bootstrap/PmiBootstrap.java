@@ -4,7 +4,7 @@
  */
 package io.jshmem.core.bootstrap;
 
-import io.jshmem.core.Log;
+import io.jshmem.core.base.Log;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@
 package io.jshmem.core.bootstrap;
 
 import io.jshmem.ShmemException;
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import java.util.Map;
 
 /**

@@ -4,6 +4,7 @@
  */
 package io.jshmem.core.bootstrap;
 
+import io.jshmem.core.base.LaunchEnv;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

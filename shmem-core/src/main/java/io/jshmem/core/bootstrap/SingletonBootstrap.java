@@ -4,8 +4,8 @@
  */
 package io.jshmem.core.bootstrap;
 
-import io.jshmem.core.Log;
-import io.jshmem.core.forksafety.ProcFs;
+import io.jshmem.core.base.Log;
+import io.jshmem.core.base.ProcFs;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;

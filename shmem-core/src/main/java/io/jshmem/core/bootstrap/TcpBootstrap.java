@@ -4,10 +4,11 @@
  */
 package io.jshmem.core.bootstrap;
 
+import io.jshmem.core.base.LaunchEnv;
 import static io.jshmem.core.bootstrap.BootstrapProtocol.*;
 
-import io.jshmem.core.Log;
-import io.jshmem.core.forksafety.ProcFs;
+import io.jshmem.core.base.Log;
+import io.jshmem.core.base.ProcFs;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -22,8 +23,8 @@ import java.net.NoRouteToHostException;
 import java.net.Proxy;
 import java.net.Socket;
 import java.net.SocketException;
-import java.net.UnknownHostException;
 import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

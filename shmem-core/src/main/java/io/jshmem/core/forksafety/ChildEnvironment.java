@@ -4,7 +4,7 @@
  */
 package io.jshmem.core.forksafety;
 
-import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.core.base.LaunchEnv;
 import java.util.List;
 import java.util.Map;
 

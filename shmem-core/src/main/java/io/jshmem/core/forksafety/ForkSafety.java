@@ -4,11 +4,11 @@
  */
 package io.jshmem.core.forksafety;
 
-import io.jshmem.ForkSafetyReport;
 import io.jshmem.ForkSafetyReport.Effect;
 import io.jshmem.ForkSafetyReport.Finding;
-import io.jshmem.core.Config;
-import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.ForkSafetyReport;
+import io.jshmem.core.base.Config;
+import io.jshmem.core.base.LaunchEnv;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,8 @@
  */
 package io.jshmem.core.forksafety;
 
-import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.core.base.LaunchEnv;
+import io.jshmem.core.base.ProcFs;
 
 import io.jshmem.SubprocessRefusedException;
 import io.jshmem.core.forksafety.PeIdentity.Scheme;

@@ -5,8 +5,8 @@
 package io.jshmem.core.heap;
 
 import io.jshmem.ShmemException;
-import io.jshmem.core.Config;
-import io.jshmem.core.Log;
+import io.jshmem.core.base.Config;
+import io.jshmem.core.base.Log;
 import io.jshmem.core.bootstrap.Bootstrap;
 import java.io.IOException;
 import java.lang.foreign.Arena;

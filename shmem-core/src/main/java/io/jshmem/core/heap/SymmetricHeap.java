@@ -5,7 +5,7 @@
 package io.jshmem.core.heap;
 
 import io.jshmem.ShmemException;
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import io.jshmem.core.bootstrap.Bootstrap;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

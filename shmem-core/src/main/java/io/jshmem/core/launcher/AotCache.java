@@ -4,7 +4,7 @@
  */
 package io.jshmem.core.launcher;
 
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

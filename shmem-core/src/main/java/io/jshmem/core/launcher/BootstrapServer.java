@@ -219,7 +219,7 @@ final class BootstrapServer implements AutoCloseable {
         return server;
     }
 
-    /** host:port for {@link io.jshmem.core.bootstrap.LaunchEnv#BOOTSTRAP}. */
+    /** host:port for {@link io.jshmem.core.base.LaunchEnv#BOOTSTRAP}. */
     String hostPort() {
         return address().getAddress().getHostAddress() + ":" + port();
     }

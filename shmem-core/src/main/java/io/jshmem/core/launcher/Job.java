@@ -4,9 +4,9 @@
  */
 package io.jshmem.core.launcher;
 
+import io.jshmem.core.base.LaunchEnv;
 import io.jshmem.core.bootstrap.BootstrapProtocol;
 import io.jshmem.core.bootstrap.JobSecret;
-import io.jshmem.core.bootstrap.LaunchEnv;
 import io.jshmem.core.launcher.HostList.Placement;
 import java.io.File;
 import java.io.FileInputStream;

@@ -4,9 +4,9 @@
  */
 package io.jshmem.core.launcher;
 
-import io.jshmem.core.bootstrap.BootstrapProtocol;
 import io.jshmem.ShmemVersion;
-import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.core.base.LaunchEnv;
+import io.jshmem.core.bootstrap.BootstrapProtocol;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -4,8 +4,8 @@
  */
 package io.jshmem.core.launcher;
 
-import io.jshmem.core.NativeAccess;
-import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.core.base.LaunchEnv;
+import io.jshmem.core.base.NativeAccess;
 import io.jshmem.core.launcher.LaunchOptions.UsageException;
 import java.io.File;
 import java.io.IOException;

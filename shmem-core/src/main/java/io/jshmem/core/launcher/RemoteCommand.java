@@ -4,7 +4,7 @@
  */
 package io.jshmem.core.launcher;
 
-import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.core.base.LaunchEnv;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

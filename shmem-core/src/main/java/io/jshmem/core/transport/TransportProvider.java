@@ -4,7 +4,7 @@
  */
 package io.jshmem.core.transport;
 
-import io.jshmem.core.Config;
+import io.jshmem.core.base.Config;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.heap.SymmetricHeap;
 

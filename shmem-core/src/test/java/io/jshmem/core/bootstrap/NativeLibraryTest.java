@@ -4,6 +4,7 @@
  */
 package io.jshmem.core.bootstrap;
 
+import io.jshmem.core.base.NativeLibrary;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -4,6 +4,7 @@
  */
 package io.jshmem.core.bootstrap;
 
+import io.jshmem.core.base.LaunchEnv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

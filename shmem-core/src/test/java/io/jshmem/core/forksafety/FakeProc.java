@@ -4,6 +4,7 @@
  */
 package io.jshmem.core.forksafety;
 
+import io.jshmem.core.base.ProcFs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

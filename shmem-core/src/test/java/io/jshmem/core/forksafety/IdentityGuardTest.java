@@ -4,6 +4,7 @@
  */
 package io.jshmem.core.forksafety;
 
+import io.jshmem.core.base.ProcFs;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

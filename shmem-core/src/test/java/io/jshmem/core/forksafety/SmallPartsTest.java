@@ -4,11 +4,12 @@
  */
 package io.jshmem.core.forksafety;
 
+import io.jshmem.core.base.ProcFs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jshmem.core.bootstrap.LaunchEnv;
+import io.jshmem.core.base.LaunchEnv;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -1,0 +1,156 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.comm;
+
+import io.jshmem.ShmemException;
+import io.jshmem.SymArray;
+import io.jshmem.SymType;
+import io.jshmem.core.heap.SymmetricHeap;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A symmetric array: a place in the symmetric heap (the same offset on every PE) plus this PE's
+ * view of it. Immutable but for {@link #freed}, set by the collective free.
+ */
+public abstract class SymArrayImpl<A> implements SymArray<A> {
+    public final SymmetricHeap heap;
+    public final SymType<?> type;
+    public final ValueLayout layout;
+    /** Byte offset in every PE's heap segment. */
+    public final long offset;
+    public final long length;
+    /** log2 of the element size. */
+    public final int shift;
+    public final MemorySegment local;
+    public boolean freed;
+    /**
+     * Where the next testAny / waitUntilAny over this object starts scanning: just after the index
+     * the last one returned, so every satisfied index is returned within {@code length} calls
+     * (OpenSHMEM 1.6, shmem_test_any). Racy by design: threads sharing the object only share the fairness.
+     */
+    public long anyStart;
+
+    SymArrayImpl(SymmetricHeap heap, SymType<?> type, long offset, long length) {
+        this.heap = heap;
+        this.type = type;
+        this.layout = type.layout();
+        this.offset = offset;
+        this.length = length;
+        this.shift = Integer.numberOfTrailingZeros(type.elementSize());
+        this.local = heap.self().asSlice(offset, length << shift);
+    }
+
+    public static SymArrayImpl<?> create(SymmetricHeap heap, SymType<?> type, long offset, long length) {
+        return switch (type.name()) {
+            case "long" -> new SymLongArrayImpl(heap, offset, length);
+            case "int" -> new SymIntArrayImpl(heap, offset, length);
+            case "short" -> new SymShortArrayImpl(heap, offset, length);
+            case "byte" -> new SymByteArrayImpl(heap, offset, length);
+            case "char" -> new SymCharArrayImpl(heap, offset, length);
+            case "float" -> new SymFloatArrayImpl(heap, offset, length);
+            case "double" -> new SymDoubleArrayImpl(heap, offset, length);
+            default -> throw new IllegalArgumentException(type.name());
+        };
+    }
+
+    @Override
+    public final long length() {
+        return length;
+    }
+
+    @Override
+    public final SymType<?> type() {
+        return type;
+    }
+
+    @Override
+    public final long byteSize() {
+        return length << shift;
+    }
+
+    /** Byte offset of this object in the symmetric heap (the same on every PE). */
+    public final long heapOffset() {
+        return offset;
+    }
+
+    @Override
+    public final MemorySegment local() {
+        if (freed) {
+            throw heap.deadObject(this);
+        }
+        return local;
+    }
+
+    /** What a local element access throws instead of a fault on the heap's pages (see SymmetricHeap.fault). */
+    final ShmemException fault(InternalError e, String routine) {
+        return heap.fault(e, routine + " on " + this, heap.myPe());
+    }
+
+    /** Checks a local element access. */
+    final long localOffset(long index) {
+        if (freed) {
+            throw heap.deadObject(this);
+        }
+        if (index < 0 || index >= length) {
+            throw new ShmemException("PE " + heap.myPe() + ": index " + index + " out of bounds for symmetric "
+                    + type.name() + " array of length " + length);
+        }
+        return index << shift;
+    }
+
+    /**
+     * A bulk get: elements {@code [index, index + nelems)} of this PE's copy into
+     * {@code dest[destIndex, destIndex + nelems)}, a Java array of {@code arrayLength} elements of
+     * {@code elementLayout}'s carrier (the typed subclass's constant, so the copy compiles to a
+     * plain memory copy).
+     */
+    final void copyOut(ValueLayout elementLayout, long index, Object dest, int destIndex, int arrayLength, int nelems) {
+        long off = localRange(index, nelems, dest, destIndex, arrayLength, "get");
+        try {
+            MemorySegment.copy(local, elementLayout, off, dest, destIndex, nelems);
+        } catch (InternalError e) {
+            throw fault(e, "get");
+        }
+    }
+
+    /** A bulk set: {@code source[sourceIndex, sourceIndex + nelems)} into elements {@code [index, index + nelems)}, as {@link #copyOut}. */
+    final void copyIn(ValueLayout elementLayout, long index, Object source, int sourceIndex, int arrayLength, int nelems) {
+        long off = localRange(index, nelems, source, sourceIndex, arrayLength, "set");
+        try {
+            MemorySegment.copy(source, sourceIndex, local, elementLayout, off, nelems);
+        } catch (InternalError e) {
+            throw fault(e, "set");
+        }
+    }
+
+    /**
+     * Checks a bulk local copy between elements {@code [index, index + nelems)} and a Java array
+     * of {@code arrayLength} elements ({@code array[arrayIndex, arrayIndex + nelems)}); returns the
+     * byte offset of element {@code index} in {@link #local}. The symmetric side fails with a
+     * {@link ShmemException} naming the PE, the Java side as Java's copies do (put and get too).
+     */
+    private long localRange(long index, int nelems, Object array, int arrayIndex, int arrayLength, String routine) {
+        if (freed) {
+            throw heap.deadObject(this);
+        }
+        if (index < 0 || nelems < 0 || index > length - nelems) {
+            throw new ShmemException("PE " + heap.myPe() + ": " + routine + " of " + nelems + " elements at index " + index
+                    + (nelems < 0 ? ": negative count" : index < 0 ? ": negative index" : ": elements [" + index + ", "
+                    + (index + nelems) + ") are outside the symmetric " + type.name() + " array of length " + length));
+        }
+        if (array == null) {
+            throw new NullPointerException("local array is null");
+        }
+        java.util.Objects.checkFromIndexSize(arrayIndex, nelems, arrayLength);
+        return index << shift;
+    }
+
+    @Override
+    public String toString() {
+        return "Sym" + Character.toUpperCase(type.name().charAt(0)) + type.name().substring(1) + "Array[length=" + length
+                + ", offset=" + offset + (freed ? ", freed" : "") + "]";
+    }
+}
