@@ -141,7 +141,7 @@ fi
 
 # ---------------------------------------------------------------- build jshmem and the ports
 
-jshmem_modules=(shmem-api shmem-core shmem-spawn shmem-ucx)
+jshmem_modules=(shmem-api shmem-core shmem-spawn shmem-ucx shmem-launcher)
 stamp=$root/apps/target/kernels.sh.built # written after a successful build
 need_build=0
 [[ -e $stamp ]] || need_build=1

@@ -101,14 +101,19 @@ module_jar() {
 }
 
 # snapshot_jshmem DIR: DIR/bin (a copy of bin/) and DIR/lib (the jars of the modules named in
-# $jshmem_modules), oshrun's distribution layout, and an empty DIR/app for the programs' jars.
+# $jshmem_modules; shmem-launcher's in DIR/lib/launcher, off the PEs' class path), oshrun's
+# distribution layout, and an empty DIR/app for the programs' jars.
 snapshot_jshmem() {
     local m
     rm -rf "$1"
-    mkdir -p "$1/lib" "$1/app"
+    mkdir -p "$1/lib/launcher" "$1/app"
     cp -r "$root/bin" "$1/"
     for m in "${jshmem_modules[@]}"; do
-        cp "$(module_jar "$m")" "$1/lib/"
+        if [[ $m == shmem-launcher ]]; then
+            cp "$(module_jar "$m")" "$1/lib/launcher/"
+        else
+            cp "$(module_jar "$m")" "$1/lib/"
+        fi
     done
 }
 

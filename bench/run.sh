@@ -145,7 +145,7 @@ export JAVA_HOME PATH=$JAVA_HOME/bin:$PATH
 # ---------------------------------------------------------------- build
 
 t_start=$(now)
-jshmem_modules=(shmem-api shmem-core shmem-spawn shmem-ucx)
+jshmem_modules=(shmem-api shmem-core shmem-spawn shmem-ucx shmem-launcher)
 stamp=$root/shmem-bench/target/run.sh.built # written after a successful build
 need_build=0
 [[ -e $stamp && -e $root/shmem-bench/target/runtime.classpath ]] || need_build=1

@@ -88,7 +88,7 @@ if [[ -z ${JAVA_HOME:-} || ! -x ${JAVA_HOME:-}/bin/jfr ]] ||
 fi
 export JAVA_HOME PATH=$JAVA_HOME/bin:$PATH
 
-jshmem_modules=(shmem-api shmem-core shmem-spawn shmem-ucx)
+jshmem_modules=(shmem-api shmem-core shmem-spawn shmem-ucx shmem-launcher)
 stamp=$root/shmem-bench/target/scale.sh.built
 need_build=0
 [[ -e $stamp ]] || need_build=1

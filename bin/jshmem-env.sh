@@ -1,7 +1,8 @@
 # Copyright 2026 The jshmem developers
 # SPDX-License-Identifier: Apache-2.0
 # Sourced by bin/oshrun, bin/shmem-info, bin/shmem-report and bin/oshjavac: finds a JDK 25+ ($JAVA) and the jshmem classes
-# ($JSHMEM_CP, $ROOT). $1 is the calling command's name, for error messages.
+# ($JSHMEM_CP, $ROOT) and oshrun's launcher ($JSHMEM_LAUNCHER_CP: its jar or classes, which only
+# oshrun's own JVM runs, never a PE). $1 is the calling command's name, for error messages.
 _jshmem_cmd=${1:-jshmem}
 
 die() {
@@ -70,22 +71,25 @@ ROOT=$(CDPATH= cd -- "${REPLY%/*}/.." && pwd -P)
 
 shopt -s nullglob
 jars=("$ROOT"/lib/*.jar)
+_jshmem_launcher=("$ROOT"/lib/launcher/*.jar)
 shopt -u nullglob
 if ((${#jars[@]} > 0)); then
-    # Distribution layout: the jshmem jars in lib/.
+    # Distribution layout: the jshmem jars in lib/, the launcher's in lib/launcher/.
     _jshmem_ifs=$IFS
     IFS=:
     JSHMEM_CP=${jars[*]}
+    JSHMEM_LAUNCHER_CP=${_jshmem_launcher[*]}
     IFS=$_jshmem_ifs
 else
     # Source tree layout: the modules' jars in target/ (made by `mvn package` or `install`) when
     # each is at least as new as every file of its module's target/classes, so that oshrun can start
     # the PEs from an ahead-of-time cache (the JVM archives classes from jars only); else the
     # classes directories (e.g. after `mvn compile`, or an IDE's build into target/classes).
-    [[ -f $ROOT/shmem-core/target/classes/io/jshmem/core/launcher/Launcher.class ]] ||
+    # shmem-launcher's (last) becomes $JSHMEM_LAUNCHER_CP, not part of the PEs' $JSHMEM_CP.
+    [[ -f $ROOT/shmem-core/target/classes/module-info.class ]] ||
         die "jshmem is not built: run \`mvn -DskipTests install\` in $ROOT"
     _jshmem_dirs=() _jshmem_jars=() _jshmem_newer=() _jshmem_use_jars=1
-    for module in shmem-api shmem-core shmem-spawn shmem-ucx shmem-report; do
+    for module in shmem-api shmem-core shmem-spawn shmem-ucx shmem-report shmem-launcher; do
         if [[ -d $ROOT/$module/target/classes ]]; then
             _jshmem_dirs+=("$ROOT/$module/target/classes")
             _jshmem_jar=
@@ -106,20 +110,27 @@ else
     done
     # find -path takes a pattern: a root with pattern characters in its name keeps the classes.
     [[ $ROOT == *[][*?\\]* ]] && _jshmem_use_jars=
-    JSHMEM_CP=
     if [[ -n $_jshmem_use_jars ]] &&
         [[ -z $(find "${_jshmem_dirs[@]}" -type f \( "${_jshmem_newer[@]}" \) -print -quit 2>/dev/null) ]]; then
-        _jshmem_ifs=$IFS
-        IFS=:
-        JSHMEM_CP=${_jshmem_jars[*]}
-        IFS=$_jshmem_ifs
-        jars=("${_jshmem_jars[@]}")
-    else
-        _jshmem_ifs=$IFS
-        IFS=:
-        JSHMEM_CP=${_jshmem_dirs[*]}
-        IFS=$_jshmem_ifs
+        _jshmem_dirs=("${_jshmem_jars[@]}")
     fi
-    unset _jshmem_dirs _jshmem_jars _jshmem_newer _jshmem_jar _jshmem_f _jshmem_use_jars
+    # The launcher's entry (when built) goes to $JSHMEM_LAUNCHER_CP; $jars (which enables the
+    # start-up caches) holds the PEs' jars only.
+    _jshmem_launcher=() _jshmem_pe=()
+    for _jshmem_f in "${_jshmem_dirs[@]}"; do
+        if [[ $_jshmem_f == "$ROOT/shmem-launcher/"* ]]; then
+            _jshmem_launcher+=("$_jshmem_f")
+        else
+            _jshmem_pe+=("$_jshmem_f")
+        fi
+    done
+    [[ ${_jshmem_pe[0]-} == *.jar ]] && jars=("${_jshmem_pe[@]}")
+    _jshmem_ifs=$IFS
+    IFS=:
+    JSHMEM_CP=${_jshmem_pe[*]}
+    JSHMEM_LAUNCHER_CP=${_jshmem_launcher[*]-}
+    IFS=$_jshmem_ifs
+    unset _jshmem_dirs _jshmem_jars _jshmem_newer _jshmem_jar _jshmem_f _jshmem_use_jars _jshmem_pe
 fi
+unset _jshmem_launcher
 

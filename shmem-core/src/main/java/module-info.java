@@ -6,10 +6,11 @@
  * jshmem's runtime: the provider of {@link io.jshmem.spi.ShmemProvider} (what {@code Shmem.init()}
  * finds) and of {@link io.jshmem.spi.SubprocessSupport} (for {@code io.jshmem.spawn}). It exports
  * nothing to applications, which use the API module {@code io.jshmem}; the transport SPI and what a
- * transport needs are exported to the UCX module only. Native code (futexes, PMI, libibverbs) is
- * called through the FFM API: run with {@code --enable-native-access=io.jshmem.core}.
+ * transport needs are exported to the UCX module only, and the bootstrap protocol and settings to
+ * oshrun's launcher ({@code io.jshmem.launcher}), which PEs do not load. Native code (futexes, PMI,
+ * libibverbs) is called through the FFM API: run with {@code --enable-native-access=io.jshmem.core}.
  */
-@SuppressWarnings("module") // io.jshmem.ucx, the target of the qualified exports, is built after this module
+@SuppressWarnings("module") // io.jshmem.ucx and io.jshmem.launcher, the targets of the qualified exports, are built after this module
 module io.jshmem.core {
     requires io.jshmem;
     requires java.management; // SHMEM_INFO reports the JVM's options
@@ -24,8 +25,10 @@ module io.jshmem.core {
 
     // What a network transport needs: the transport SPI, the bootstrap, the heap, and base (the
     // settings, logging, native access). Not the runtime, contexts, teams or collectives.
-    exports io.jshmem.core.base to io.jshmem.ucx;
-    exports io.jshmem.core.bootstrap to io.jshmem.ucx;
+    // The launcher (oshrun's JVM only) needs base (settings, native access, the launch environment)
+    // and the bootstrap protocol and job secret.
+    exports io.jshmem.core.base to io.jshmem.ucx, io.jshmem.launcher;
+    exports io.jshmem.core.bootstrap to io.jshmem.ucx, io.jshmem.launcher;
     exports io.jshmem.core.heap to io.jshmem.ucx;
     exports io.jshmem.core.transport to io.jshmem.ucx;
 

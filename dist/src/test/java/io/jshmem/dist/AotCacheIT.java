@@ -161,7 +161,7 @@ class AotCacheIT {
         try (Stream<Path> s = Files.list(logs)) {
             for (Path f : s.toList()) {
                 Files.readAllLines(f, StandardCharsets.UTF_8).stream()
-                        .filter(l -> l.contains("] io.jshmem.core.launcher.Launcher ")).forEach(loads::add);
+                        .filter(l -> l.contains("] io.jshmem.launcher.Launcher ")).forEach(loads::add);
             }
         }
         assertEquals(1, loads.size(), "the launcher JVM's class-loading log: " + loads + r.describe());

@@ -71,8 +71,11 @@ class DistributionIT {
         for (String module : List.of("shmem-api", "shmem-core", "shmem-spawn", "shmem-ucx", "shmem-report")) {
             assertTrue(lib.contains(module + "-" + VERSION + ".jar"), module + " jar missing from lib/: " + lib);
         }
-        assertFalse(lib.stream().anyMatch(n -> n.contains("examples") || n.contains("apps") || n.contains("junit")),
+        assertFalse(lib.stream().anyMatch(n -> n.contains("examples") || n.contains("apps") || n.contains("junit")
+                        || n.contains("launcher") && !n.equals("launcher")),
                 "lib/ holds only the library and its runtime dependencies: " + lib);
+        // oshrun's launcher beside them, off the PEs' class path (lib/*.jar).
+        assertTrue(Files.isRegularFile(dist.resolve("lib/launcher/shmem-launcher-" + VERSION + ".jar")), "lib/launcher/: " + lib);
         String license = Files.readString(dist.resolve("LICENSE"));
         assertTrue(license.contains("Apache License") && license.contains("Version 2.0, January 2004"));
     }

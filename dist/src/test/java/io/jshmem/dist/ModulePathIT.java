@@ -128,8 +128,13 @@ class ModulePathIT {
         // ... and the per-PE log file handler to java.logging, which instantiates it by reflection
         // (a JUL configuration names io.jshmem.logging.PeFileHandler).
         assertTrue(core.qualifiedExports().stream().allMatch(l -> l.endsWith(" to io.jshmem.ucx")
+                        || l.endsWith(" to io.jshmem.launcher io.jshmem.ucx")
                         || l.equals("qualified exports io.jshmem.logging to java.logging")),
                 "the runtime's packages are exported to the UCX module only:\n" + core.text);
+        // ... and to oshrun's launcher only the settings and the bootstrap protocol.
+        assertEquals(List.of("qualified exports io.jshmem.core to io.jshmem.launcher io.jshmem.ucx",
+                        "qualified exports io.jshmem.core.bootstrap to io.jshmem.launcher io.jshmem.ucx"),
+                core.qualifiedExports().stream().filter(l -> l.contains("io.jshmem.launcher")).toList(), core.text);
         assertTrue(core.has("qualified exports io.jshmem.logging to java.logging"), core.text);
         assertTrue(core.has("provides io.jshmem.spi.ShmemProvider with io.jshmem.core.runtime.ShmemProviderImpl"), core.text);
         assertTrue(core.has("provides io.jshmem.spi.SubprocessSupport with "), core.text);

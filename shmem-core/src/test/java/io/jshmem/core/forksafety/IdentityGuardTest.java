@@ -40,7 +40,7 @@ class IdentityGuardTest {
         proc = new FakeProc(dir)
                 .process(1, 0, "systemd", 1, null, "/sbin/init", List.of())
                 .process(100, 1, "bash", 10, Map.of("PATH", "/usr/bin"), "-bash", List.of())
-                .process(200, 100, "java", 20, Map.of("PATH", "/usr/bin"), "java io.jshmem.core.launcher.Launcher -np 2 Main", List.of());
+                .process(200, 100, "java", 20, Map.of("PATH", "/usr/bin"), "java io.jshmem.launcher.Launcher -np 2 Main", List.of());
     }
 
     /** The PE (300), with the given mappings, and this process (400) as its child started at {@code childStart}. */
@@ -71,7 +71,7 @@ class IdentityGuardTest {
         pe.put("JSHMEM_LAUNCHER_PID", "200");
         // An ancestor carrying the identity would refuse the PE, were the ancestors read.
         proc.process(150, 100, "java", 15, PE1, "java -cp app.jar Main", List.of(SEGMENT))
-                .process(200, 150, "java", 20, Map.of("PATH", "/usr/bin"), "java io.jshmem.core.launcher.Launcher -np 2 Main", List.of())
+                .process(200, 150, "java", 20, Map.of("PATH", "/usr/bin"), "java io.jshmem.launcher.Launcher -np 2 Main", List.of())
                 .process(300, 200, "java", 30, pe, "java -cp app.jar Main", List.of());
         assertDoesNotThrow(() -> IdentityGuard.check(pe, proc.fs, 300, Scheme.ACTIVE));
         pe.put("JSHMEM_LAUNCHER_PID", "201");
