@@ -132,7 +132,7 @@ class ModulePathIT {
                         || l.equals("qualified exports io.jshmem.logging to java.logging")),
                 "the runtime's packages are exported to the UCX module only:\n" + core.text);
         // ... and to oshrun's launcher only the settings and the bootstrap protocol.
-        assertEquals(List.of("qualified exports io.jshmem.core to io.jshmem.launcher io.jshmem.ucx",
+        assertEquals(List.of("qualified exports io.jshmem.core.base to io.jshmem.launcher io.jshmem.ucx",
                         "qualified exports io.jshmem.core.bootstrap to io.jshmem.launcher io.jshmem.ucx"),
                 core.qualifiedExports().stream().filter(l -> l.contains("io.jshmem.launcher")).toList(), core.text);
         assertTrue(core.has("qualified exports io.jshmem.logging to java.logging"), core.text);
