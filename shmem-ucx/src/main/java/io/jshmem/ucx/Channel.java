@@ -79,9 +79,12 @@ final class Channel {
     private final OptionalLock quietLock;
     /** Application threads inside the transport (posting, or waiting and progressing the worker themselves): the progress thread stays out of their way. */
     final AtomicInteger waiters = new AtomicInteger();
-    MemorySegment worker = MemorySegment.NULL;
+    /** This channel's worker, made by its constructor and destroyed by {@link #release}. */
+    private final MemorySegment worker;
     /** {@code worker.address()}, for the hot-path calls; 0 once destroyed. */
     volatile long workerHandle;
+    /** The worker's event fd (for the {@link ProgressEngine}), or -1 if it was made without one. */
+    final int eventFd;
     /** The endpoints made so far (on first use), with the peers' memory keys and heap bases. */
     private final Endpoints endpoints;
     /**
@@ -121,8 +124,34 @@ final class Channel {
     /** The non-blocking puts and gets whose buffers are the caller's and may be released before quiet. */
     final NbiStaging staging;
 
-    Channel(UcxJob job, boolean locked) {
+    /**
+     * Makes the channel's worker on {@code context} (with an event fd if {@code wakeup}); nothing
+     * to release if it fails. From then on the channel owns the worker, its endpoints and the
+     * memory keys it unpacks: {@link #release} frees them.
+     */
+    Channel(UcxJob job, UcpContext context, boolean locked, boolean wakeup) {
         this.job = job;
+        try (Arena tmp = Arena.ofConfined()) {
+            MemorySegment wparams = tmp.allocate(Ucp.WORKER_PARAMS);
+            wparams.set(JAVA_LONG, Ucp.WORKER_FIELD_MASK, Ucp.UCP_WORKER_PARAM_FIELD_THREAD_MODE);
+            wparams.set(JAVA_INT, Ucp.WORKER_THREAD_MODE, Ucp.UCS_THREAD_MODE_SERIALIZED);
+            MemorySegment out = tmp.allocate(ADDRESS);
+            job.check(Ucp.workerCreate(context.handle(), wparams, out), "ucp_worker_create");
+            MemorySegment w = out.get(ADDRESS, 0);
+            int fd = -1;
+            if (wakeup) {
+                MemorySegment efd = tmp.allocate(JAVA_INT);
+                byte st = Ucp.workerGetEfd(w, efd);
+                if (st != Ucp.UCS_OK) {
+                    Ucp.workerDestroy(w);
+                    job.check(st, "ucp_worker_get_efd");
+                }
+                fd = efd.get(JAVA_INT, 0);
+            }
+            this.worker = w;
+            this.workerHandle = w.address();
+            this.eventFd = fd;
+        }
         this.lock = locked ? new ReentrantLock() : null;
         this.quietLock = new OptionalLock(locked);
         this.fetches = new NbiFetches(this, locked);
@@ -130,25 +159,6 @@ final class Channel {
         this.endpoints = new Endpoints(job.npes);
         this.dirty = new boolean[job.npes];
         this.peerErrors = job.settings.ucxPeerErrors();
-    }
-
-    /** Creates the worker (serialized by {@link #lock}); returns its event fd if {@code wakeup}, else -1. */
-    int createWorker(boolean wakeup) {
-        try (Arena tmp = Arena.ofConfined()) {
-            MemorySegment wparams = tmp.allocate(Ucp.WORKER_PARAMS);
-            wparams.set(JAVA_LONG, Ucp.WORKER_FIELD_MASK, Ucp.UCP_WORKER_PARAM_FIELD_THREAD_MODE);
-            wparams.set(JAVA_INT, Ucp.WORKER_THREAD_MODE, Ucp.UCS_THREAD_MODE_SERIALIZED);
-            MemorySegment out = tmp.allocate(ADDRESS);
-            job.check(Ucp.workerCreate(job.context, wparams, out), "ucp_worker_create");
-            worker = out.get(ADDRESS, 0);
-            workerHandle = worker.address();
-            if (!wakeup) {
-                return -1;
-            }
-            MemorySegment fd = tmp.allocate(JAVA_INT);
-            job.check(Ucp.workerGetEfd(worker, fd), "ucp_worker_get_efd");
-            return fd.get(JAVA_INT, 0);
-        }
     }
 
     /** This worker's address, for the peers. */
@@ -698,10 +708,12 @@ final class Channel {
     // ------------------------------------------------------------------ release
 
     /**
-     * Releases the endpoints and the worker without waiting for anyone but a bounded endpoint
-     * close: {@code graceful} closes in flush mode (peers are at the same point of a collective
-     * finalize) for up to 2 s, otherwise force-closes (a failing PE must not wait for dead peers)
-     * for up to 200 ms. Idempotent; the caller has stopped the progress thread.
+     * Releases what this channel made, in reverse order: its kept requests, the memory keys it
+     * unpacked, its endpoints, then its worker (and the staging memory), without waiting for
+     * anyone but a bounded endpoint close: {@code graceful} closes in flush mode (peers are at the
+     * same point of a collective finalize) for up to 2 s, otherwise force-closes (a failing PE
+     * must not wait for dead peers) for up to 200 ms. Idempotent; the caller has stopped the
+     * progress thread.
      */
     void release(boolean graceful) {
         long[] closing;
@@ -751,10 +763,9 @@ final class Channel {
         }
         lock();
         try {
-            if (!worker.equals(MemorySegment.NULL)) {
+            if (workerHandle != 0) {
                 workerHandle = 0;
                 Ucp.workerDestroy(worker);
-                worker = MemorySegment.NULL;
                 fetches.releaseMemory();
                 staging.releaseMemory();
             }

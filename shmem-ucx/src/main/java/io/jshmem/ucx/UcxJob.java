@@ -18,7 +18,7 @@ import java.nio.ByteOrder;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What every {@link Channel} of one PE shares: the UCP context, this PE's registered heap, what
+ * What every {@link Channel} of one PE shares: the settings, what
  * the peers published (worker address, packed memory key, heap base; fetched from the bootstrap
  * at the first connection to each, and kept only for those), the peers' health and the job's abort.
  */
@@ -27,12 +27,13 @@ final class UcxJob {
     final int npes;
     final Bootstrap bootstrap;
     final Config.Network settings;
-    /** Owns the error-handler stub and the shared request params. */
+    /**
+     * Owns the error-handler and push-handler stubs, the shared request params and the progress
+     * thread's pollfd: made first, closed last (by {@link WireUp} when set-up fails, then by the
+     * PE's {@link UcxTransport}), after every worker that could call a stub is destroyed.
+     */
     final Arena arena = Arena.ofShared();
     final long timeoutNanos;
-
-    MemorySegment context = MemorySegment.NULL;
-    MemorySegment memh = MemorySegment.NULL;
 
     /** What each peer connected so far published; no entry for the others. */
     private final ConcurrentHashMap<Integer, Peer> published = new ConcurrentHashMap<>();
@@ -46,21 +47,21 @@ final class UcxJob {
     /** UCX status of a failed endpoint, by PE (0: healthy; 1 byte per PE). Written by the error handler. */
     final byte[] peerStatus;
     volatile boolean peerFailed;
-    /** Whether this node runs more PEs than this PE has CPUs (set at wire-up, before any wait): the progress thread does not poll. */
-    boolean oversubscribed;
+    /** Whether this node runs more PEs than this PE has CPUs: the progress thread does not poll. */
+    final boolean oversubscribed;
     /**
-     * Whether this PE shares its core with other PEs ({@code LaunchEnv.coreShared}; set at wire-up):
+     * Whether this PE shares its core with other PEs ({@code LaunchEnv.coreShared}):
      * then a wait for an operation yields after a few idle rounds. A PE bound to a core of its own
      * (where {@link #oversubscribed} is true, since it has one CPU) keeps polling: its progress
      * thread naps while it waits, so a yield only cost a system call (1.3 us here) between polls
      * (2-PE fetch_add over TCP: 8.7 yields per call; 20.9 -> 20.4 us in 6 alternating runs).
      */
-    boolean coreShared;
+    final boolean coreShared;
     /**
      * The symmetric heap's scope: closed by the runtime only, after the transport, so a segment of
      * it is passed to UCX by address (the runtime's own data movement, an object's local view).
      */
-    MemorySegment.Scope heapScope;
+    final MemorySegment.Scope heapScope;
     volatile String abortReason;
     volatile boolean closed;
     /** ucp_err_handler_cb_t stub shared by every endpoint (arg: the peer's PE number). */
@@ -69,9 +70,12 @@ final class UcxJob {
     final MemorySegment plainParam;
     final MemorySegment forceCloseParam;
 
-    UcxJob(Bootstrap bootstrap, Config.Network settings) {
+    UcxJob(Bootstrap bootstrap, Config.Network settings, MemorySegment.Scope heapScope, boolean oversubscribed, boolean coreShared) {
         this.bootstrap = bootstrap;
         this.settings = settings;
+        this.heapScope = heapScope;
+        this.oversubscribed = oversubscribed;
+        this.coreShared = coreShared;
         this.me = bootstrap.rank();
         this.npes = bootstrap.size();
         this.timeoutNanos = settings.ucxTimeoutNanos();
@@ -205,20 +209,6 @@ final class UcxJob {
     void check(byte status, String what) {
         if (status != Ucp.UCS_OK) {
             throw new ShmemException("PE " + me + ": UCX initialization failed: " + what + ": " + Ucp.statusString(status));
-        }
-    }
-
-    // ------------------------------------------------------------------ release
-
-    /** Unregisters the heap and cleans the context up (after every channel is released). Idempotent. */
-    void release() {
-        if (!memh.equals(MemorySegment.NULL)) {
-            Ucp.memUnmap(context, memh);
-            memh = MemorySegment.NULL;
-        }
-        if (!context.equals(MemorySegment.NULL)) {
-            Ucp.cleanup(context);
-            context = MemorySegment.NULL;
         }
     }
 }

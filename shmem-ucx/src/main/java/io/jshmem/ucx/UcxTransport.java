@@ -27,8 +27,16 @@ import java.util.Objects;
  * The UCX transport of one PE (the RMA and atomic operations): one UCP context, the symmetric
  * heap registered with {@code ucp_mem_map} so peers can reach it, and a {@link Channel} (worker,
  * endpoints, request tracking) per transport: the PE's main one, served by the
- * {@link ProgressEngine}, and one per context made by {@link #openContext}. Set up by
- * {@link WireUp}, released by {@link Teardown}.
+ * {@link ProgressEngine}, and one per context made by {@link #openContext}.
+ *
+ * <h2>Who owns what</h2>
+ * {@link WireUp} makes the PE's resources and hands them over as one immutable
+ * {@link WireUp.Result}; from then on the PE's transport owns them and releases them, threads
+ * first, then in reverse order of creation ({@link #release}): the progress thread, the contexts'
+ * transports (each owns its channel), the main {@link Channel} (which owns its worker, endpoints
+ * and the memory keys it unpacked), the {@link UcpContext} (context and heap registration), the
+ * per-thread scratch, and the job's arena (the upcall stubs). Each release is idempotent and
+ * bounded, so it is also right when a peer has died.
  *
  * <h2>Local buffers</h2>
  * UCX needs native addresses. A native segment is checked first as {@code MemorySegment.copy}
@@ -47,30 +55,40 @@ import java.util.Objects;
  */
 public final class UcxTransport implements RemoteTransport {
     final UcxJob job;
+    /** What wire-up made: the PE's transport owns it, its contexts' transports only use it. */
+    final WireUp.Result wiring;
+    /** This transport's channel: the PE's main one, or a context's own (which that context's transport owns). */
     final Channel main;
     /** The PE's transport, for a context's transport; null for the PE's own. */
     private final UcxTransport parent;
-    ProgressEngine progress;
-    /** The handler of pushes to this PE (the PE's own transport only). */
-    Pushes pushes;
-    String name = "ucx";
-    /** UCX_NET_DEVICES this transport set (JSHMEM_UCX_LISTEN), or null. */
-    String netDevices;
-    boolean coherentAtomics = true;
-    /** Decided at wire-up ({@link WireUp#writesNeedProgress}): see {@link #remoteWritesWake}. */
-    boolean remoteWritesWake;
+    /** The thread serving the main channel: the PE's transport's; null for a context's. */
+    private final ProgressEngine progress;
     private volatile boolean closed;
 
     private final ThreadLocal<Scratch> scratch;
     private final List<Scratch> scratches; // guarded by itself
     private final List<UcxTransport> children = new ArrayList<>(); // guarded by itself
 
-    UcxTransport(UcxJob job, Channel main, UcxTransport parent) {
+    /** The PE's transport, owning what {@link WireUp} made. */
+    UcxTransport(UcxJob job, WireUp.Result wiring) {
         this.job = job;
-        this.main = main;
-        this.parent = parent;
-        this.scratch = parent == null ? new ThreadLocal<>() : parent.scratch;
-        this.scratches = parent == null ? new ArrayList<>() : parent.scratches;
+        this.wiring = wiring;
+        this.main = wiring.main();
+        this.parent = null;
+        this.progress = wiring.progress();
+        this.scratch = new ThreadLocal<>();
+        this.scratches = new ArrayList<>();
+    }
+
+    /** A context's transport, owning {@code channel}; the rest is {@code root}'s. */
+    private UcxTransport(UcxTransport root, Channel channel) {
+        this.job = root.job;
+        this.wiring = root.wiring;
+        this.main = channel;
+        this.parent = root;
+        this.progress = null;
+        this.scratch = root.scratch;
+        this.scratches = root.scratches;
     }
 
     /** Collective: see {@link WireUp}. */
@@ -487,7 +505,7 @@ public final class UcxTransport implements RemoteTransport {
      */
     @Override
     public boolean atomicsCoherentWithCpu() {
-        return parent != null ? parent.coherentAtomics : coherentAtomics;
+        return wiring.coherentAtomics();
     }
 
     /**
@@ -497,7 +515,7 @@ public final class UcxTransport implements RemoteTransport {
      */
     @Override
     public boolean remoteWritesWake() {
-        return parent != null ? parent.remoteWritesWake : remoteWritesWake;
+        return wiring.remoteWritesWake();
     }
 
     // ================================================================== ordering and completion
@@ -588,20 +606,18 @@ public final class UcxTransport implements RemoteTransport {
     public RemoteTransport openContext(long options) {
         UcxTransport root = parent != null ? parent : this;
         job.checkOpen();
-        Channel c = new Channel(job, (options & (Shmem.CTX_PRIVATE | Shmem.CTX_SERIALIZED)) == 0);
-        UcxTransport t = new UcxTransport(job, c, root);
-        t.name = root.name;
+        boolean locked = (options & (Shmem.CTX_PRIVATE | Shmem.CTX_SERIALIZED)) == 0;
         synchronized (root.children) {
-            job.checkOpen();
-            c.createWorker(false);
+            job.checkOpen(); // the PE's teardown, which takes this lock, releases every context made before it
+            UcxTransport t = new UcxTransport(root, new Channel(job, wiring.context(), locked, false));
             root.children.add(t);
+            return t;
         }
-        return t;
     }
 
     @Override
     public String name() {
-        return name;
+        return wiring.name();
     }
 
     /** The PEs this transport has endpoints to. */
@@ -631,7 +647,7 @@ public final class UcxTransport implements RemoteTransport {
         return s;
     }
 
-    void releaseScratch() {
+    private void releaseScratch() {
         synchronized (scratches) {
             for (Scratch s : scratches) {
                 s.arena.close();
@@ -643,17 +659,29 @@ public final class UcxTransport implements RemoteTransport {
     // ================================================================== shutdown
 
     /**
-     * For the PE's transport, shmem_finalize's part (collective, after the final barrier): see
-     * {@link Teardown#finalizeCollective}. For a context's, its destruction: completes its
-     * operations, then releases its worker.
+     * For the PE's transport, shmem_finalize's part (collective, after the final barrier):
+     * completes outstanding operations and waits at a bootstrap fence so no peer still talks to
+     * this PE, then releases everything ({@link #release}); degrades to {@link #abandon}'s
+     * release when the job is failing. For a context's, its destruction: completes its
+     * operations, then releases its channel.
      */
     @Override
     public void close() {
-        if (parent == null) {
-            Teardown.finalizeCollective(this);
+        if (!markClosed()) {
             return;
         }
-        if (!markClosed()) {
+        if (parent == null) {
+            boolean graceful = job.abortReason == null && !job.peerFailed && main.workerHandle != 0;
+            if (graceful) {
+                try {
+                    closeChildren(true);
+                    main.flushAll();
+                    job.bootstrap.fence();
+                } catch (RuntimeException e) {
+                    graceful = false;
+                }
+            }
+            release(graceful);
             return;
         }
         try {
@@ -670,13 +698,17 @@ public final class UcxTransport implements RemoteTransport {
 
     /**
      * Non-collective teardown for a PE going down abnormally (init failed, an uncaught exception,
-     * abort): see {@link Teardown#abandon}.
+     * abort): waits for no one; afterwards no thread, endpoint, listener or registration of this
+     * transport remains and the heap may be unmapped.
      */
     @Override
     public void abandon() {
+        if (!markClosed()) {
+            return;
+        }
         if (parent == null) {
-            Teardown.abandon(this);
-        } else if (markClosed()) {
+            release(false);
+        } else {
             main.release(false);
             synchronized (parent.children) {
                 parent.children.remove(this);
@@ -684,8 +716,26 @@ public final class UcxTransport implements RemoteTransport {
         }
     }
 
+    /**
+     * Releases what the PE's transport owns (see the class comment), once: marks the job closed
+     * (later calls fail with "closed"), stops the progress thread (nothing touches the main
+     * worker behind our back), releases the contexts' channels, then the main channel (endpoints
+     * flushed when {@code graceful}, forced otherwise, never waiting for a dead peer beyond a
+     * bounded 200 ms), then unregisters the heap and cleans the context up, so the runtime may
+     * unmap the heap afterwards, and frees the native scratch memory and the job's arena.
+     */
+    private void release(boolean graceful) {
+        job.closed = true;
+        progress.stop();
+        closeChildren(false);
+        main.release(graceful);
+        wiring.context().close();
+        releaseScratch();
+        job.arena.close();
+    }
+
     /** Sets the closed flag; false if it was already set. */
-    synchronized boolean markClosed() {
+    private synchronized boolean markClosed() {
         if (closed) {
             return false;
         }
@@ -694,7 +744,7 @@ public final class UcxTransport implements RemoteTransport {
     }
 
     /** Releases the contexts' channels (flushed first if {@code graceful}). */
-    void closeChildren(boolean graceful) {
+    private void closeChildren(boolean graceful) {
         List<UcxTransport> list;
         synchronized (children) {
             list = List.copyOf(children);

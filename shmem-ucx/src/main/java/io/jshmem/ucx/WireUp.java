@@ -4,11 +4,6 @@
  */
 package io.jshmem.ucx;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-
 import io.jshmem.ShmemException;
 import io.jshmem.core.base.Config;
 import io.jshmem.core.base.LaunchEnv;
@@ -41,8 +36,9 @@ import java.util.stream.Stream;
  * here with JSHMEM_UCX_WIREUP=lazy (auto's choice with UCX 1.14 or later, see {@link #eager}): a channel makes the endpoint at the first operation
  * to a PE ({@link Channel#use}), fetching what that PE published then; a dead or unreachable peer
  * is reported there, naming it. JSHMEM_UCX_WIREUP=eager connects to every off-node PE here and
- * checks each with an 8-byte get, as jshmem did before. Any failure releases everything made so
- * far ({@link Teardown#abandon}) before the exception leaves.
+ * checks each with an 8-byte get, as jshmem did before. The result ({@link Result}) is immutable;
+ * the PE's {@link UcxTransport} is built from it and owns what it holds. Any failure releases
+ * everything made so far, by its owners in reverse order of creation, before the exception leaves.
  *
  * <h2>Facts about the transports</h2>
  * The runtime asks once, at init, whether the transport's atomics are coherent with CPU atomics
@@ -75,19 +71,26 @@ final class WireUp {
      */
     static final long DEFAULT_SPIN_MICROS = 50;
 
+    /**
+     * What wire-up made, immutable: the context (with the heap's registration), the main channel
+     * (worker, the endpoints made so far and later), the push handler installed on it, the
+     * progress thread serving it, and what was learnt of the transports. The PE's
+     * {@link UcxTransport} is built from it and owns all of it from then on.
+     */
+    record Result(UcpContext context, Channel main, Pushes pushes, ProgressEngine progress, String name,
+            boolean coherentAtomics, boolean remoteWritesWake) {
+    }
+
     static UcxTransport create(Bootstrap bootstrap, SymmetricHeap heap, Config.Network settings, Map<String, String> env) {
         Ucp.require();
-        UcxJob job = new UcxJob(bootstrap, settings);
-        job.heapScope = heap.self().scope();
-        Channel main = new Channel(job, true);
-        UcxTransport t = new UcxTransport(job, main, null);
+        // Against the CPUs this PE may use, not LaunchEnv.coreShared: a PE bound to a CPU of its
+        // own shares it with its progress thread, which must not poll it away from the PE. (Its
+        // own waits for operations go by coreShared: the progress thread naps meanwhile.)
+        int onNode = heap.pesOnThisNode();
+        UcxJob job = new UcxJob(bootstrap, settings, heap.self().scope(), onNode > Runtime.getRuntime().availableProcessors(),
+                LaunchEnv.coreShared(onNode));
         bootstrap.onAbort(reason -> job.abortReason = reason);
-        try {
-            wireUp(t, heap, env);
-        } catch (RuntimeException | Error e) {
-            Teardown.abandon(t);
-            throw e;
-        }
+        UcxTransport t = new UcxTransport(job, wireUp(job, heap, env));
         last = t;
         return t;
     }
@@ -113,95 +116,76 @@ final class WireUp {
         }
     }
 
-    private static void wireUp(UcxTransport t, SymmetricHeap heap, Map<String, String> env) {
-        UcxJob job = t.job;
-        Channel main = t.main;
-        try (Arena tmp = Arena.ofConfined()) {
-            step(job, Step.CONTEXT);
-            MemorySegment params = tmp.allocate(Ucp.PARAMS);
-            params.set(JAVA_LONG, Ucp.PARAMS_FIELD_MASK, Ucp.UCP_PARAM_FIELD_FEATURES | Ucp.UCP_PARAM_FIELD_ESTIMATED_NUM_EPS
-                    | Ucp.UCP_PARAM_FIELD_NAME);
-            params.set(JAVA_LONG, Ucp.PARAMS_FEATURES, Ucp.UCP_FEATURE_RMA | Ucp.UCP_FEATURE_AMO64 | Ucp.UCP_FEATURE_AMO32
-                    | Ucp.UCP_FEATURE_WAKEUP | Ucp.UCP_FEATURE_AM);
-            params.set(JAVA_LONG, Ucp.PARAMS_ESTIMATED_NUM_EPS, job.npes);
-            params.set(ADDRESS, Ucp.PARAMS_NAME, job.arena.allocateFrom("jshmem-pe" + job.me));
-            MemorySegment out = tmp.allocate(ADDRESS);
-            job.check(Ucp.configRead(out), "ucp_config_read (check the UCX_* environment variables)");
-            MemorySegment config = out.get(ADDRESS, 0);
-            byte st;
+    /**
+     * The steps of init; on failure, what was made is released by its owners, in reverse order of
+     * creation (the progress thread stopped first), before the exception leaves.
+     */
+    private static Result wireUp(UcxJob job, SymmetricHeap heap, Map<String, String> env) {
+        UcpContext context = null;
+        Channel main = null;
+        ProgressEngine progress = null;
+        // Outlives the release below: a failed connection check's gets may still be in flight until the worker is gone.
+        try (Arena checks = Arena.ofConfined()) {
             try {
-                t.netDevices = netDevices(job.settings.ucxListen(), env, heap.pesOnThisNode() < job.npes);
-                if (t.netDevices != null) {
-                    job.check(Ucp.configModify(config, "NET_DEVICES", t.netDevices),
-                            "UCX_NET_DEVICES=" + t.netDevices + " (from JSHMEM_UCX_LISTEN=" + job.settings.ucxListen() + ")");
+                step(job, Step.CONTEXT);
+                context = UcpContext.open(job, netDevices(job.settings.ucxListen(), env, heap.pesOnThisNode() < job.npes));
+                step(job, Step.WORKER);
+                main = new Channel(job, context, true, true);
+                // Before the address is published: a peer may push as soon as it has connected.
+                Pushes pushes = new Pushes(job.me, heap.self());
+                pushes.install(main.workerHandle, job.arena, job);
+                byte[] myAddress = main.address();
+
+                step(job, Step.MEM_MAP);
+                MemorySegment self = heap.self();
+                byte[] myRkey = context.mapHeap(job, self);
+
+                // Peers must be served from now on: they connect to us as soon as the fence is passed.
+                step(job, Step.PROGRESS);
+                long spin = job.settings.ucxProgressSpinNanos();
+                progress = new ProgressEngine(main, main.eventFd, job.arena,
+                        spin >= 0 ? spin : job.oversubscribed ? 0 : DEFAULT_SPIN_MICROS * 1_000L);
+                progress.start();
+
+                step(job, Step.EXCHANGE);
+                job.bootstrap.put("ucx.addr." + job.me, myAddress);
+                job.bootstrap.put("ucx.rkey." + job.me, myRkey);
+                job.bootstrap.put("ucx.base." + job.me, UcxJob.longBytes(self.address()));
+                job.mine = new UcxJob.Peer(myAddress, myRkey, self.address());
+                job.bootstrap.fence();
+                if (eager(job.settings.ucxWireUp())) {
+                    // An endpoint to every off-node PE, each checked; the facts read off their lanes.
+                    connectEveryone(job, main, heap, checks);
+                    List<String> infos = endpointInfos(main);
+                    // remoteWritesWake from this PE's own endpoints: peers reach it with the same
+                    // UCX_TLS (a job's PEs share their environment), so through the same transports.
+                    return new Result(context, main, pushes, progress, "ucx (" + selectedTransports(infos) + ")",
+                            atomicsCoherent(main, infos), writesNeedProgress(infos));
                 }
-                st = Ucp.init(params, config, out);
-            } finally {
-                Ucp.configRelease(config);
-            }
-            job.check(st, "ucp_init (no usable UCX transport? check UCX_TLS and UCX_NET_DEVICES"
-                    + (t.netDevices != null ? "; the listeners were restricted to " + t.netDevices + " (JSHMEM_UCX_LISTEN)" : "")
-                    + ")");
-            job.context = out.get(ADDRESS, 0);
-
-            // Against the CPUs this PE may use, not LaunchEnv.coreShared: a PE bound to a CPU of its
-            // own shares it with its progress thread, which must not poll it away from the PE. (Its
-            // own waits for operations go by coreShared: the progress thread naps meanwhile.)
-            job.oversubscribed = heap.pesOnThisNode() > Runtime.getRuntime().availableProcessors();
-            job.coreShared = LaunchEnv.coreShared(heap.pesOnThisNode());
-            step(job, Step.WORKER);
-            int eventFd = main.createWorker(true);
-            // Before the address is published: a peer may push as soon as it has connected.
-            t.pushes = new Pushes(job.me, heap.self());
-            t.pushes.install(main.workerHandle, job.arena, job);
-            byte[] myAddress = main.address();
-
-            step(job, Step.MEM_MAP);
-            MemorySegment self = heap.self();
-            MemorySegment mparams = tmp.allocate(Ucp.MEM_MAP_PARAMS);
-            mparams.set(JAVA_LONG, Ucp.MEM_MAP_FIELD_MASK, Ucp.UCP_MEM_MAP_PARAM_FIELD_ADDRESS
-                    | Ucp.UCP_MEM_MAP_PARAM_FIELD_LENGTH | Ucp.UCP_MEM_MAP_PARAM_FIELD_PROT);
-            mparams.set(ADDRESS, Ucp.MEM_MAP_ADDRESS, self);
-            mparams.set(JAVA_LONG, Ucp.MEM_MAP_LENGTH, self.byteSize());
-            mparams.set(JAVA_INT, Ucp.MEM_MAP_PROT, Ucp.UCP_MEM_MAP_PROT_LOCAL_READ | Ucp.UCP_MEM_MAP_PROT_LOCAL_WRITE
-                    | Ucp.UCP_MEM_MAP_PROT_REMOTE_READ | Ucp.UCP_MEM_MAP_PROT_REMOTE_WRITE);
-            job.check(Ucp.memMap(job.context, mparams, out), "ucp_mem_map of the symmetric heap (" + self.byteSize() + " bytes)");
-            job.memh = out.get(ADDRESS, 0);
-            MemorySegment len = tmp.allocate(JAVA_LONG);
-            job.check(Ucp.rkeyPack(job.context, job.memh, out, len), "ucp_rkey_pack");
-            MemorySegment rkeyBuffer = out.get(ADDRESS, 0);
-            byte[] myRkey = rkeyBuffer.reinterpret(len.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
-            Ucp.rkeyBufferRelease(rkeyBuffer);
-
-            // Peers must be served from now on: they connect to us as soon as the fence is passed.
-            step(job, Step.PROGRESS);
-            long spin = job.settings.ucxProgressSpinNanos();
-            t.progress = new ProgressEngine(main, eventFd, job.arena,
-                    spin >= 0 ? spin : job.oversubscribed ? 0 : DEFAULT_SPIN_MICROS * 1_000L);
-            t.progress.start();
-
-            step(job, Step.EXCHANGE);
-            job.bootstrap.put("ucx.addr." + job.me, myAddress);
-            job.bootstrap.put("ucx.rkey." + job.me, myRkey);
-            job.bootstrap.put("ucx.base." + job.me, UcxJob.longBytes(self.address()));
-            job.mine = new UcxJob.Peer(myAddress, myRkey, self.address());
-            job.bootstrap.fence();
-            if (eager(job.settings.ucxWireUp())) {
-                connectEveryone(t, heap);
-                return;
+                // Lazy: see the class comment.
+                List<String> offered = offeredTransports(Ucp.contextInfo(context.handle()));
+                return new Result(context, main, pushes, progress,
+                        "ucx (" + (offered.isEmpty() ? "no transport to other PEs" : String.join(", ", offered)) + ")",
+                        cpuAtomicTransports(offered), PROGRESS_WRITE_TRANSPORTS.containsAll(offered));
+            } catch (RuntimeException | Error e) {
+                job.closed = true;
+                if (progress != null) {
+                    progress.stop();
+                }
+                if (main != null) {
+                    main.release(false);
+                }
+                if (context != null) {
+                    context.close();
+                }
+                job.arena.close();
+                throw e;
             }
         }
-        // Lazy: see the class comment.
-        List<String> offered = offeredTransports(Ucp.contextInfo(job.context));
-        t.name = "ucx (" + (offered.isEmpty() ? "no transport to other PEs" : String.join(", ", offered)) + ")";
-        t.coherentAtomics = cpuAtomicTransports(offered);
-        t.remoteWritesWake = PROGRESS_WRITE_TRANSPORTS.containsAll(offered);
     }
 
-    /** Eager wire-up: an endpoint to every off-node PE, each checked; the facts read off their lanes. */
-    private static void connectEveryone(UcxTransport t, SymmetricHeap heap) {
-        UcxJob job = t.job;
-        Channel main = t.main;
+    /** Eager wire-up: an endpoint to every off-node PE, then an 8-byte get from each (its slot in {@code checks}). */
+    private static void connectEveryone(UcxJob job, Channel main, SymmetricHeap heap, Arena checks) {
         step(job, Step.CONNECT);
         MemorySegment[] peers = heap.peers();
         for (int pe = 0; pe < job.npes; pe++) {
@@ -210,13 +194,7 @@ final class WireUp {
             }
         }
         step(job, Step.CHECK);
-        checkConnections(t);
-        List<String> infos = endpointInfos(main);
-        t.name = "ucx (" + selectedTransports(infos) + ")";
-        t.coherentAtomics = atomicsCoherent(main, infos);
-        // From this PE's own endpoints: peers reach it with the same UCX_TLS (a job's PEs share
-        // their environment), so through the same transports.
-        t.remoteWritesWake = writesNeedProgress(infos);
+        checkConnections(main, job.npes, checks);
     }
 
     /**
@@ -231,11 +209,8 @@ final class WireUp {
     }
 
     /** An 8-byte get from every connected peer, all in flight together: reports an unreachable peer at init, by number. */
-    private static void checkConnections(UcxTransport t) {
-        Channel main = t.main;
-        int npes = t.job.npes;
-        Scratch s = t.scratch();
-        MemorySegment slots = s.arena.allocate(8L * npes, 8);
+    private static void checkConnections(Channel main, int npes, Arena checks) {
+        MemorySegment slots = checks.allocate(8L * npes, 8);
         long[] requests = new long[npes];
         for (int pe = 0; pe < npes; pe++) {
             if (main.connected(pe)) {

@@ -111,8 +111,8 @@ class UcxTeardownTest {
             for (int pe = 0; pe < 2; pe++) {
                 if (transports[pe] != null) {
                     transports[pe].abandon();
-                    assertTrue(transports[pe].job.memh.equals(MemorySegment.NULL), "heap still registered");
-                    assertTrue(transports[pe].job.context.equals(MemorySegment.NULL), "UCP context not cleaned up");
+                    assertTrue(transports[pe].wiring.context().memh().equals(MemorySegment.NULL), "heap still registered");
+                    assertTrue(transports[pe].wiring.context().handle().equals(MemorySegment.NULL), "UCP context not cleaned up");
                 }
                 if (heaps[pe] != null) {
                     heaps[pe].close();
@@ -274,7 +274,7 @@ class UcxTeardownTest {
             job.transports[0].close(); // collective normally; after an abort it must not fence
             double seconds = (System.nanoTime() - start) / 1e9;
             assertTrue(seconds < 5, "close after abort took " + seconds + " s");
-            assertTrue(job.transports[0].job.memh.equals(MemorySegment.NULL));
+            assertTrue(job.transports[0].wiring.context().memh().equals(MemorySegment.NULL));
             assertThrows(ShmemException.class, () -> job.transports[0].getValue(1, 0, 8));
         } finally {
             job.abandon();
@@ -294,7 +294,7 @@ class UcxTeardownTest {
             added.removeAll(before.listeners());
             System.out.println("UCX listeners with JSHMEM_UCX_LISTEN=all: " + added);
             assertNotNull(job.transports[0].name());
-            assertTrue(job.transports[0].netDevices == null);
+            assertTrue(job.transports[0].wiring.context().netDevices == null);
             assertTrue(added.stream().anyMatch(a -> !a.startsWith("127.0.0.1:")) || !hasNonLoopbackInterface(), added.toString());
         } finally {
             job.abandon();
