@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 /*
- * Shared helpers for the OSHMEM comparison benchmarks (rma.c, amo.c, coll.c).
+ * Shared helpers for the OSHMEM comparison benchmarks (rma.c, amo.c, coll.c,
+ * pingpong.c, steady.c).
  *
  * Output contract (only PE 0 prints, no header):
  *   impl,transport,pes,op,bytes,metric,value,unit
@@ -15,8 +16,8 @@
  * untimed warm-up repetitions (x8 until one repetition takes about
  * target_us), warms up by iteration count (BENCH_WARMUP_ITERS), then runs
  * `reps` timed repetitions of that many iterations and reports the median
- * per-op value. Operations that wait also get per-call percentiles
- * (bench_run_waits). Calibrating by time rather than using
+ * per-op value. Every row with a target also gets per-call percentiles
+ * (bench_run_waits, bench_percentiles), which the targets judge. Calibrating by time rather than using
  * fixed counts keeps shared memory (~0.05 us/op) and UCX over TCP
  * (~20 us/op) equally precise and bounded in run time. Every repetition,
  * warm-ups included, verifies the data it moved; a mismatch ends the whole
@@ -314,21 +315,17 @@ static inline void bench_emit(const bench_opts *o, const char *op, size_t bytes,
                               const char *metric, double value);
 
 /*
- * For an operation that waits: bench_run (row lat_us, the loop average),
- * then the sampled pass: warm-up repetitions of the per-call loop (same
- * rule as bench_run's, unrecorded), then o->reps repetitions of
- * min(iters, BENCH_SAMPLES / reps) recorded calls. The samples of all PEs
- * are pooled on PE 0: rows lat_p50_us and lat_p99_us (ping-pong: only PE 0
- * records, half of each round trip). Collective.
+ * The sampled pass after a bench_run of the same fn (Harness.percentiles):
+ * warm-up repetitions of the per-call loop (same rule as bench_run's,
+ * unrecorded), then o->reps repetitions of min(iters, BENCH_SAMPLES / reps)
+ * recorded calls. The samples of all PEs (of PE 0 alone where only PE 0
+ * calls) are pooled on PE 0, which gets p[0] = p50 and p[1] = p99 of the
+ * per-call times in us (nearest rank); other PEs get zeros. Collective.
  */
-static inline void bench_run_waits(const bench_opts *o, bench_rep_fn fn, void *ctx,
-                                   long min_iters, const char *op, size_t bytes)
+static inline void bench_percentiles(const bench_opts *o, bench_rep_fn fn, void *ctx, long iters,
+                                     double p[2])
 {
     int me = shmem_my_pe(), npes = shmem_n_pes();
-    long iters;
-    double t = bench_run(o, fn, ctx, min_iters, &iters);
-    bench_emit(o, op, bytes, "lat_us", t);
-
     if (!bench_sample_buf) { /* the first call on every PE: collective */
         bench_sample_buf = malloc(BENCH_SAMPLES * sizeof(double));
         bench_gather = shmem_malloc((size_t)npes * BENCH_SAMPLES * sizeof(double));
@@ -351,26 +348,49 @@ static inline void bench_run_waits(const bench_opts *o, bench_rep_fn fn, void *c
                  (size_t)bench_sample_n * sizeof(double), 0);
     shmem_long_p(&bench_gather_n[me], bench_sample_n, 0);
     shmem_barrier_all();
+    p[0] = p[1] = 0;
     if (me == 0) {
         long total = 0;
-        for (int p = 0; p < npes; p++) {
-            memmove(bench_gather + total, bench_gather + (size_t)p * BENCH_SAMPLES,
-                    (size_t)bench_gather_n[p] * sizeof(double));
-            total += bench_gather_n[p];
+        for (int pe = 0; pe < npes; pe++) {
+            memmove(bench_gather + total, bench_gather + (size_t)pe * BENCH_SAMPLES,
+                    (size_t)bench_gather_n[pe] * sizeof(double));
+            total += bench_gather_n[pe];
         }
         qsort(bench_gather, (size_t)total, sizeof(double), bench_cmp_double);
-        bench_emit(o, op, bytes, "lat_p50_us", bench_percentile(bench_gather, total, 0.50));
-        bench_emit(o, op, bytes, "lat_p99_us", bench_percentile(bench_gather, total, 0.99));
+        p[0] = bench_percentile(bench_gather, total, 0.50);
+        p[1] = bench_percentile(bench_gather, total, 0.99);
     }
     shmem_barrier_all(); /* PE 0's gather buffer is free again */
+}
+
+/*
+ * For an operation whose targets are judged per call (Harness.measureWaits):
+ * bench_run (row lat_us, the loop average, shown but never judged), then
+ * bench_percentiles (rows lat_p50_us and lat_p99_us; ping-pong: only PE 0
+ * records, half of each round trip). Collective.
+ */
+static inline void bench_run_waits(const bench_opts *o, bench_rep_fn fn, void *ctx,
+                                   long min_iters, const char *op, size_t bytes)
+{
+    long iters;
+    double p[2];
+    double t = bench_run(o, fn, ctx, min_iters, &iters);
+    bench_emit(o, op, bytes, "lat_us", t);
+    bench_percentiles(o, fn, ctx, iters, p);
+    bench_emit(o, op, bytes, "lat_p50_us", p[0]);
+    bench_emit(o, op, bytes, "lat_p99_us", p[1]);
 }
 
 static inline const char *bench_unit(const char *metric)
 {
     if (!strcmp(metric, "lat_us") || !strcmp(metric, "lat_p50_us") ||
-        !strcmp(metric, "lat_p99_us"))
+        !strcmp(metric, "lat_p99_us") || !strcmp(metric, "first1000_us") ||
+        !strcmp(metric, "first100_p50_us") || !strcmp(metric, "steady_p50_us"))
         return "us";
-    if (!strcmp(metric, "bw_MBps"))
+    if (!strcmp(metric, "calls_to_steady"))
+        return "calls";
+    if (!strcmp(metric, "bw_MBps") || !strcmp(metric, "bw_p50_MBps") ||
+        !strcmp(metric, "bw_p99_MBps"))
         return "MB/s";
     if (!strcmp(metric, "rate_Mops"))
         return "Mops/s";

@@ -6,7 +6,10 @@
  * RMA benchmarks: put/get latency (blocking putmem+quiet, getmem) and
  * put/get bandwidth (windows of 64 putmem_nbi/getmem_nbi, then quiet),
  * plus the 8-byte nbi put message rate. PE 0 drives, PE 1 is the target;
- * any further PEs only take part in the barriers.
+ * any further PEs only take part in the barriers. At 8 B and 1 MiB a sampled
+ * pass follows (bench_percentiles): every call (latency) or window
+ * (bandwidth) timed on its own, for the per-call median and p99 that the
+ * targets judge.
  */
 #include "bench_common.h"
 
@@ -33,6 +36,30 @@ struct rma_ctx {
     int corrupt;   /* --inject-error: spoil the next check once */
 };
 
+/* The sampled pass's call: one latency operation, or one window and its quiet. */
+static void one_call(enum kind k, size_t n, int pe)
+{
+    switch (k) {
+    case PUT_LAT:
+        shmem_putmem(rbuf, sbuf, n, pe);
+        shmem_quiet();
+        break;
+    case GET_LAT:
+        shmem_getmem(rbuf, sbuf, n, pe);
+        break;
+    case PUT_BW:
+        for (int w = 0; w < WINDOW; w++)
+            shmem_putmem_nbi(rbuf, sbuf, n, pe);
+        shmem_quiet();
+        break;
+    case GET_BW:
+        for (int w = 0; w < WINDOW; w++)
+            shmem_getmem_nbi(rbuf, sbuf, n, pe);
+        shmem_quiet();
+        break;
+    }
+}
+
 /*
  * One repetition. Puts go sbuf(PE 0) -> rbuf(PE 1); gets read sbuf(PE 1)
  * into rbuf(PE 0). The destination is poisoned first and checked after.
@@ -53,7 +80,15 @@ static double rma_rep(void *vctx, long iters)
         poison(rbuf, n, seed);
     shmem_barrier_all();
 
-    if (me == 0) {
+    if (me == 0 && bench_sampling()) {
+        double t0 = bench_now_us();
+        for (long i = 0; i < iters; i++) {
+            double c0 = bench_now_us();
+            one_call(k, n, 1);
+            bench_sample(bench_now_us() - c0);
+        }
+        t = bench_now_us() - t0;
+    } else if (me == 0) {
         double t0 = bench_now_us();
         switch (k) {
         case PUT_LAT:
@@ -110,9 +145,6 @@ static void measure(const bench_opts *o, struct rma_ctx *c, enum kind k,
     /* A bandwidth iteration is already WINDOW ops (64 MiB at 1 MiB). */
     long min_iters = lat ? (o->quick ? 3 : 10) : 1;
     double t = bench_run(o, rma_rep, c, min_iters, &iters);
-    if (shmem_my_pe() != 0)
-        return;
-
     const char *op = is_put(k) ? "put" : "get";
     if (lat) {
         bench_emit(o, op, n, "lat_us", t);
@@ -121,6 +153,19 @@ static void measure(const bench_opts *o, struct rma_ctx *c, enum kind k,
         bench_emit(o, op, n, "bw_MBps", WINDOW * (double)n / t);
         if (k == PUT_BW && n == 8)
             bench_emit(o, op, n, "rate_Mops", WINDOW / t);
+    }
+    if (n == bench_sizes[0] || n == BENCH_MAX_SIZE) { /* the sizes that carry targets */
+        double p[2];
+        bench_percentiles(o, rma_rep, c, iters, p); /* collective */
+        if (shmem_my_pe() != 0)
+            return;
+        if (lat) {
+            bench_emit(o, op, n, "lat_p50_us", p[0]);
+            bench_emit(o, op, n, "lat_p99_us", p[1]);
+        } else {
+            bench_emit(o, op, n, "bw_p50_MBps", WINDOW * (double)n / p[0]);
+            bench_emit(o, op, n, "bw_p99_MBps", WINDOW * (double)n / p[1]);
+        }
     }
 }
 

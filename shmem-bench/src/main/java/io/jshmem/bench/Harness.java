@@ -211,15 +211,27 @@ public final class Harness {
     }
 
     /**
-     * For an operation that waits (barrier, ping-pong, collectives), as bench_run_waits: the loop
-     * average of {@link #measure} (row {@code lat_us}), then a sampled pass in which {@code rep}
-     * times every call on its own ({@link #sampling()}, {@link #sample}): warm-up repetitions of
-     * the per-call loop (same rule, not recorded), then {@link BenchOptions#reps()} repetitions of
-     * min(iterations, {@value #SAMPLES} / reps) recorded calls. The samples of all PEs are pooled
-     * on PE 0: rows {@code lat_p50_us} and {@code lat_p99_us}. Collective.
+     * For an operation whose targets are judged per call (all latency rows with a target: the
+     * waits, the collectives, the 8-byte put, get and atomics), as bench_run_waits: the loop
+     * average of {@link #measure} (row {@code lat_us}, shown but never judged), then
+     * {@link #percentiles} (rows {@code lat_p50_us} and {@code lat_p99_us}). Collective.
      */
     public void measureWaits(Rep rep, long minIters, String op, long bytes) {
         emit(op, bytes, Metric.LATENCY, measure(rep, minIters));
+        double[] p = percentiles(rep);
+        emit(op, bytes, Metric.LATENCY_P50, p[0]);
+        emit(op, bytes, Metric.LATENCY_P99, p[1]);
+    }
+
+    /**
+     * The sampled pass after a {@link #measure} of the same {@code rep}, as bench_percentiles: rep
+     * times every call on its own ({@link #sampling()}, {@link #sample}); warm-up repetitions of the
+     * per-call loop (same rule, not recorded), then {@link BenchOptions#reps()} repetitions of
+     * min(iterations, {@value #SAMPLES} / reps) recorded calls. The samples of all PEs (of PE 0
+     * alone where only PE 0 calls) are pooled on PE 0, which gets {p50, p99} of the per-call
+     * times in microseconds (nearest rank); the other PEs get zeros. Collective.
+     */
+    public double[] percentiles(Rep rep) {
         if (samples == null) { // the first call on every PE: collective
             samples = new double[SAMPLES];
             gather = shmem.calloc(SymType.DOUBLE, (long) SAMPLES * shmem.nPes());
@@ -238,6 +250,7 @@ public final class Harness {
         shmem.put(gather, (long) me * SAMPLES, samples, 0, sampleCount, 0);
         shmem.p(gatherCounts, me, sampleCount, 0);
         shmem.barrierAll();
+        double[] p = new double[2];
         if (me == 0) {
             double[] all = new double[SAMPLES * shmem.nPes()];
             int total = 0;
@@ -249,10 +262,11 @@ public final class Harness {
             }
             double[] pooled = Arrays.copyOf(all, total);
             Arrays.sort(pooled);
-            emit(op, bytes, Metric.LATENCY_P50, percentile(pooled, 0.50));
-            emit(op, bytes, Metric.LATENCY_P99, percentile(pooled, 0.99));
+            p[0] = percentile(pooled, 0.50);
+            p[1] = percentile(pooled, 0.99);
         }
         shmem.barrierAll(); // PE 0's gather array is free again
+        return p;
     }
 
     /** Whether this repetition is part of a sampled pass: time every call and {@link #sample} it. */
