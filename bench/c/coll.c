@@ -14,6 +14,12 @@
  * as a back-to-back loop. Besides, a sampled pass (bench_run_waits) gives the
  * median and p99 of the per-call times of all PEs (lat_p50_us, lat_p99_us);
  * there barrier_all is timed call by call too.
+ *
+ * Every data collective is also measured with the following barrier
+ * (op <name>+barrier_all): each call and the shmem_barrier_all after it timed
+ * together, no other barrier in between; what a program that synchronizes
+ * after the collective pays, including the wait for the slowest PE that the
+ * collective alone may leave to the untimed barrier.
  */
 #include "bench_common.h"
 
@@ -31,6 +37,7 @@ static double *times;   /* symmetric, per-PE time sums gathered on PE 0 */
 
 struct coll_ctx {
     enum kind kind;
+    int with_barrier; /* time each call together with the barrier_all after it */
     size_t bytes;  /* see the bytes column: total, per PE or per PE pair */
     unsigned seed; /* advanced every repetition */
     int corrupt;   /* --inject-error: spoil the next check once */
@@ -115,6 +122,16 @@ static double coll_rep(void *vctx, long iters)
         for (long i = 0; i < iters; i++)
             shmem_barrier_all();
         acc = bench_now_us() - t0;
+    } else if (c->with_barrier) {
+        for (long i = 0; i < iters; i++) {
+            double t0 = bench_now_us();
+            call(c->kind, ne, npes);
+            shmem_barrier_all();
+            double dt = bench_now_us() - t0;
+            if (bench_sampling())
+                bench_sample(dt);
+            acc += dt;
+        }
     } else {
         for (long i = 0; i < iters; i++) {
             double t0 = bench_now_us();
@@ -199,18 +216,21 @@ int main(int argc, char **argv)
         pSync[i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all(); /* pSync initialised everywhere before first use */
 
-    static const struct { enum kind k; size_t bytes; } plan[] = {
-        {BARRIER, 0},       {BROADCAST, 8}, {BROADCAST, 65536},
-        {SUM_REDUCE, 8},    {SUM_REDUCE, 65536},
-        {FCOLLECT, 8},      {FCOLLECT, 65536},
-        {ALLTOALL, 8},      {ALLTOALL, 65536},
-    };
-    struct coll_ctx c = {BARRIER, 0, 1, o.inject_error};
-    for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]); i++) {
-        c.kind = plan[i].k;
-        c.bytes = plan[i].bytes;
-        bench_run_waits(&o, coll_rep, &c, o.quick ? 3 : 10, kind_name[c.kind], c.bytes);
-    }
+    /* As CollBench.plan(): barrier_all, then each data collective at 8 B
+     * and 64 KiB, alone and with the following barrier. */
+    struct coll_ctx c = {BARRIER, 0, 0, 1, o.inject_error};
+    bench_run_waits(&o, coll_rep, &c, o.quick ? 3 : 10, kind_name[BARRIER], 0);
+    static const size_t sizes[] = {8, 65536};
+    for (int k = BROADCAST; k <= ALLTOALL; k++)
+        for (size_t s = 0; s < 2; s++)
+            for (int wb = 0; wb <= 1; wb++) {
+                char op[64];
+                snprintf(op, sizeof op, "%s%s", kind_name[k], wb ? "+barrier_all" : "");
+                c.kind = (enum kind)k;
+                c.bytes = sizes[s];
+                c.with_barrier = wb;
+                bench_run_waits(&o, coll_rep, &c, o.quick ? 3 : 10, op, c.bytes);
+            }
 
     shmem_barrier_all();
     shmem_free(times);

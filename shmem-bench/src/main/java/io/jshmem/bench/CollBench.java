@@ -14,7 +14,9 @@ import java.util.List;
 /**
  * Collectives over all PEs, as {@code bench/c/coll.c}: each PE times its own calls and the
  * reported latency is the per-call time averaged over all PEs; the median and p99 are those of the
- * per-call times of all PEs ({@link Harness#measureWaits}).
+ * per-call times of all PEs ({@link Harness#measureWaits}). Every data collective is measured
+ * alone (an untimed barrier between calls) and with the following barrier_all (op
+ * {@code <op>+barrier_all}, the barrier inside the timed call).
  *
  * <p>{@code bin/oshrun -np 4 -cp shmem-bench/target/classes io.jshmem.bench.CollBench [--quick]}
  */
@@ -45,7 +47,8 @@ public final class CollBench {
         plan.add(new BarrierAll(h));
         for (DataCollective.Kind kind : DataCollective.Kind.values()) {
             for (long bytes : new long[] {8, 65536}) {
-                plan.add(new DataCollective(h, kind, bytes, src, dst));
+                plan.add(new DataCollective(h, kind, bytes, false, src, dst));
+                plan.add(new DataCollective(h, kind, bytes, true, src, dst));
             }
         }
         return plan;

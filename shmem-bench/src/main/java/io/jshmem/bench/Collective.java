@@ -22,7 +22,8 @@ interface Collective {
     /**
      * Runs {@code iters} calls; returns this PE's time for them in microseconds. As in the OSU
      * tests, data-moving collectives time each call on its own and separate calls with an untimed
-     * barrier; barrier_all is timed as a back-to-back loop. In the sampled pass
+     * barrier (or, in their {@code +barrier_all} rows, time each call together with the barrier
+     * after it); barrier_all is timed as a back-to-back loop. In the sampled pass
      * ({@link Harness#sampling()}) every call is timed on its own and {@link Harness#sample}d.
      */
     double time(long iters);

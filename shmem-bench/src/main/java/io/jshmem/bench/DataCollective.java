@@ -12,7 +12,10 @@ import io.jshmem.SymType;
 /**
  * broadcast (root 0), sum_reduce, fcollect and alltoall over the world team, on longs, as
  * {@code bench/c/coll.c}: each call is timed on its own with an untimed barrier between calls,
- * and the result of the last call is checked element by element.
+ * and the result of the last call is checked element by element. With {@code withBarrier} (op
+ * {@code <op>+barrier_all}) the barrier_all after each call is part of the timed call instead: what
+ * a program that synchronizes after the collective pays, including the wait for the slowest PE
+ * that the collective alone may leave to the untimed barrier.
  */
 final class DataCollective implements Collective {
     enum Kind {
@@ -34,8 +37,9 @@ final class DataCollective implements Collective {
     private final long ne;
     private final SymLongArray src;
     private final SymLongArray dst;
+    private final boolean withBarrier;
 
-    DataCollective(Harness h, Kind kind, long bytes, SymLongArray src, SymLongArray dst) {
+    DataCollective(Harness h, Kind kind, long bytes, boolean withBarrier, SymLongArray src, SymLongArray dst) {
         this.h = h;
         this.shmem = h.shmem();
         this.world = shmem.teamWorld();
@@ -44,11 +48,12 @@ final class DataCollective implements Collective {
         this.ne = bytes / 8;
         this.src = src;
         this.dst = dst;
+        this.withBarrier = withBarrier;
     }
 
     @Override
     public String op() {
-        return kind.op;
+        return withBarrier ? kind.op + "+barrier_all" : kind.op;
     }
 
     @Override
@@ -71,6 +76,10 @@ final class DataCollective implements Collective {
 
     @Override
     public double time(long iters) {
+        return withBarrier ? timeWithBarrier(iters) : timeAlone(iters);
+    }
+
+    private double timeAlone(long iters) {
         double acc = 0;
         for (long i = 0; i < iters; i++) {
             double t0 = Harness.nowUs();
@@ -81,6 +90,22 @@ final class DataCollective implements Collective {
             }
             acc += dt;
             shmem.barrierAll();
+        }
+        return acc;
+    }
+
+    /** Each call and the barrier_all after it timed together (one loop per variant, as coll.c). */
+    private double timeWithBarrier(long iters) {
+        double acc = 0;
+        for (long i = 0; i < iters; i++) {
+            double t0 = Harness.nowUs();
+            call();
+            shmem.barrierAll();
+            double dt = Harness.nowUs() - t0;
+            if (h.sampling()) {
+                h.sample(dt);
+            }
+            acc += dt;
         }
         return acc;
     }
