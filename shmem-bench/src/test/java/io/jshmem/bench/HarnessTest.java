@@ -36,4 +36,19 @@ class HarnessTest {
             }
         }
     }
+
+    @Test
+    void callsToSteadyIsWhereTheMovingMedianFirstComesWithinTheBound() {
+        double[] first = new double[1000];
+        for (int i = 0; i < first.length; i++) {
+            first[i] = i < 100 ? 50 : 1; // 100 slow calls, then steady at 1 us
+        }
+        // The median of the last 25 calls drops to 1 once 13 of them are fast: call 113.
+        assertEquals(113, SteadyBench.callsToSteady(first, 1.0));
+        assertEquals(113, SteadyBench.callsToSteady(first, 1.0 / 1.2));
+        assertEquals(1001, SteadyBench.callsToSteady(first, 0.5)); // never within 1.2x of 0.5
+        first[0] = 100; // already steady from the start: the first full window
+        java.util.Arrays.fill(first, 1);
+        assertEquals(25, SteadyBench.callsToSteady(first, 1.0));
+    }
 }
