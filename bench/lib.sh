@@ -82,6 +82,33 @@ median_stats() {
     done | paste -sd' '
 }
 
+# percentile_of P N...: the nearest-rank P-th percentile (0 < P <= 100) of the numbers (as
+# Harness.percentile and bench_percentile: of 7 numbers, p50 is the 4th smallest, p99 the largest).
+percentile_of() {
+    local p=$1
+    shift
+    printf '%s\n' "$@" | sort -g | awk -v p="$p" -v n="$#" '
+        BEGIN { k = int(n * p / 100); if (k < n * p / 100) k++; if (k < 1) k = 1; if (k > n) k = n }
+        NR == k { print; exit }'
+}
+
+# startup_quantile_rows IMPL OP STATS...: the start-up rows judged by the targets, from the runs'
+# measure_job STATS files: lat_p50_us and lat_p99_us of their wall times (us), cpu_p50_s and
+# cpu_p99_s of their CPU-seconds (launcher and every PE).
+startup_quantile_rows() {
+    local impl=$1 op=$2 f
+    shift 2
+    local -a wall=() cpu=()
+    for f in "$@"; do
+        wall+=("$(awk '{printf "%.0f", $1 * 1e6}' "$f")")
+        cpu+=("$(cut -d' ' -f2 "$f")")
+    done
+    echo "$impl,shm,4,$op,0,lat_p50_us,$(percentile_of 50 "${wall[@]}").000,us"
+    echo "$impl,shm,4,$op,0,lat_p99_us,$(percentile_of 99 "${wall[@]}").000,us"
+    echo "$impl,shm,4,$op,0,cpu_p50_s,$(percentile_of 50 "${cpu[@]}"),s"
+    echo "$impl,shm,4,$op,0,cpu_p99_s,$(percentile_of 99 "${cpu[@]}"),s"
+}
+
 # median_of N...: the median of an odd number of numbers.
 median_of() {
     printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"

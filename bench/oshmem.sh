@@ -23,8 +23,8 @@ Installs openmpi-bin/libopenmpi-dev/libucx0 with apt-get if oshcc or shmem.h is 
                                 collectives over the vader shared-memory BTL)
                        ucx-tcp: -x UCX_TLS=tcp,self and --mca btl tcp,self,
                                 so both RMA/AMO and collectives use TCP
-  --prog P           rma | amo | coll | pingpong; repeat or comma-separate
-                     (default: all four)
+  --prog P           rma | amo | coll | pingpong | steady; repeat or
+                     comma-separate (default: all five)
   --bind B           core | none: oshrun --bind-to core (core:overload-allowed
                      when PEs > cores) or --bind-to none. Default: core when
                      PEs <= cores, none otherwise (Open MPI's own default binds
@@ -41,8 +41,10 @@ transport) adds rows op=job_PROG, bytes 0: wall_s, cpu_s (user+sys of oshrun
 and all PEs), load_avg (1-minute, at its start), other_cpu (cores other
 processes kept busy meanwhile) and bind_core (1 bound, 0 not); see lib.sh.
 
-Start-up: median wall time of 3 (--startup-runs) runs of `oshrun -np 4 hello`
-(launch, shmem_init, finalize) -> row oshmem,shm,4,startup,0,lat_us,<us>,us,
+Start-up: wall time of 3 (--startup-runs) runs of `oshrun -np 4 hello`
+(launch, shmem_init, finalize) -> rows oshmem,shm,4,startup,0,lat_us (the
+median, us), lat_p50_us and lat_p99_us (median and nearest-rank p99 of the
+runs' wall times), cpu_p50_s and cpu_p99_s (the same of their CPU-seconds),
 plus the job_startup rows (medians of the runs).
 
 Exit status: 0 if every run succeeded and verified its data, 1 otherwise.
@@ -96,11 +98,11 @@ done
 for t in "${transports[@]}"; do
     [[ $t == shm || $t == ucx-tcp ]] || { echo "oshmem.sh: unknown transport '$t' (shm|ucx-tcp)" >&2; exit 2; }
 done
-[[ ${#progs[@]} -gt 0 ]] || progs=(rma amo coll pingpong)
+[[ ${#progs[@]} -gt 0 ]] || progs=(rma amo coll pingpong steady)
 [[ $startup_only -eq 0 ]] || { progs=(); startup=1; }
 [[ $startup_runs =~ ^[1-9][0-9]*$ ]] || { echo "oshmem.sh: --startup-runs needs an integer >= 1, got '$startup_runs'" >&2; exit 2; }
 for p in "${progs[@]}"; do
-    [[ $p =~ ^(rma|amo|coll|pingpong)$ ]] || { echo "oshmem.sh: unknown program '$p' (rma|amo|coll|pingpong)" >&2; exit 2; }
+    [[ $p =~ ^(rma|amo|coll|pingpong|steady)$ ]] || { echo "oshmem.sh: unknown program '$p' (rma|amo|coll|pingpong|steady)" >&2; exit 2; }
 done
 [[ -z $bind || $bind == core || $bind == none ]] || { echo "oshmem.sh: --bind core|none, got '$bind'" >&2; exit 2; }
 
@@ -127,7 +129,7 @@ if awk -v l="$load" 'BEGIN{exit !(l > 0.5)}'; then
 fi
 
 mkdir -p "$build_dir"
-for prog in rma amo coll pingpong hello; do
+for prog in rma amo coll pingpong steady hello; do
     if [[ ! -x $build_dir/$prog || $src_dir/$prog.c -nt $build_dir/$prog || $src_dir/bench_common.h -nt $build_dir/$prog ]]; then
         oshcc -O2 -Wall -Wextra -o "$build_dir/$prog" "$src_dir/$prog.c"
         log "built $build_dir/$prog"
@@ -143,7 +145,7 @@ osh=(oshrun --allow-run-as-root --oversubscribe --mca opal_common_ucx_opal_mem_h
 export PMIX_MCA_psec=native
 prog_args=("${inject[@]}")
 [[ $quick -eq 1 ]] && prog_args+=(--quick)
-timeout_s=$([[ $quick -eq 1 ]] && echo 120 || echo 600)
+timeout_s=$([[ $quick -eq 1 ]] && echo 300 || echo 600)
 
 transport_args() {
     case $1 in
@@ -211,6 +213,7 @@ if [[ $startup -eq 1 ]]; then
     if [[ ${#samples[@]} -eq $startup_runs ]]; then
         log "startup samples (us): ${samples[*]}"
         echo "oshmem,shm,4,startup,0,lat_us,$(median_of "${samples[@]}").000,us" | emit
+        startup_quantile_rows oshmem startup "${stats[@]}" | emit
         # The job rows: the median of each column over the runs.
         median_stats "${stats[@]}" >"$tmp/stats"
         job_rows oshmem shm 4 startup "$(bind_for 4)" "$tmp/stats" | emit

@@ -15,8 +15,10 @@ import java.util.List;
  *
  * <pre>{@code
  * java -Djava.awt.headless=true -cp <shmem-bench classes and jfreechart> io.jshmem.bench.report.Report \
- *     [--csv bench/results/latest.csv] [--out bench/results] [--note TEXT]
+ *     [--csv bench/results/latest.csv] [--out bench/results] [--note TEXT] [--quick]
  * }</pre>
+ *
+ * <p>{@code --quick} (a quick run's CSV): the summary lists the values but no ratios and no targets.
  */
 public final class Report {
     private Report() {
@@ -26,12 +28,14 @@ public final class Report {
         Path csv = Path.of("bench/results/latest.csv");
         Path out = null;
         String note = "";
+        boolean quick = false;
         for (int i = 0; i < args.length; i++) {
             boolean hasValue = i + 1 < args.length;
             switch (args[i]) {
                 case "--csv" -> csv = Path.of(value(args, ++i, hasValue));
                 case "--out" -> out = Path.of(value(args, ++i, hasValue));
                 case "--note" -> note = value(args, ++i, hasValue);
+                case "--quick" -> quick = true;
                 default -> usage("unknown argument: " + args[i]);
             }
         }
@@ -42,7 +46,7 @@ public final class Report {
         Files.createDirectories(out);
         List<String> plots = Charts.write(rows, out);
         Path summary = out.resolve("summary.md");
-        Files.writeString(summary, Summary.markdown(Comparison.pair(rows), plots, note));
+        Files.writeString(summary, Summary.markdown(Comparison.pair(rows), plots, note, quick));
         System.out.println("wrote " + summary + " and " + plots.size() + " plots");
     }
 
@@ -55,7 +59,7 @@ public final class Report {
 
     private static void usage(String problem) {
         System.err.println("Report: " + problem
-                + "\nusage: Report [--csv FILE] [--out DIR] [--note TEXT]  (default --csv bench/results/latest.csv,"
+                + "\nusage: Report [--csv FILE] [--out DIR] [--note TEXT] [--quick]  (default --csv bench/results/latest.csv,"
                 + " --out: the CSV's directory)");
         System.exit(2);
     }
