@@ -145,7 +145,7 @@ osh=(oshrun --allow-run-as-root --oversubscribe --mca opal_common_ucx_opal_mem_h
 export PMIX_MCA_psec=native
 prog_args=("${inject[@]}")
 [[ $quick -eq 1 ]] && prog_args+=(--quick)
-timeout_s=$([[ $quick -eq 1 ]] && echo 300 || echo 600)
+timeout_s=$([[ $quick -eq 1 ]] && echo 300 || echo 1200)
 
 transport_args() {
     case $1 in

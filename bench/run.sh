@@ -230,9 +230,9 @@ failures=()
 mode_args=("${inject[@]}")
 [[ $quick -eq 1 ]] && mode_args+=(--quick)
 # Per job; a quick job took 2-16 s (jshmem) and up to 95 s (OSHMEM's rma and coll, which stall in
-# their barriers) at 2 PEs under a load average of 27; more over ucx-tcp. A hung job must not eat
-# the run's time budget.
-timeout_s=$([[ $quick -eq 1 ]] && echo 300 || echo 600)
+# their barriers) at 2 PEs under a load average of 27, a full one up to 304 s (OSHMEM's coll, 2 PEs,
+# same load); more over ucx-tcp. A hung job must not eat the run's time budget.
+timeout_s=$([[ $quick -eq 1 ]] && echo 300 || echo 1200)
 
 # run_jshmem N TRANSPORT PROG BIND: one benchmark program as an N-PE jshmem job.
 run_jshmem() {
