@@ -7,10 +7,12 @@ package io.jshmem.bench.report;
 import io.jshmem.bench.Metric;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.function.DoubleFunction;
 
 /**
@@ -58,13 +60,13 @@ final class Summary {
      */
     private static void targets(StringBuilder md, List<Comparison> rows) {
         Map<Row.Key, Comparison> byKey = new LinkedHashMap<>();
-        Map<Row.Key, Boolean> subjects = new LinkedHashMap<>();
+        Set<Row.Key> subjects = new LinkedHashSet<>(); // the median keys of the rows with a target
         for (Comparison c : rows) {
             byKey.put(c.key(), c);
             Row.Key k = c.key();
             Target.medianOf(k.metric()).ifPresent(m -> {
                 if (Target.base(k).isPresent()) {
-                    subjects.put(withMetric(k, m), true);
+                    subjects.add(withMetric(k, m));
                 }
             });
         }
@@ -73,7 +75,7 @@ final class Summary {
         long met = 0;
         StringBuilder table = new StringBuilder();
         StringBuilder missed = new StringBuilder();
-        for (Row.Key s : subjects.keySet()) {
+        for (Row.Key s : subjects) {
             Comparison p50 = byKey.get(s);
             Comparison p99 = byKey.get(withMetric(s, Target.tailOf(s.metric())));
             Comparison mean = Target.meanOf(s.metric()).map(m -> byKey.get(withMetric(s, m))).orElse(null);
