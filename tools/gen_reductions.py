@@ -37,6 +37,7 @@ def write():
     w(license_headers.JAVA_HEADER + '''package io.jshmem.core.coll;
 
 import io.jshmem.ReduceOp;
+import io.jshmem.SymType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -53,16 +54,73 @@ final class Reductions {
     private Reductions() {
     }
 
-    /** Combines {@code n} elements of type {@code typeName} at {@code in[inOff..]} into {@code acc[accOff..]}. */
-    static void combine(ReduceOp op, String typeName, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n) {
-        switch (typeName) {
+    /**
+     * What a reduction combines: the elements of one of the {@link SymType.Kind}s, or complex
+     * numbers made of (re, im) pairs of floats or doubles. A closed set the compiler checks: each
+     * constant is made with its kernel, and the switches over {@code SymType.Kind} below have no
+     * {@code default}, so a new kind fails compilation until it has its kernels.
+     */
+    enum Elem {
+''')
+    consts = [(t.upper(), t.capitalize()) for t, L, integral in TYPES] + [(n.upper(), n.capitalize()) for n, t, L, size in COMPLEX]
+    w(",\n".join(f"        {c}(Reductions::combine{m})" for c, m in consts) + ";\n")
+    w('''
+        private final Kernel kernel;
+
+        Elem(Kernel kernel) {
+            this.kernel = kernel;
+        }
+
+        /** The elements of arrays of {@code kind}. */
+        static Elem of(SymType.Kind kind) {
+            return switch (kind) {
 ''')
     for t, L, integral in TYPES:
-        w(f'            case "{t}" -> combine{t.capitalize()}(op, acc, accOff, in, inOff, n);\n')
-    for name, t, L, size in COMPLEX:
-        w(f'            case "{name}" -> combine{name.capitalize()}(op, acc, accOff, in, inOff, n);\n')
-    w('''            default -> throw new IllegalArgumentException(typeName);
+        w(f'                case {t.upper()} -> {t.upper()};\n')
+    w('''            };
         }
+
+        /** Complex numbers of (re, im) pairs of {@code kind}'s elements; null for the integral kinds (there are none). */
+        static Elem complexOf(SymType.Kind kind) {
+            return switch (kind) {
+''')
+    integral_kinds = [t.upper() for t, L, integral in TYPES if integral]
+    w(f'                case {", ".join(integral_kinds)} -> null;\n')
+    for name, t, L, size in COMPLEX:
+        w(f'                case {t.upper()} -> {name.upper()};\n')
+    w('''            };
+        }
+
+        /**
+         * The constant named {@code typeName} in lower case ({@code "long"}, {@code "complexf"}):
+         * for callers that still pass type names (today {@code Collectives} and {@code TeamImpl}).
+         */
+        static Elem named(String typeName) {
+            return switch (typeName) {
+''')
+    for t, L, integral in TYPES:
+        w(f'                case "{t}" -> {t.upper()};\n')
+    for name, t, L, size in COMPLEX:
+        w(f'                case "{name}" -> {name.upper()};\n')
+    w('''                default -> throw new IllegalArgumentException(typeName);
+            };
+        }
+    }
+
+    /** Combines {@code n} elements of type {@code typeName} ({@link Elem#named}) at {@code in[inOff..]} into {@code acc[accOff..]}. */
+    static void combine(ReduceOp op, String typeName, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n) {
+        combine(op, Elem.named(typeName), acc, accOff, in, inOff, n);
+    }
+
+    /** Combines {@code n} elements of {@code elem} at {@code in[inOff..]} into {@code acc[accOff..]}. */
+    static void combine(ReduceOp op, Elem elem, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n) {
+        elem.kernel.combine(op, acc, accOff, in, inOff, n);
+    }
+
+    /** One element type's loops, one per operator. */
+    @FunctionalInterface
+    private interface Kernel {
+        void combine(ReduceOp op, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n);
     }
 ''')
     for t, L, integral in TYPES:

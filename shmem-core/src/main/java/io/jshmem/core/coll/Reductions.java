@@ -5,6 +5,7 @@
 package io.jshmem.core.coll;
 
 import io.jshmem.ReduceOp;
+import io.jshmem.SymType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -21,20 +22,85 @@ final class Reductions {
     private Reductions() {
     }
 
-    /** Combines {@code n} elements of type {@code typeName} at {@code in[inOff..]} into {@code acc[accOff..]}. */
-    static void combine(ReduceOp op, String typeName, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n) {
-        switch (typeName) {
-            case "long" -> combineLong(op, acc, accOff, in, inOff, n);
-            case "int" -> combineInt(op, acc, accOff, in, inOff, n);
-            case "short" -> combineShort(op, acc, accOff, in, inOff, n);
-            case "byte" -> combineByte(op, acc, accOff, in, inOff, n);
-            case "char" -> combineChar(op, acc, accOff, in, inOff, n);
-            case "float" -> combineFloat(op, acc, accOff, in, inOff, n);
-            case "double" -> combineDouble(op, acc, accOff, in, inOff, n);
-            case "complexf" -> combineComplexf(op, acc, accOff, in, inOff, n);
-            case "complexd" -> combineComplexd(op, acc, accOff, in, inOff, n);
-            default -> throw new IllegalArgumentException(typeName);
+    /**
+     * What a reduction combines: the elements of one of the {@link SymType.Kind}s, or complex
+     * numbers made of (re, im) pairs of floats or doubles. A closed set the compiler checks: each
+     * constant is made with its kernel, and the switches over {@code SymType.Kind} below have no
+     * {@code default}, so a new kind fails compilation until it has its kernels.
+     */
+    enum Elem {
+        LONG(Reductions::combineLong),
+        INT(Reductions::combineInt),
+        SHORT(Reductions::combineShort),
+        BYTE(Reductions::combineByte),
+        CHAR(Reductions::combineChar),
+        FLOAT(Reductions::combineFloat),
+        DOUBLE(Reductions::combineDouble),
+        COMPLEXF(Reductions::combineComplexf),
+        COMPLEXD(Reductions::combineComplexd);
+
+        private final Kernel kernel;
+
+        Elem(Kernel kernel) {
+            this.kernel = kernel;
         }
+
+        /** The elements of arrays of {@code kind}. */
+        static Elem of(SymType.Kind kind) {
+            return switch (kind) {
+                case LONG -> LONG;
+                case INT -> INT;
+                case SHORT -> SHORT;
+                case BYTE -> BYTE;
+                case CHAR -> CHAR;
+                case FLOAT -> FLOAT;
+                case DOUBLE -> DOUBLE;
+            };
+        }
+
+        /** Complex numbers of (re, im) pairs of {@code kind}'s elements; null for the integral kinds (there are none). */
+        static Elem complexOf(SymType.Kind kind) {
+            return switch (kind) {
+                case LONG, INT, SHORT, BYTE, CHAR -> null;
+                case FLOAT -> COMPLEXF;
+                case DOUBLE -> COMPLEXD;
+            };
+        }
+
+        /**
+         * The constant named {@code typeName} in lower case ({@code "long"}, {@code "complexf"}):
+         * for callers that still pass type names (today {@code Collectives} and {@code TeamImpl}).
+         */
+        static Elem named(String typeName) {
+            return switch (typeName) {
+                case "long" -> LONG;
+                case "int" -> INT;
+                case "short" -> SHORT;
+                case "byte" -> BYTE;
+                case "char" -> CHAR;
+                case "float" -> FLOAT;
+                case "double" -> DOUBLE;
+                case "complexf" -> COMPLEXF;
+                case "complexd" -> COMPLEXD;
+                default -> throw new IllegalArgumentException(typeName);
+            };
+        }
+    }
+
+    /** Combines {@code n} elements of type {@code typeName} ({@link Elem#named}) at {@code in[inOff..]} into {@code acc[accOff..]}. */
+    static void combine(ReduceOp op, String typeName, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n) {
+        combine(op, Elem.named(typeName), acc, accOff, in, inOff, n);
+    }
+
+    /** Combines {@code n} elements of {@code elem} at {@code in[inOff..]} into {@code acc[accOff..]}. */
+    static void combine(ReduceOp op, Elem elem, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n) {
+        elem.kernel.combine(op, acc, accOff, in, inOff, n);
+    }
+
+    /** One element type's loops, one per operator. */
+    @FunctionalInterface
+    private interface Kernel {
+        void combine(ReduceOp op, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n);
     }
 
     private static void combineLong(ReduceOp op, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n) {

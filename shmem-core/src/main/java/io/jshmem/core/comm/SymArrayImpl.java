@@ -44,15 +44,14 @@ public abstract class SymArrayImpl<A> implements SymArray<A> {
     }
 
     public static SymArrayImpl<?> create(SymmetricHeap heap, SymType<?> type, long offset, long length) {
-        return switch (type.name()) {
-            case "long" -> new SymLongArrayImpl(heap, offset, length);
-            case "int" -> new SymIntArrayImpl(heap, offset, length);
-            case "short" -> new SymShortArrayImpl(heap, offset, length);
-            case "byte" -> new SymByteArrayImpl(heap, offset, length);
-            case "char" -> new SymCharArrayImpl(heap, offset, length);
-            case "float" -> new SymFloatArrayImpl(heap, offset, length);
-            case "double" -> new SymDoubleArrayImpl(heap, offset, length);
-            default -> throw new IllegalArgumentException(type.name());
+        return switch (type.kind()) { // no default: a new kind must be added here
+            case LONG -> new SymLongArrayImpl(heap, offset, length);
+            case INT -> new SymIntArrayImpl(heap, offset, length);
+            case SHORT -> new SymShortArrayImpl(heap, offset, length);
+            case BYTE -> new SymByteArrayImpl(heap, offset, length);
+            case CHAR -> new SymCharArrayImpl(heap, offset, length);
+            case FLOAT -> new SymFloatArrayImpl(heap, offset, length);
+            case DOUBLE -> new SymDoubleArrayImpl(heap, offset, length);
         };
     }
 
