@@ -93,11 +93,10 @@ public final class Futex {
             MethodHandle h = null;
             if (nr > 0) {
                 try {
-                    Linker linker = Linker.nativeLinker();
                     // long syscall(long nr, uint32_t *uaddr, int op, int val, const struct timespec *t, int *uaddr2, int val3)
                     // The pointers as 64-bit integers (the same registers on the 64-bit ABIs above):
                     // a MemorySegment argument would have to be an object, allocated by the caller.
-                    h = linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(),
+                    h = NativeLibrary.libc("syscall",
                             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                                     ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                                     ValueLayout.JAVA_INT),

@@ -4,11 +4,8 @@
  */
 package io.jshmem.core.forksafety;
 
-import java.lang.foreign.Arena;
+import io.jshmem.core.base.NativeLibrary;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
@@ -57,9 +54,6 @@ public final class Ibverbs {
     public record Result(State state, String detail) {
     }
 
-    private static volatile MethodHandle isForkInitialized;
-    private static volatile String loadFailure;
-
     private Ibverbs() {
     }
 
@@ -71,9 +65,9 @@ public final class Ibverbs {
                     : new Result(State.NOT_QUERIED, LIBRARY + " found (" + where.get()
                             + "); fork state not queried: native access is not enabled (--enable-native-access=ALL-UNNAMED, as oshrun gives)");
         }
-        MethodHandle mh = handle();
+        MethodHandle mh = Linked.IS_FORK_INITIALIZED;
         if (mh == null) {
-            String why = loadFailure;
+            String why = Linked.FAILURE;
             return why == null ? new Result(State.ABSENT, LIBRARY + " cannot be loaded") : new Result(State.QUERY_FAILED, why);
         }
         try {
@@ -84,29 +78,21 @@ public final class Ibverbs {
         }
     }
 
-    @SuppressWarnings("restricted") // native access is checked by the caller
-    private static MethodHandle handle() {
-        MethodHandle mh = isForkInitialized;
-        if (mh != null || loadFailure != null) {
-            return mh;
-        }
-        synchronized (Ibverbs.class) {
-            if (isForkInitialized != null || loadFailure != null) {
-                return isForkInitialized;
-            }
-            SymbolLookup lib;
-            try {
-                lib = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-            } catch (IllegalArgumentException e) {
-                return null; // not installed: ABSENT (probed again next time; cheap)
-            }
-            Optional<MemorySegment> fn = lib.find("ibv_is_fork_initialized");
-            if (fn.isEmpty()) {
-                loadFailure = LIBRARY + " has no ibv_is_fork_initialized (rdma-core older than 35)";
-                return null;
-            }
-            isForkInitialized = Linker.nativeLinker().downcallHandle(fn.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT));
-            return isForkInitialized;
+    /**
+     * {@code ibv_is_fork_initialized}, looked up when first asked for (after {@link #probe} has
+     * checked that native access is enabled): null if libibverbs is not installed, or if it lacks
+     * the function ({@link #FAILURE} then says so).
+     */
+    private static final class Linked {
+        static final MethodHandle IS_FORK_INITIALIZED;
+        static final String FAILURE;
+
+        static {
+            Optional<NativeLibrary> lib = NativeLibrary.find(LIBRARY);
+            boolean has = lib.isPresent() && lib.get().has("ibv_is_fork_initialized");
+            IS_FORK_INITIALIZED = has ? lib.get().function("ibv_is_fork_initialized", FunctionDescriptor.of(ValueLayout.JAVA_INT))
+                    : null;
+            FAILURE = lib.isPresent() && !has ? LIBRARY + " has no ibv_is_fork_initialized (rdma-core older than 35)" : null;
         }
     }
 

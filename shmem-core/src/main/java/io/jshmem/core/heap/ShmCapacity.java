@@ -7,12 +7,12 @@ package io.jshmem.core.heap;
 import io.jshmem.ShmemException;
 import io.jshmem.core.base.Config;
 import io.jshmem.core.base.Log;
+import io.jshmem.core.base.NativeLibrary;
 import io.jshmem.core.bootstrap.Bootstrap;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
@@ -133,21 +133,12 @@ final class ShmCapacity {
 
     /** open, posix_fallocate and close of the C library; linked on first use (JSHMEM_SHM_PREALLOCATE only). */
     private static final class Native {
-        static final MethodHandle OPEN;
-        static final MethodHandle FALLOCATE;
-        static final MethodHandle CLOSE;
-
-        static {
-            Linker linker = Linker.nativeLinker();
-            var libc = linker.defaultLookup();
-            OPEN = linker.downcallHandle(libc.find("open").orElseThrow(),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
-                    Linker.Option.firstVariadicArg(2));
-            FALLOCATE = linker.downcallHandle(libc.find("posix_fallocate").orElseThrow(),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
-                            ValueLayout.JAVA_LONG));
-            CLOSE = linker.downcallHandle(libc.find("close").orElseThrow(),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-        }
+        static final MethodHandle OPEN = NativeLibrary.libc("open",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+                Linker.Option.firstVariadicArg(2));
+        static final MethodHandle FALLOCATE = NativeLibrary.libc("posix_fallocate",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+        static final MethodHandle CLOSE = NativeLibrary.libc("close",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     }
 }

@@ -5,14 +5,22 @@
 package io.jshmem.core.bootstrap;
 
 import io.jshmem.core.base.NativeLibrary;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jshmem.ShmemException;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A missing PMI client library is reported with what needs it and how to install it. */
+/**
+ * {@link NativeLibrary}, the binding helper: a missing PMI client library is reported with what
+ * needs it and how to install it; a missing optional library is empty; a missing function is named.
+ */
 class NativeLibraryTest {
     @Test
     void missingLibraryNamesTheFix() {
@@ -32,5 +40,27 @@ class NativeLibraryTest {
                 List.of("libpmix.so.2"), "launched by Open MPI mpirun", PmixBootstrap.INSTALL_HINT)).getMessage();
         assertTrue(m.contains(PmixBootstrap.LIBRARY_VAR + "=/nonexistent/libpmix.so.2 cannot be loaded"), m);
         assertTrue(m.contains("apt-get install libpmix2"), m);
+    }
+
+    @Test
+    void optionalLibrariesAndFunctions() throws Throwable {
+        assertTrue(NativeLibrary.find("libjshmem-no-such-library.so.0").isEmpty());
+        NativeLibrary libc = NativeLibrary.find("libc.so.6").orElseThrow();
+        assertTrue(libc.has("getpid"));
+        assertFalse(libc.has("jshmem_no_such_function"));
+        MethodHandle getpid = libc.function("getpid", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        assertEquals(ProcessHandle.current().pid(), (int) getpid.invokeExact());
+        String m = assertThrows(ShmemException.class,
+                () -> libc.function("jshmem_no_such_function", FunctionDescriptor.ofVoid())).getMessage();
+        assertTrue(m.contains("libc.so.6 has no function jshmem_no_such_function"), m);
+    }
+
+    @Test
+    void theCLibrary() throws Throwable {
+        MethodHandle getpid = NativeLibrary.libc("getpid", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        assertEquals(ProcessHandle.current().pid(), (int) getpid.invokeExact());
+        String m = assertThrows(ShmemException.class,
+                () -> NativeLibrary.libc("jshmem_no_such_function", FunctionDescriptor.ofVoid())).getMessage();
+        assertTrue(m.contains("the C library has no function jshmem_no_such_function"), m);
     }
 }
