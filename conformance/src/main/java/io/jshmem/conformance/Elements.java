@@ -29,26 +29,26 @@ final class Elements {
 
     /** Element {@code i} of a segment holding elements of type {@code t}. */
     static long get(MemorySegment s, SymType<?> t, long i) {
-        return switch (t.name()) {
-            case "long" -> s.getAtIndex(ValueLayout.JAVA_LONG, i);
-            case "int" -> s.getAtIndex(ValueLayout.JAVA_INT, i);
-            case "short" -> s.getAtIndex(ValueLayout.JAVA_SHORT, i);
-            case "byte" -> s.getAtIndex(ValueLayout.JAVA_BYTE, i);
-            case "char" -> s.getAtIndex(ValueLayout.JAVA_CHAR, i);
-            case "float" -> Float.floatToRawIntBits(s.getAtIndex(ValueLayout.JAVA_FLOAT, i));
-            default -> Double.doubleToRawLongBits(s.getAtIndex(ValueLayout.JAVA_DOUBLE, i));
+        return switch (t.kind()) {
+            case LONG -> s.getAtIndex(ValueLayout.JAVA_LONG, i);
+            case INT -> s.getAtIndex(ValueLayout.JAVA_INT, i);
+            case SHORT -> s.getAtIndex(ValueLayout.JAVA_SHORT, i);
+            case BYTE -> s.getAtIndex(ValueLayout.JAVA_BYTE, i);
+            case CHAR -> s.getAtIndex(ValueLayout.JAVA_CHAR, i);
+            case FLOAT -> Float.floatToRawIntBits(s.getAtIndex(ValueLayout.JAVA_FLOAT, i));
+            case DOUBLE -> Double.doubleToRawLongBits(s.getAtIndex(ValueLayout.JAVA_DOUBLE, i));
         };
     }
 
     static void set(MemorySegment s, SymType<?> t, long i, long v) {
-        switch (t.name()) {
-            case "long" -> s.setAtIndex(ValueLayout.JAVA_LONG, i, v);
-            case "int" -> s.setAtIndex(ValueLayout.JAVA_INT, i, (int) v);
-            case "short" -> s.setAtIndex(ValueLayout.JAVA_SHORT, i, (short) v);
-            case "byte" -> s.setAtIndex(ValueLayout.JAVA_BYTE, i, (byte) v);
-            case "char" -> s.setAtIndex(ValueLayout.JAVA_CHAR, i, (char) v);
-            case "float" -> s.setAtIndex(ValueLayout.JAVA_FLOAT, i, Float.intBitsToFloat((int) v));
-            default -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, i, Double.longBitsToDouble(v));
+        switch (t.kind()) {
+            case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, i, v);
+            case INT -> s.setAtIndex(ValueLayout.JAVA_INT, i, (int) v);
+            case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, i, (short) v);
+            case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, i, (byte) v);
+            case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, i, (char) v);
+            case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, i, Float.intBitsToFloat((int) v));
+            case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, i, Double.longBitsToDouble(v));
         }
     }
 
@@ -69,12 +69,13 @@ final class Elements {
             double d = ((pe + 1) * 0.5) + (i % 7) - 3;
             return t == SymType.FLOAT ? Float.floatToRawIntBits((float) d) : Double.doubleToRawLongBits(d);
         }
-        long[] specials = switch (t.name()) {
-            case "long" -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE, -1, 0};
-            case "int" -> new long[] {Integer.MAX_VALUE, Integer.MIN_VALUE, -1, 0};
-            case "short" -> new long[] {Short.MAX_VALUE, Short.MIN_VALUE, -1, 0};
-            case "byte" -> new long[] {Byte.MAX_VALUE, Byte.MIN_VALUE, -1, 0};
-            default -> new long[] {Character.MAX_VALUE, 0x8000, 1, 0};
+        long[] specials = switch (t.kind()) {
+            case LONG -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE, -1, 0};
+            case INT -> new long[] {Integer.MAX_VALUE, Integer.MIN_VALUE, -1, 0};
+            case SHORT -> new long[] {Short.MAX_VALUE, Short.MIN_VALUE, -1, 0};
+            case BYTE -> new long[] {Byte.MAX_VALUE, Byte.MIN_VALUE, -1, 0};
+            case CHAR -> new long[] {Character.MAX_VALUE, 0x8000, 1, 0};
+            case FLOAT, DOUBLE -> throw new AssertionError(t); // returned above
         };
         long v = i % 11 < specials.length && (pe + i) % 3 == 0 ? specials[(int) (i % 11)] : (pe * 37 + i * 5) % 97 - 20;
         return narrow(t, v);
@@ -82,12 +83,12 @@ final class Elements {
 
     /** {@code v} as a value of type {@code t} (wrapped like a Java cast). */
     static long narrow(SymType<?> t, long v) {
-        return switch (t.name()) {
-            case "int" -> (int) v;
-            case "short" -> (short) v;
-            case "byte" -> (byte) v;
-            case "char" -> (char) v;
-            default -> v;
+        return switch (t.kind()) {
+            case INT -> (int) v;
+            case SHORT -> (short) v;
+            case BYTE -> (byte) v;
+            case CHAR -> (char) v;
+            case LONG, FLOAT, DOUBLE -> v;
         };
     }
 
@@ -130,10 +131,10 @@ final class Elements {
 
     /** Printable form of a value. */
     static String show(SymType<?> t, long v) {
-        return switch (t.name()) {
-            case "float" -> Float.toString(Float.intBitsToFloat((int) v));
-            case "double" -> Double.toString(Double.longBitsToDouble(v));
-            default -> Long.toString(v);
+        return switch (t.kind()) {
+            case FLOAT -> Float.toString(Float.intBitsToFloat((int) v));
+            case DOUBLE -> Double.toString(Double.longBitsToDouble(v));
+            case LONG, INT, SHORT, BYTE, CHAR -> Long.toString(v);
         };
     }
 }

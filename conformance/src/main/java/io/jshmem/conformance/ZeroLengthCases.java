@@ -50,14 +50,14 @@ final class ZeroLengthCases {
     // ---------------------------------------------------------------- helpers
 
     static Object array(SymType<?> t, int n) {
-        return switch (t.name()) {
-            case "long" -> new long[n];
-            case "int" -> new int[n];
-            case "short" -> new short[n];
-            case "byte" -> new byte[n];
-            case "char" -> new char[n];
-            case "float" -> new float[n];
-            default -> new double[n];
+        return switch (t.kind()) {
+            case LONG -> new long[n];
+            case INT -> new int[n];
+            case SHORT -> new short[n];
+            case BYTE -> new byte[n];
+            case CHAR -> new char[n];
+            case FLOAT -> new float[n];
+            case DOUBLE -> new double[n];
         };
     }
 
@@ -70,14 +70,14 @@ final class ZeroLengthCases {
     }
 
     private static Object boxed(SymType<?> t, long v) {
-        return switch (t.name()) {
-            case "long" -> v;
-            case "int" -> (int) v;
-            case "short" -> (short) v;
-            case "byte" -> (byte) v;
-            case "char" -> (char) v;
-            case "float" -> (float) v;
-            default -> (double) v;
+        return switch (t.kind()) {
+            case LONG -> v;
+            case INT -> (int) v;
+            case SHORT -> (short) v;
+            case BYTE -> (byte) v;
+            case CHAR -> (char) v;
+            case FLOAT -> (float) v;
+            case DOUBLE -> (double) v;
         };
     }
 
