@@ -32,13 +32,14 @@ import org.jfree.data.xy.XYSeriesCollection;
 /**
  * Log-log plots of latency and bandwidth against message size, jshmem and OSHMEM on one chart:
  * {@code put_lat_2pe.png}, {@code get_bw_4pe.png}, ... (with a {@code _TRANSPORT} suffix for
- * transports other than shm). Needs no display (run with {@code -Djava.awt.headless=true}).
+ * transports other than shm); then {@link BarCharts}' bar charts (collectives, barrier and
+ * ping-pong, start-up, time to steady state). Needs no display (run with {@code -Djava.awt.headless=true}).
  */
 final class Charts {
     private static final int WIDTH = 900;
     private static final int HEIGHT = 560;
-    private static final Color JSHMEM = new Color(0xD6, 0x27, 0x28);
-    private static final Color OSHMEM = new Color(0x1F, 0x77, 0xB4);
+    static final Color JSHMEM = new Color(0xD6, 0x27, 0x28);
+    static final Color OSHMEM = new Color(0x1F, 0x77, 0xB4);
 
     private Charts() {
     }
@@ -65,6 +66,7 @@ final class Charts {
                 }
             }
         }
+        written.addAll(BarCharts.write(Comparison.pair(rows), dir));
         return written;
     }
 
@@ -107,17 +109,8 @@ final class Charts {
         x.setRange(4, 2 * 1048576);
         x.setMinorTickMarksVisible(true);
 
-        LogAxis y = new LogAxis(latency ? "latency (µs, lower is better)" : "bandwidth (MB/s, higher is better)");
-        y.setBase(10);
-        // Labels on whole decades only (automatic ticks land on 10^0.1 steps: 1.585, 2.512, ...),
-        // with the range widened to whole decades so that there are always at least two.
-        DecimalFormat plain = new DecimalFormat("0.###");
-        y.setTickUnit(new NumberTickUnit(1, plain, 9)); // 9 minor ticks: 2x, 3x, ... 9x in each decade
-        // (1% margins: a tick computed a rounding error outside the range would not be drawn.)
-        y.setRange(0.99 * Math.pow(10, Math.floor(Math.log10(min(data)))),
-                1.01 * Math.pow(10, Math.ceil(Math.log10(max(data)) + 1e-9)));
-        y.setNumberFormatOverride(plain);
-        y.setMinorTickMarksVisible(true);
+        LogAxis y = decades(latency ? "latency (µs, lower is better)" : "bandwidth (MB/s, higher is better)", min(data),
+                max(data));
 
         XYLineAndShapeRenderer lines = new XYLineAndShapeRenderer(true, true);
         for (int i = 0; i < data.getSeriesCount(); i++) {
@@ -137,6 +130,21 @@ final class Charts {
         return chart;
     }
 
+    /** A base-10 log axis labelled on whole decades, its range widened to the decades around {@code min..max}. */
+    static LogAxis decades(String label, double min, double max) {
+        LogAxis y = new LogAxis(label);
+        y.setBase(10);
+        // Labels on whole decades only (automatic ticks land on 10^0.1 steps: 1.585, 2.512, ...),
+        // with the range widened to whole decades so that there are always at least two.
+        DecimalFormat plain = new DecimalFormat("0.###");
+        y.setTickUnit(new NumberTickUnit(1, plain, 9)); // 9 minor ticks: 2x, 3x, ... 9x in each decade
+        // (1% margins: a tick computed a rounding error outside the range would not be drawn.)
+        y.setRange(0.99 * Math.pow(10, Math.floor(Math.log10(min))), 1.01 * Math.pow(10, Math.ceil(Math.log10(max) + 1e-9)));
+        y.setNumberFormatOverride(plain);
+        y.setMinorTickMarksVisible(true);
+        return y;
+    }
+
     private static double min(XYSeriesCollection data) {
         double m = Double.POSITIVE_INFINITY;
         for (int i = 0; i < data.getSeriesCount(); i++) {
@@ -153,16 +161,20 @@ final class Charts {
         return m;
     }
 
-    private static void save(JFreeChart chart, Path file) {
+    static void save(JFreeChart chart, Path file) {
+        save(chart, file, HEIGHT);
+    }
+
+    static void save(JFreeChart chart, Path file, int height) {
         try {
-            ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
+            ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, height);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     /** Axis labels for byte counts that are powers of two: 8 B, 4 KiB, 1 MiB. */
-    private static final class BytesFormat extends NumberFormat {
+    static final class BytesFormat extends NumberFormat {
         @Override
         public StringBuffer format(double number, StringBuffer to, FieldPosition pos) {
             return format(Math.round(number), to, pos);
