@@ -41,7 +41,9 @@ Results, in the run directory (bench/runs/latest links to the newest):
                job: wall_s, cpu_s, load_avg, other_cpu, bind_core)
   summary.md   the targets (judged on each row's per-call p50 and p99, never the loop mean),
                every row with the jshmem/oshmem ratio, the jobs
-  *.png        latency and bandwidth against message size, jshmem and OSHMEM per chart
+  *.png        jshmem and OSHMEM per chart: RMA latency and bandwidth against message size, collectives
+               (alone and with the following barrier), barrier and ping-pong p50/p99, start-up wall and
+               CPU time, time to steady state (bench/README.md lists every file)
   run.log      what the run printed
 bench/results/ is left alone unless --publish is given.
 
