@@ -35,7 +35,7 @@ import java.lang.invoke.VarHandle;
  * while the access runs interpreted or compiled on its own (the poll is then its own return, inside
  * the try). Once the access is compiled into a caller, the poll is the caller's (a loop back-edge
  * or return in user code) and no catch in the library sees the error (measured: HeapFaultTest's
- * atomic-hot raises it in the user's loop); the failure handler (ShmemRuntime) then reports it as
+ * atomic-hot raises it in the user's loop); the failure handler (runtime Lifecycle) then reports it as
  * a ShmemException naming the PE and ends the job. amo64/amo32 have no catch at all: C2 compiles
  * them on their own for the callers that do not inline them, and that code, 2,480 bytes in
  * AmoBench, is just under InlineSmallCode (2,500); a catch block, in them or in a helper they

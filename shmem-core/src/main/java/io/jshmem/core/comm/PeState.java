@@ -10,7 +10,6 @@ import io.jshmem.core.base.Config;
 import io.jshmem.core.base.LaunchEnv;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.heap.SymmetricHeap;
-import io.jshmem.core.runtime.CtxBase;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -40,7 +39,7 @@ public final class PeState {
     /** Live symmetric objects, marked unusable at finalize. */
     public final Set<SymArrayImpl<?>> live = ConcurrentHashMap.newKeySet();
     /** Contexts to invalidate at finalize. */
-    public final Set<CtxBase> contexts = ConcurrentHashMap.newKeySet();
+    public final Set<OpenContext> contexts = ConcurrentHashMap.newKeySet();
 
     public volatile String abortReason;
     public volatile boolean finalized;

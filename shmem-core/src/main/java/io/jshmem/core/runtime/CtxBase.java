@@ -11,6 +11,7 @@ import io.jshmem.SymArray;
 import io.jshmem.core.base.Flight;
 import io.jshmem.core.comm.Arrays2;
 import io.jshmem.core.comm.Comm;
+import io.jshmem.core.comm.OpenContext;
 import io.jshmem.core.comm.PeState;
 import io.jshmem.core.comm.SymArrayImpl;
 import io.jshmem.core.comm.Waiter;
@@ -23,10 +24,10 @@ import java.lang.invoke.VarHandle;
  * What every context is built on: argument checks that cost a few field reads, the context's PE
  * numbers (its team's) mapped to world PEs, the {@link Comm} that reaches them, ordering, and the
  * type-independent parts of RMA and point-to-point synchronization. The default context
- * ({@link ShmemRuntime}) and created contexts ({@link ContextImpl}) share this code, so the hot
- * paths stay monomorphic.
+ * ({@link ShmemRuntime}, the world team's) and created contexts ({@link ContextImpl}) share this
+ * code, so the hot paths stay monomorphic.
  */
-public abstract class CtxBase implements ShmemCtx {
+public abstract class CtxBase implements ShmemCtx, OpenContext {
     static final VarHandle LONG = Comm.LONG;
     static final VarHandle INT = Comm.INT;
     static final VarHandle SHORT = Comm.SHORT;
@@ -95,8 +96,13 @@ public abstract class CtxBase implements ShmemCtx {
         if (destroyed) {
             return st.error("context used after it was destroyed (closed)");
         }
-        return st.error("PE " + pe + " is out of range: " + (this instanceof ShmemRuntime ? "the job" : "the team")
+        return st.error("PE " + pe + " is out of range: " + peRange()
                 + " has " + npes + " PEs (0.." + (npes - 1) + ")");
+    }
+
+    /** What the context's PE numbers range over, in errors: its team's (the default context says "the job"). */
+    String peRange() {
+        return "the team";
     }
 
     /** The mapped heap of the context's PE {@code pe}, or null when it is reached through the transport. */
@@ -391,6 +397,11 @@ public abstract class CtxBase implements ShmemCtx {
     final void invalidate(boolean destroy) {
         destroyed = destroy;
         worldPes = new int[0];
+    }
+
+    @Override
+    public final void invalidateAtFinalize() {
+        invalidate(false);
     }
 
     final boolean destroyed() {

@@ -20,7 +20,6 @@ import io.jshmem.core.comm.Comm;
 import io.jshmem.core.comm.PeState;
 import io.jshmem.core.comm.SymArrayImpl;
 import io.jshmem.core.comm.Waiter;
-import io.jshmem.core.runtime.ShmemRuntime;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,7 +38,8 @@ import java.util.stream.IntStream;
  * team is created. Collectives are in {@link Collectives}.
  */
 public final class TeamImpl implements ShmemTeam {
-    private final ShmemRuntime rt;
+    /** The team registry of this PE (new teams, contexts, lookup). */
+    private final TeamRegistry rt;
     public final PeState st;
     /** World PE number of each team PE. */
     public final int[] members;
@@ -162,7 +162,7 @@ public final class TeamImpl implements ShmemTeam {
     private long flightSequence;
     private volatile boolean destroyed;
 
-    public TeamImpl(ShmemRuntime rt, String name, int[] members, int slot, TeamConfig config) {
+    public TeamImpl(TeamRegistry rt, String name, int[] members, int slot, TeamConfig config) {
         this.rt = rt;
         this.st = rt.st;
         this.name = name;
