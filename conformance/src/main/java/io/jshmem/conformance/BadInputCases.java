@@ -71,7 +71,8 @@ final class BadInputCases {
         MemorySegment seg = MemorySegment.ofArray(new long[8]);
         for (int pe : new int[] {-1, c.npes, c.npes + 7, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
             String w = " to PE " + pe;
-            c.expectShmemException("put" + w, () -> s.put(l, 0, buf, 0, 8, pe), "PE " + pe);
+            // The default context's PEs are the job's; a created context's are its team's (ContextSignalLockCases).
+            c.expectShmemException("put" + w, () -> s.put(l, 0, buf, 0, 8, pe), "PE " + pe, "out of range: the job has " + c.npes + " PEs");
             c.expectShmemException("put(segment)" + w, () -> s.put(l, 0, seg, pe));
             c.expectShmemException("get" + w, () -> s.get(buf, 0, l, 0, 8, pe));
             c.expectShmemException("get(segment)" + w, () -> s.get(seg, l, 0, pe));

@@ -138,7 +138,7 @@ final class ContextSignalLockCases {
             try (ShmemContext other = c.shmem.ctxCreate(0)) {
                 other.p(a, 0, 1, c.npes);
             }
-        }, "out of range");
+        }, "out of range: the team has " + c.npes + " PEs");
     }
 
     /** Threads that share one context in {@link #threadsOnOneContext}. */
