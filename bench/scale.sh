@@ -33,7 +33,8 @@ and after init, its CPU time, and barrier_all and 8-byte broadcast latencies.
 Writes into the run directory: jobs.csv (one row per job: wall, CPU-seconds, load, other busy
 cores), probes.csv (one row per PE), ucx.csv (the shim's rows), jfr.csv (traced init steps),
 summary.md (bench/scale_report.py) and run.log. Exit status: 0 if every job succeeded, 1 if one
-failed (the report is still written), 2 on bad usage or a failed build.
+failed or a traced step recorded no event (the report is still written), 2 on bad usage, a failed
+build, or traced methods (bench/scale_report.py's TRACED) that the code no longer has.
 EOF
 }
 
@@ -129,20 +130,20 @@ fi
 
 # ---------------------------------------------------------------- jobs
 
-# The init steps that the traced jshmem jobs time (JFR method tracing, JDK 25): if one of these
-# methods is renamed, its rows are missing from jfr.csv and the report names the step and the
-# methods it expected (scale_report.py's STEPS maps each step to its method names, old and new:
-# keep the two lists in step). With lazy wire-up (the default) the endpoints are made at the first
-# operation to a peer (Channel::connect, the peer's data fetched by UcxJob::peer), in these jobs by
-# init's closing barrier and the probe's; WireUp::connectEveryone and ::checkConnections run only
-# with JSHMEM_UCX_WIREUP=eager.
-traced=(io.jshmem.Shmem::init io.jshmem.core.bootstrap.Bootstraps::select io.jshmem.core.runtime.ShmemRuntime::create
-    io.jshmem.core.heap.SymmetricHeap::create io.jshmem.core.bootstrap.TcpBootstrap::fence
-    io.jshmem.ucx.WireUp::create io.jshmem.ucx.WireUp::connectEveryone io.jshmem.ucx.WireUp::checkConnections
-    'io.jshmem.ucx.Ucp::<clinit>' 'io.jshmem.ucx.UcxJob::<init>' io.jshmem.ucx.Ucp::init io.jshmem.ucx.Ucp::workerCreate
-    io.jshmem.ucx.Ucp::memMap io.jshmem.ucx.Channel::connect io.jshmem.ucx.UcxJob::peer
-    io.jshmem.ucx.Ucp::epCreate io.jshmem.ucx.Ucp::epRkeyUnpack)
-filter=$(IFS=';'; echo "${traced[*]}")
+# The init steps that the traced jshmem jobs time (JFR method tracing, JDK 25): the methods are
+# listed once, in scale_report.py's TRACED, which makes the filter and checks here, before any job,
+# that the snapshot's classes still have every one of them (a renamed method stops the run, naming
+# it; the report fails as well if a traced step recorded no event). With lazy wire-up the endpoints
+# are made at the first operation to a peer (Channel::connect, the peer's data fetched by
+# UcxJob::peer), in these jobs by init's closing barrier and the probe's; WireUp::connectEveryone
+# and ::checkConnections run only with eager wire-up (JSHMEM_UCX_WIREUP=eager, or auto with UCX 1.13
+# or older).
+if [[ $trace -eq 1 ]]; then
+    snap_jars=("$snap"/lib/*.jar)
+    python3 "$here/scale_report.py" --check-methods "$(IFS=:; echo "${snap_jars[*]}")" ||
+        { log "the traced methods do not match the code: fix TRACED in bench/scale_report.py (or run with --no-trace)"; exit 2; }
+fi
+filter=$(python3 "$here/scale_report.py" --traced-filter)
 
 cores=$(nproc)
 echo "round,impl,npes,bind,rc,t_launch_us,wall_s,cpu_s,load_avg,other_cpu" >"$run_dir/jobs.csv"
@@ -228,7 +229,7 @@ the run took ${elapsed} s; load average at the end $(cut -d' ' -f1-3 /proc/loada
 jshmem $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(java -version 2>&1 | head -1); \
 $(oshrun --version 2>&1 | head -1); UCX $(ucx_info -v 2>/dev/null | sed -n 's/^# Version //p' | head -1); \
 plain jshmem jobs with JSHMEM_AOT=${JSHMEM_AOT:-auto} (the AOT cache of the jars), traced ones with it off"
-python3 "$here/scale_report.py" --dir "$run_dir" --conditions "$conditions" >"$run_dir/summary.md" || failures+=("report")
+python3 "$here/scale_report.py" --dir "$run_dir" --conditions "$conditions" --strict >"$run_dir/summary.md" || failures+=("report")
 log "summary: $run_dir/summary.md"
 if [[ ${#failures[@]} -gt 0 ]]; then
     log "${#failures[@]} failed: ${failures[*]}"

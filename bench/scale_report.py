@@ -4,9 +4,13 @@
 """Report of bench/scale.sh: medians over rounds of init time, wire-up steps, memory and collective
 latency per PE count, jshmem beside OSHMEM (markdown on stdout).
 
-  scale_report.py --dir RUN_DIR [--conditions TEXT]     the summary of a run directory
+  scale_report.py --dir RUN_DIR [--conditions TEXT] [--strict]
+                        the summary of a run directory; --strict (scale.sh): exit 1 if the traced
+                        jobs have no events of a step that today's code has
   scale_report.py --jfr-rows ROUND NPES FILE.json...    jfr.csv rows from `jfr print --json` files
                                                          (used by scale.sh after each traced job)
+  scale_report.py --traced-filter       the JFR method filter of the traced jobs (from TRACED)
+  scale_report.py --check-methods CP    exit 1, naming them, if the classes on CP lack a traced method
 """
 import csv
 import json
@@ -54,33 +58,88 @@ def jfr_rows(round_, npes, files):
                           iso_us(v["startTime"]), "%.1f" % duration_us(v["duration"])])
 
 
-# The init steps of the traced jshmem jobs, by the method names that have implemented them (the
-# first list is the UCX transport before its split into WireUp/Channel/UcxJob, b8d5d4b). scale.sh's
-# `traced` must name every method here that the code still has.
-STEPS = {
+# The init steps of the traced jshmem jobs. TRACED: the methods that implement each step today,
+# which scale.sh traces (its JFR filter is made from this table: --traced-filter) and checks against
+# the built classes before it runs a job (--check-methods: a renamed method stops the run there).
+# OLDER: the names the same steps had in earlier runs (the UCX transport before its split into
+# WireUp/Channel/UcxJob, b8d5d4b), so that their committed results still read. Steps in CALLER_ONLY
+# are not traced themselves: they are the caller frame of another step's events (the fence).
+TRACED = {
     "init": ["io.jshmem.Shmem.init"],
     "bootstrap": ["io.jshmem.core.bootstrap.Bootstraps.select"],
     "heap": ["io.jshmem.core.heap.SymmetricHeap.create"],
     "fence": ["io.jshmem.core.bootstrap.TcpBootstrap.fence"],
-    "ucx": ["io.jshmem.ucx.UcxTransport.create", "io.jshmem.ucx.WireUp.create"],
-    "wireup": ["io.jshmem.ucx.UcxTransport.wireUp", "io.jshmem.ucx.WireUp.wireUp"],  # the fence's caller
-    "check": ["io.jshmem.ucx.UcxTransport.checkConnections", "io.jshmem.ucx.WireUp.checkConnections"],
+    "ucx": ["io.jshmem.ucx.WireUp.create"],
+    "wireup": ["io.jshmem.ucx.WireUp.wireUp"],  # the exchange fence's caller
+    "connect_all": ["io.jshmem.ucx.WireUp.connectEveryone"],
+    "check": ["io.jshmem.ucx.WireUp.checkConnections"],
     "connect": ["io.jshmem.ucx.Channel.connect"],  # an endpoint at first use (lazy wire-up), or eager's
     "lookup": ["io.jshmem.ucx.UcxJob.peer"],  # a peer's address, rkey and base from the bootstrap
     "bindings": ["io.jshmem.ucx.Ucp.<clinit>"],
-    "upcall": ["io.jshmem.ucx.UcxTransport.errorHandlerStub", "io.jshmem.ucx.UcxJob.<init>"],
+    "upcall": ["io.jshmem.ucx.UcxJob.<init>"],
+    "context": ["io.jshmem.ucx.UcpContext.open"],
     "ucp_init": ["io.jshmem.ucx.Ucp.init"],
+    "channel": ["io.jshmem.ucx.Channel.<init>"],
     "worker": ["io.jshmem.ucx.Ucp.workerCreate"],
+    "pushes": ["io.jshmem.ucx.Pushes.install"],
     "memmap": ["io.jshmem.ucx.Ucp.memMap"],
+    "progress": ["io.jshmem.ucx.ProgressEngine.<init>"],
+    # What the transports are: the context's offer (lazy wire-up) or the endpoints' lanes (eager).
+    "info": ["io.jshmem.ucx.Ucp.contextInfo", "io.jshmem.ucx.WireUp.endpointInfos"],
     "ep": ["io.jshmem.ucx.Ucp.epCreate"],
     "rkey": ["io.jshmem.ucx.Ucp.epRkeyUnpack"],
 }
+OLDER = {
+    "ucx": ["io.jshmem.ucx.UcxTransport.create"],
+    "wireup": ["io.jshmem.ucx.UcxTransport.wireUp"],
+    "check": ["io.jshmem.ucx.UcxTransport.checkConnections"],
+    "upcall": ["io.jshmem.ucx.UcxTransport.errorHandlerStub"],
+}
+CALLER_ONLY = {"wireup"}
+STEPS = {step: names + OLDER.get(step, []) for step, names in TRACED.items()}
 
 
 # Steps that a traced job need not reach: not "missing" when absent.
 OPTIONAL = {
     "check": "eager wire-up only: JSHMEM_UCX_WIREUP=eager",
+    "connect_all": "eager wire-up only: JSHMEM_UCX_WIREUP=eager",
 }
+
+def traced_methods():
+    """Today's traced methods, 'package.Class.method'."""
+    return [m for step, names in TRACED.items() if step not in CALLER_ONLY for m in names]
+
+
+def traced_filter():
+    """The JFR method filter of the traced jobs: 'package.Class::method;...'."""
+    return ";".join("%s::%s" % tuple(m.rsplit(".", 1)) for m in traced_methods())
+
+
+def check_methods(classpath):
+    """The traced methods that the classes on `classpath` lack (javap -p), as messages; [] if all are there."""
+    import subprocess
+    by_class = defaultdict(list)
+    for m in traced_methods() + [m for step in CALLER_ONLY for m in TRACED[step]]:
+        cls, name = m.rsplit(".", 1)
+        by_class[cls].append(name)
+    javap = os.path.join(os.environ["JAVA_HOME"], "bin", "javap") if os.environ.get("JAVA_HOME") else "javap"
+    problems = []
+    for cls, names in sorted(by_class.items()):
+        r = subprocess.run([javap, "-p", "-cp", classpath, cls], capture_output=True, text=True)
+        if r.returncode != 0:
+            problems.append("class %s not found (%s)" % (cls, (r.stderr or r.stdout).strip().splitlines()[:1]))
+            continue
+        simple = cls.rsplit(".", 1)[1]
+        for name in names:
+            if name == "<clinit>":
+                found = re.search(r"^\s*static \{\};", r.stdout, re.M)
+            elif name == "<init>":
+                found = re.search(r"[ .]" + re.escape(simple) + r"\(", r.stdout)
+            else:
+                found = re.search(r"[ .]" + re.escape(name) + r"\(", r.stdout)
+            if not found:
+                problems.append("%s.%s is not in %s's classes" % (cls, name, simple))
+    return problems
 
 
 def med(xs):
@@ -127,6 +186,7 @@ def slope(points):
 
 
 def summary(run_dir, conditions):
+    """The summary (markdown) and the traced steps missing from the run's jfr.csv (none without one)."""
     jobs = read(os.path.join(run_dir, "jobs.csv"))
     probes = read(os.path.join(run_dir, "probes.csv"))
     ucx = read(os.path.join(run_dir, "ucx.csv"))
@@ -174,7 +234,10 @@ def summary(run_dir, conditions):
     for e in jfr:
         ev[(e["round"], int(e["npes"]))][e["pid"]].append(e)
     seen = {e["method"] for e in jfr} | {e["caller"] for e in jfr}
-    missing = sorted(step for step, names in STEPS.items() if not seen & set(names) and step not in OPTIONAL)
+    missing = sorted(step for step, names in STEPS.items()
+                     if not seen & set(names) and step not in OPTIONAL and step not in CALLER_ONLY) if jfr else []
+    if jfr and not seen & set(STEPS["wireup"]):
+        missing.append("wireup")
     not_run = sorted(step for step in OPTIONAL if not seen & set(STEPS[step]))
     for (r, n), pids in ev.items():
         if len(pids) != n:
@@ -221,6 +284,8 @@ def summary(run_dir, conditions):
         w["ucp_init_ms"].append(total_ms("ucp_init"))
         w["worker_ms"].append(total_ms("worker"))
         w["memmap_ms"].append(total_ms("memmap"))
+        for step in ("context", "channel", "pushes", "progress", "info"):
+            w[step + "_ms"].append(total_ms(step))
         w["addr_xchg_ms"].append(skew_free_ms(xfence, 0))
         w["addr_fence_wait_ms"].append(med([float(es[0]["duration_us"]) / 1e3 for es in xfence.values() if es]))
         ep = total_ms("ep")
@@ -321,9 +386,14 @@ def summary(run_dir, conditions):
 
     p("## Wire-up steps (per PE, ms; jshmem from JFR-traced jobs, OSHMEM from the ucxtime shim)\n")
     p("jshmem: bootstrap = connecting to oshrun; heap fence = the first bootstrap fence of the symmetric")
-    p("heap (segment names), after the last PE arrived; UCX local = UcxTransport.create to its fence: the")
-    p("FFM bindings (class Ucp's static init: libucp lookup, downcall handles), ucp_init, worker, heap")
-    p("registration, progress thread, the error handler's upcall stub; address exchange = the UCX fence (worker")
+    p("heap (segment names), after the last PE arrived; UCX local = WireUp.create to its fence (wall time,")
+    p("of which: Ucp.<clinit> = loading libucp (setenv, library lookup; since cac70f1 each downcall handle is")
+    p("made at its function's first call, so its linking is inside the step that first calls it; before, all")
+    p("of them were made here), the")
+    p("error handler's upcall stub, the context (UcpContext.open: ucp_init's config and ucp_init), the main")
+    p("channel (its worker), the push handler (its upcall stub), the heap registration, the progress")
+    p("thread, and what the transports are (ucp_context_print_info, or the endpoints' with eager wire-up,")
+    p("after the fence)); address exchange = the UCX fence (worker")
     p("addresses, rkeys, bases through oshrun) after the last PE arrived, and in parentheses the whole")
     p("wait in it; endpoints = ucp_ep_create total over the peers connected by the end of the probe's")
     p("barriers (lazy wire-up, the default: those init's barrier and the probe's touch; eager: all N-1)")
@@ -339,9 +409,12 @@ def summary(run_dir, conditions):
         o = per.get(("oshmem-wireup", n))
         if w:
             rows.append([str(n), "jshmem", fmt(med(w["bootstrap_ms"])), fmt(med(w["heap_fence_ms"])),
-                         "%s (FFM bindings %s, upcall stub %s, init %s, worker %s, reg %s)" % (
+                         "%s (Ucp.<clinit> %s, upcall stub %s, context %s [ucp_init %s], channel %s [worker %s], "
+                         "pushes %s, reg %s, progress %s, transport info %s)" % (
                              fmt(med(w["ucx_local_ms"])), fmt(med(w["bindings_ms"])), fmt(med(w["upcall_ms"])),
-                             fmt(med(w["ucp_init_ms"])), fmt(med(w["worker_ms"])), fmt(med(w["memmap_ms"]))),
+                             fmt(med(w["context_ms"])), fmt(med(w["ucp_init_ms"])), fmt(med(w["channel_ms"])),
+                             fmt(med(w["worker_ms"])), fmt(med(w["pushes_ms"])), fmt(med(w["memmap_ms"])),
+                             fmt(med(w["progress_ms"])), fmt(med(w["info_ms"]))),
                          "%s (%s)" % (spread(w["addr_xchg_ms"]), fmt(med(w["addr_fence_wait_ms"]))),
                          "%s [%s x %s us; median call %s us]; connect %s (lookups %s)" % (
                              fmt(med(w["ep_ms"])), fmt(med(w["ep_calls"]), 0), fmt(med(w["ep_us_each"])),
@@ -366,8 +439,9 @@ def summary(run_dir, conditions):
     if not jfr:
         p("No JFR-traced jobs in this run (scale.sh --no-trace): the jshmem wire-up steps are not measured.\n")
     elif missing:
-        p("Not traced (method renamed or not reached; update `traced` in scale.sh and STEPS in scale_report.py): "
-          + "; ".join("%s (expected %s)" % (s, " or ".join(STEPS[s])) for s in missing) + "\n")
+        # An older run (its code had no such method yet), or a method renamed since TRACED was written:
+        # scale.sh runs this with --strict, which fails on it.
+        p("Not traced in this run: " + "; ".join("%s (expected %s)" % (s, " or ".join(STEPS[s])) for s in missing) + "\n")
     if not_run and jfr:
         p("Not run in these jobs: " + "; ".join("%s (%s)" % (s, OPTIONAL[s]) for s in not_run) + "\n")
 
@@ -405,16 +479,34 @@ def summary(run_dir, conditions):
     for n, impl, m in both():
         rows.append([str(n), impl, spread(m["barrier_us"]), spread(m["bcast_us"]), fmt(med(m["iters"]), 0)])
     table(["PEs", "impl", "barrier_all", "broadcast 8 B", "iterations"], rows)
-    return "\n".join(out)
+    return "\n".join(out), missing
 
 
 def main(argv):
     if len(argv) >= 3 and argv[0] == "--jfr-rows":
         jfr_rows(argv[1], argv[2], argv[3:])
         return 0
+    if argv == ["--traced-filter"]:
+        print(traced_filter())
+        return 0
+    if len(argv) == 2 and argv[0] == "--check-methods":
+        problems = check_methods(argv[1])
+        for problem in problems:
+            print("scale_report.py: traced method missing: " + problem, file=sys.stderr)
+        if problems:
+            print("scale_report.py: update TRACED in bench/scale_report.py to today's method names", file=sys.stderr)
+        return 1 if problems else 0
+    strict = "--strict" in argv
+    argv = [a for a in argv if a != "--strict"]
     if len(argv) >= 2 and argv[0] == "--dir":
         conditions = argv[3] if len(argv) >= 4 and argv[2] == "--conditions" else ""
-        print(summary(argv[1], conditions))
+        text, missing = summary(argv[1], conditions)
+        print(text)
+        if missing and strict:
+            print("scale_report.py: the traced jobs recorded no events for: "
+                  + "; ".join("%s (%s)" % (s, " or ".join(TRACED[s])) for s in missing)
+                  + " (renamed or no longer reached: update TRACED in bench/scale_report.py)", file=sys.stderr)
+            return 1
         return 0
     print(__doc__, file=sys.stderr)
     return 2
