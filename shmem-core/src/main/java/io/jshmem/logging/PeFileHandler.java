@@ -4,6 +4,7 @@
  */
 package io.jshmem.logging;
 
+import io.jshmem.core.base.Settings;
 import java.io.IOException;
 import java.util.Map;
 import java.util.logging.FileHandler;
@@ -39,7 +40,7 @@ public final class PeFileHandler extends FileHandler {
      * @throws IOException if the file cannot be opened
      */
     public PeFileHandler() throws IOException {
-        super(pattern(property("pattern", DEFAULT_PATTERN), System.getenv()),
+        super(pattern(property("pattern", DEFAULT_PATTERN), Settings.systemEnvironment()),
                 Boolean.parseBoolean(property("append", "false").strip()));
     }
 

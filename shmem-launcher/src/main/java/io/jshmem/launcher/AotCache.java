@@ -4,7 +4,8 @@
  */
 package io.jshmem.launcher;
 
-import io.jshmem.core.base.Config;
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.base.Settings;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +58,7 @@ final class AotCache {
      * Set on the launcher of a training job: its PEs record an AOT configuration into this file
      * pattern ({@code %p}: the PE's pid) instead of using a cache, and it makes no cache itself.
      */
-    static final String RECORD_PROPERTY = "jshmem.aot.record";
+    static final String RECORD_PROPERTY = Setting.AOT_RECORD.key();
     /**
      * Printed on stderr before the cache is made, after the job: making it keeps oshrun running for
      * 5-20 s (a training job and two JVMs assembling caches; 10-21 s on a loaded 2-core machine)
@@ -125,12 +126,11 @@ final class AotCache {
      * not in jars). {@code launcherClasspath}: this launcher JVM's (jshmem's, then the launcher's jar).
      */
     static AotCache of(String java, String jshmemClasspath, String launcherClasspath, Map<String, String> env) {
-        String record = System.getProperty(RECORD_PROPERTY);
+        String record = Settings.system().text(Setting.AOT_RECORD);
         if (record != null && !record.isBlank() && !jshmemClasspath.isEmpty()) {
             return new AotCache(null, null, null, java, jshmemClasspath, launcherClasspath, record);
         }
-        String mode = env.get("JSHMEM_AOT");
-        if (mode != null && !mode.isBlank() && !Config.flag(mode) || jshmemClasspath.isEmpty()) {
+        if (!Settings.of(env).on(Setting.JSHMEM_AOT) || jshmemClasspath.isEmpty()) {
             return null;
         }
         Path dir = directory(env);
@@ -190,7 +190,7 @@ final class AotCache {
     }
 
     private static Path directory(Map<String, String> env) {
-        String d = env.get("JSHMEM_CACHE_DIR");
+        String d = env.get(Setting.JSHMEM_CACHE_DIR.key());
         if (d != null && !d.isBlank()) {
             return Path.of(d);
         }

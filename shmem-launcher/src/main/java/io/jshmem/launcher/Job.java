@@ -5,6 +5,7 @@
 package io.jshmem.launcher;
 
 import io.jshmem.core.base.LaunchEnv;
+import io.jshmem.core.base.Setting;
 import io.jshmem.core.bootstrap.BootstrapProtocol;
 import io.jshmem.core.bootstrap.JobSecret;
 import io.jshmem.launcher.HostList.Placement;
@@ -68,7 +69,7 @@ final class Job implements BootstrapServer.Listener {
     private static final long FORWARDER_DRAIN_MILLIS = 1_000;
     /** The runtime's default directory for its shared-memory segments, and the variable overriding it. */
     private static final String SHM_DIR = "/dev/shm";
-    private static final String SHM_DIR_VARIABLE = "JSHMEM_SHM_DIR";
+    private static final String SHM_DIR_VARIABLE = Setting.JSHMEM_SHM_DIR.key();
     /**
      * A remote PE's exit takes a round trip through its agent: how long a PE that dropped its connection
      * may take to be reported as exited, and how long closing its lifeline may take to end it (the

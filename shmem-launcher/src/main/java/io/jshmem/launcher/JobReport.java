@@ -5,7 +5,6 @@
 package io.jshmem.launcher;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -29,7 +28,7 @@ final class JobReport {
                     + " build the shmem-report module, or use the binary distribution");
             return;
         }
-        String java = System.getProperty(Launcher.JAVA_PROPERTY, Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String java = Launcher.java();
         List<String> command = List.of(java, "-XX:+UseSerialGC", "-XX:-UsePerfData", "-cp", System.getProperty("java.class.path"),
                 MAIN, "--partial", "--job", jobId, jfrDir);
         try {

@@ -6,6 +6,8 @@ package io.jshmem.launcher;
 
 import io.jshmem.ShmemVersion;
 import io.jshmem.core.base.LaunchEnv;
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.base.SettingsReference;
 import io.jshmem.core.bootstrap.BootstrapProtocol;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -555,56 +557,11 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                 Environment read by oshrun:
                   JAVA_HOME               a JDK 25 or newer, for oshrun and the PEs
                                           (default: /usr/lib/jvm/*25*)
-                  JSHMEM_JAVA_OPTS        extra JVM options for every PE, split on whitespace
                   CLASSPATH               the program's class path when -cp is not given
-                  JSHMEM_AOT              auto (default): when jshmem runs from jars (the binary
-                                          distribution), the PEs and oshrun's own JVM start from
-                                          ahead-of-time caches of the JDK and jshmem classes, made
-                                          after the first successful job (5-20 s, once, announced
-                                          by one line); a stale or corrupt cache only costs
-                                          time; off: never
-                  JSHMEM_CACHE_DIR        where the caches live (default $XDG_CACHE_HOME/jshmem,
-                                          else ~/.cache/jshmem)
-                  JSHMEM_JVM_DIR          where to look for a JDK 25 when JAVA_HOME has none
-                                          (default /usr/lib/jvm)
-                  JSHMEM_LAUNCHER         auto (default: srun inside a Slurm allocation, else
-                                          oshrun's own launcher), oshrun or srun (--launcher)
-                  JSHMEM_SRUN_MPI, JSHMEM_SRUN_OPTS  srun's --mpi (default pmi2) and extra
-                                          srun options, when oshrun delegates to srun
+                {LAUNCHER_SETTINGS}
 
                 Environment read by the jshmem runtime in each PE (pass them with -x or export them):
-                  SHMEM_SYMMETRIC_SIZE    size of each PE's symmetric heap, e.g. 512M or 2G
-                  SHMEM_INFO              print information about the library at startup
-                  SHMEM_DEBUG             extra checks: collective calls (malloc, free, realloc,
-                                          align, team splits) whose arguments differ across PEs
-                                          throw on every PE, naming the PEs and values
-                  SHMEM_VERSION           print the library version at startup
-                  SHMEM_TRANSPORT         auto, shm or ucx (see docs/settings.md)
-                  JSHMEM_SHM_DIR          directory of the shared-memory segments (default /dev/shm);
-                                          init checks it has room for this node's heaps
-                  JSHMEM_SHM_PREALLOCATE  allocate the heap's pages at init (posix_fallocate)
-                  JSHMEM_WAIT_SPIN_US     the longest waits spin before yielding; adaptive below
-                                          it (default 20; where PEs outnumber cores, waits spin
-                                          only while the PEs not asleep fit on the cores)
-                  JSHMEM_WAIT_YIELD_US    how long waits yield before sleeping (default 1000)
-                  JSHMEM_BARRIER_ALGORITHM  auto, linear, dissemination, hierarchical or central
-                  JSHMEM_COLL_ALGORITHM   auto, push, tree or pull
-                  JSHMEM_JFR, JSHMEM_JFR_DIR  what --jfr and --jfr-dir set (for srun/mpirun)
-                  SHMEM_ATOMICS           auto, cpu or transport (atomics on this node's PEs)
-                  JSHMEM_UCX_TIMEOUT      seconds a UCX operation may wait before it fails (default 60)
-                  JSHMEM_UCX_PROGRESS_SPIN_US  how long the UCX progress thread polls before it
-                                          sleeps (default 50, or 0 when PEs outnumber cores)
-                  JSHMEM_UCX_ERR_MODE     peer (default: operations to a failed PE fail) or none
-                  JSHMEM_UCX_LISTEN       where UCX's TCP transport listens: job (default: only the
-                                          interface that reaches oshrun), all, or interface names
-                  JSHMEM_UCX_WIREUP       auto (default: lazy with UCX 1.14 or later, else
-                                          eager), lazy (a UCX endpoint to a PE at the first
-                                          operation to it) or eager (to every PE at init)
-                  JSHMEM_PMI              auto, pmix, pmi2 or none (under srun/mpirun)
-                  JSHMEM_PMI2_LIBRARY, JSHMEM_PMIX_LIBRARY  path of the PMI client library
-                  JSHMEM_PMI_REINIT_TIMEOUT  seconds a re-initialization under srun/mpirun waits
-                                          for every PE to initialize again (default 120)
-                  JSHMEM_FORK_POLICY      warn, refuse or allow (see docs/settings.md)
+                {PE_SETTINGS}
 
                 oshrun sets for each PE: JSHMEM_JOBID, JSHMEM_PE, JSHMEM_NPES, JSHMEM_NODE,
                 JSHMEM_LOCAL_PE, JSHMEM_LOCAL_NPES, JSHMEM_PROCESS_MAPPING (every PE's node,
@@ -633,6 +590,13 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                   124   --timeout expired
                   130   interrupted (Ctrl-C)
                   2     usage error, or no JDK 25 / jshmem not built
-                """;
+                """.replace("{LAUNCHER_SETTINGS}\n", settings(s -> s.category() == Setting.Category.LAUNCHER))
+                .replace("{PE_SETTINGS}\n", settings(s -> s.category() != Setting.Category.LAUNCHER
+                        && s.category() != Setting.Category.JOB && s != Setting.JSHMEM_SPAWNED_BY));
+    }
+
+    /** The settings of the table that {@code which} selects, as --help lists them (one per line, wrapped). */
+    private static String settings(java.util.function.Predicate<Setting> which) {
+        return String.join("\n", SettingsReference.helpLines(which, 90)) + "\n";
     }
 }

@@ -4,6 +4,8 @@
  */
 package io.jshmem.launcher;
 
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.base.Settings;
 import io.jshmem.launcher.LaunchOptions.UsageException;
 import java.io.File;
 import java.net.InetAddress;
@@ -20,19 +22,19 @@ import java.util.Map;
  */
 public final class Launcher {
     /** The java binary for the PEs; default: the one running the launcher. */
-    static final String JAVA_PROPERTY = "jshmem.java";
+    static final String JAVA_PROPERTY = Setting.LAUNCHER_JAVA.key();
     /**
      * jshmem's class path, appended to the program's; default: the launcher's own class path without
      * the launcher's jar or classes (PEs never load the launcher).
      */
-    static final String CLASSPATH_PROPERTY = "jshmem.classpath";
+    static final String CLASSPATH_PROPERTY = Setting.LAUNCHER_CLASSPATH.key();
 
     private Launcher() {
     }
 
     public static void main(String[] args) {
         prepareNetworking();
-        System.exit(run(args, System.getenv()));
+        System.exit(run(args, Settings.systemEnvironment()));
     }
 
     /**
@@ -98,9 +100,8 @@ public final class Launcher {
                     // below
                 }
             }
-            String java = System.getProperty(JAVA_PROPERTY,
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            String classpath = System.getProperty(CLASSPATH_PROPERTY);
+            String java = java();
+            String classpath = Settings.system().text(Setting.LAUNCHER_CLASSPATH);
             if (classpath == null) {
                 classpath = withoutLauncher(System.getProperty("java.class.path"));
             }
@@ -137,5 +138,10 @@ public final class Launcher {
             aot.createIfMissing(); // once per installation and JDK: later jobs start faster
         }
         return status;
+    }
+
+    /** The PEs' java command: {@code -Djshmem.java} (bin/oshrun's), else this JVM's. */
+    static String java() {
+        return Settings.system().text(Setting.LAUNCHER_JAVA, Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 }

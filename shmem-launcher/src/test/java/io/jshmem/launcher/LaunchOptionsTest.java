@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jshmem.core.base.Setting;
 import io.jshmem.launcher.LaunchOptions.Action;
 import io.jshmem.launcher.LaunchOptions.UsageException;
 import java.util.List;
@@ -155,6 +156,21 @@ class LaunchOptionsTest {
         LaunchOptions o = parse("-np", "1", "--", "Main", "-x");
         assertEquals("Main", o.mainClass());
         assertEquals(List.of("-x"), o.programArgs());
+    }
+
+    /** --help lists the settings from the table: each one a user sets, and no name the table lacks. */
+    @Test
+    void helpListsTheSettingsTable() {
+        String help = LaunchOptions.help();
+        for (Setting s : Setting.values()) {
+            if (!s.fromProperty() && s.category() != Setting.Category.JOB && s != Setting.JSHMEM_SPAWNED_BY) {
+                assertTrue(help.contains("\n  " + s.key() + " ") || help.contains("\n  " + s.key() + "\n"), s.key() + " is not in --help");
+            }
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\bJ?SHMEM_[A-Z0-9_]*[A-Z0-9]\\b").matcher(help);
+        while (m.find()) {
+            assertTrue(Setting.byKey(m.group()) != null, m.group() + " in --help is not in the settings table");
+        }
     }
 
     @Test

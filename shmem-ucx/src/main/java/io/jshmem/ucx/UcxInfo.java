@@ -7,6 +7,7 @@ package io.jshmem.ucx;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.jshmem.core.base.Settings;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ final class UcxInfo {
         for (Map.Entry<String, List<String>> e : devices.entrySet()) {
             lines.add("ucx:   " + e.getKey() + " on " + String.join(", ", e.getValue()));
         }
-        String tls = System.getenv("UCX_TLS");
+        String tls = Settings.system().env("UCX_TLS");
         if (tls != null) {
             lines.add("ucx: UCX_TLS=" + tls);
         }

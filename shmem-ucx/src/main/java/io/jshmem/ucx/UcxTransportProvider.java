@@ -6,6 +6,7 @@ package io.jshmem.ucx;
 
 import io.jshmem.core.base.Config;
 import io.jshmem.core.base.NativeAccess;
+import io.jshmem.core.base.Settings;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.RemoteTransport;
@@ -26,7 +27,7 @@ public final class UcxTransportProvider implements TransportProvider {
     @Override
     public RemoteTransport create(Bootstrap bootstrap, SymmetricHeap heap, Config config) {
         NativeAccess.require(UcxTransportProvider.class, "jshmem's UCX transport");
-        return UcxTransport.create(bootstrap, heap, config.network(), System.getenv());
+        return UcxTransport.create(bootstrap, heap, config.network(), Settings.systemEnvironment());
     }
 
     @Override

@@ -101,11 +101,11 @@ final class WireUp {
      * lazy endpoints would turn into any first operation to a PE that just died. Eager wire-up
      * happens at init, while every PE is alive.
      */
-    static boolean eager(String setting) {
+    static boolean eager(Config.UcxWireUp setting) {
         return switch (setting) {
-            case "eager" -> true;
-            case "lazy" -> false;
-            default -> Ucp.abortsOnPeerLossInWireUp();
+            case EAGER -> true;
+            case LAZY -> false;
+            case AUTO -> Ucp.abortsOnPeerLossInWireUp();
         };
     }
 

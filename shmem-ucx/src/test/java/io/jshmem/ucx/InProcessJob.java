@@ -54,7 +54,7 @@ final class InProcessJob implements AutoCloseable {
         heaps = new SymmetricHeap[n];
         transports = new UcxTransport[n];
         threads = new PeThreads("in-process UCX job " + jobId, n);
-        Config config = new Config(heapBytes, false, false, false, "/dev/shm", "ucx");
+        Config config = Config.fromEnvironment(java.util.Map.of("SHMEM_SYMMETRIC_SIZE", Long.toString(heapBytes), "SHMEM_TRANSPORT", "ucx"));
         all(pe -> {
             heaps[pe] = SymmetricHeap.create(pes[pe], config);
             transports[pe] = UcxTransport.create(pes[pe], heaps[pe], env);

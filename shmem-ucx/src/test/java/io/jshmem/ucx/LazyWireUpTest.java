@@ -93,9 +93,9 @@ class LazyWireUpTest {
         assertTrue(Ucp.abortsOnPeerLossInWireUp("1.12.0"));
         assertFalse(Ucp.abortsOnPeerLossInWireUp("1.14.0"));
         assertFalse(Ucp.abortsOnPeerLossInWireUp("1.17.0"));
-        assertEquals(Ucp.abortsOnPeerLossInWireUp(), WireUp.eager("auto"));
-        assertTrue(WireUp.eager("eager"));
-        assertFalse(WireUp.eager("lazy"));
+        assertEquals(Ucp.abortsOnPeerLossInWireUp(), WireUp.eager(io.jshmem.core.base.Config.UcxWireUp.AUTO));
+        assertTrue(WireUp.eager(io.jshmem.core.base.Config.UcxWireUp.EAGER));
+        assertFalse(WireUp.eager(io.jshmem.core.base.Config.UcxWireUp.LAZY));
     }
 
     @Test

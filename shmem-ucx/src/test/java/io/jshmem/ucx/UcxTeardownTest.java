@@ -76,7 +76,7 @@ class UcxTeardownTest {
             for (int i = 0; i < 2; i++) {
                 pes[i] = new InProcessBootstrap(i, 2, "node0", jobId, kv, barrier, pes, failed::get);
             }
-            Config config = new Config(HEAP, false, false, false, "/dev/shm", "ucx");
+            Config config = Config.fromEnvironment(java.util.Map.of("SHMEM_SYMMETRIC_SIZE", Long.toString(HEAP), "SHMEM_TRANSPORT", "ucx"));
             List<Future<?>> fs = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 int pe = i;

@@ -9,216 +9,218 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Settings read from the environment at init (the OpenSHMEM SHMEM_* variables plus jshmem's own).
+ * A PE's settings, parsed once at init from the {@link Setting} table (names, defaults, the values
+ * allowed and the help are the table's; this record only holds the typed values). A bad value is a
+ * ShmemException naming the variable and the values allowed.
  *
- * @param symmetricSize usable bytes of symmetric heap per PE (SHMEM_SYMMETRIC_SIZE)
- * @param debug         extra checking of collective arguments across PEs (SHMEM_DEBUG)
- * @param info          print the settings at init (SHMEM_INFO)
- * @param version       print the library version at init (SHMEM_VERSION)
- * @param shmDir        directory of the shared-memory segments (JSHMEM_SHM_DIR, default /dev/shm)
- * @param transport     SHMEM_TRANSPORT: {@code auto} (shared memory on-node, network off-node),
- *                      {@code shm} (shared memory only) or {@code ucx} (UCX for every peer but self)
- * @param waitSpinNanos  the longest a wait spins before yielding (JSHMEM_WAIT_SPIN_US); -1: automatic
- *                       (20 us; where PEs outnumber cores, spinning only while the awake PEs fit on them)
- * @param waitYieldNanos how long a wait yields before sleeping (JSHMEM_WAIT_YIELD_US, default 1000 us)
- * @param barrierAlgorithm JSHMEM_BARRIER_ALGORITHM: {@code auto} ({@code linear} for up to
- *                       {@value io.jshmem.core.team.TeamImpl#LINEAR_SYNC_MAX} members on this node, {@code hierarchical}
- *                       for teams across nodes with several members on some node, {@code central}
- *                       for 3 to {@value io.jshmem.core.team.TeamImpl#CENTRAL_SYNC_MAX} members across nodes, one per
- *                       node, else {@code dissemination}), {@code linear}, {@code dissemination}
- *                       (never hierarchical), {@code hierarchical} or {@code central}
- * @param collAlgorithm  JSHMEM_COLL_ALGORITHM: {@code auto} (push through per-team buffers for small
- *                       messages; larger reductions on one node (over 2 PEs) write their slices into the
- *                       members' dest, larger broadcasts there read the root's source in place (the root
- *                       waits until all have), larger alltoalls there put each block into its receiver's
- *                       dest once it has entered, where PEs share cores; pull otherwise; across nodes, broadcasts to more than
- *                       {@value io.jshmem.core.coll.Collectives#TREE_BROADCAST_ABOVE} PEs go down a binomial tree),
- *                       {@code push} (never a tree), {@code tree} (always a tree) or {@code pull}
- *                       (every collective larger than the buffers pulls)
- * @param atomics        SHMEM_ATOMICS: how atomics on PEs of this node are performed: {@code auto} (CPU
- *                       atomics, unless the network transport's atomics are not atomic with them, e.g.
- *                       network-card atomics on InfiniBand/RoCE), {@code cpu} or {@code transport}
- *                       (every atomic through the network transport, this PE's own included)
- * @param network        the settings of the network transport and of the PMI bootstraps (JSHMEM_UCX_*, JSHMEM_PMI*)
- * @param shmPreallocate JSHMEM_SHM_PREALLOCATE: allocate every page of this PE's segment at init
- *                       (posix_fallocate), so that nothing else can take the space from the heap later;
- *                       off by default, since it costs the whole heap's memory and time up front
+ * @param symmetricSize    {@link Setting#SHMEM_SYMMETRIC_SIZE}: usable bytes of symmetric heap per PE
+ * @param debug            {@link Setting#SHMEM_DEBUG}
+ * @param info             {@link Setting#SHMEM_INFO}
+ * @param version          {@link Setting#SHMEM_VERSION}
+ * @param shmDir           {@link Setting#JSHMEM_SHM_DIR}
+ * @param transport        {@link Setting#SHMEM_TRANSPORT}
+ * @param waitSpinNanos    {@link Setting#JSHMEM_WAIT_SPIN_US}; -1: automatic (20 us; where PEs outnumber
+ *                         cores, spinning only while the awake PEs fit on them)
+ * @param waitYieldNanos   {@link Setting#JSHMEM_WAIT_YIELD_US}
+ * @param barrierAlgorithm {@link Setting#JSHMEM_BARRIER_ALGORITHM}: auto picks linear for up to
+ *                         {@value io.jshmem.core.team.TeamImpl#LINEAR_SYNC_MAX} members on this node,
+ *                         hierarchical for teams across nodes with several members on some node, central
+ *                         for 3 to {@value io.jshmem.core.team.TeamImpl#CENTRAL_SYNC_MAX} members across
+ *                         nodes, one per node, else dissemination
+ * @param collAlgorithm    {@link Setting#JSHMEM_COLL_ALGORITHM} (see docs/settings.md)
+ * @param atomics          {@link Setting#SHMEM_ATOMICS}
+ * @param network          the settings of the network transport and of the PMI bootstraps
+ * @param shmPreallocate   {@link Setting#JSHMEM_SHM_PREALLOCATE}
  */
-public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport,
-                     long waitSpinNanos, long waitYieldNanos, String barrierAlgorithm, String collAlgorithm,
-                     String atomics, Network network, boolean shmPreallocate) {
+public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, Transport transport,
+                     long waitSpinNanos, long waitYieldNanos, BarrierAlgorithm barrierAlgorithm, CollAlgorithm collAlgorithm,
+                     Atomics atomics, Network network, boolean shmPreallocate) {
 
-    /** The settings of {@code SHMEM_*} plus defaults for jshmem's own (tests, embedded use). */
-    public Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport) {
-        this(symmetricSize, debug, info, version, shmDir, transport, -1, DEFAULT_YIELD_NANOS, "auto", "auto", "auto", Network.DEFAULTS,
-                false);
-    }
+    /** {@link Setting#SHMEM_TRANSPORT}. */
+    public enum Transport { AUTO, SHM, UCX }
 
-    /** Every setting but the network's and JSHMEM_SHM_PREALLOCATE, which keep their defaults (tests). */
-    public Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, String transport,
-                  long waitSpinNanos, long waitYieldNanos, String barrierAlgorithm, String collAlgorithm, String atomics) {
-        this(symmetricSize, debug, info, version, shmDir, transport, waitSpinNanos, waitYieldNanos, barrierAlgorithm,
-                collAlgorithm, atomics, Network.DEFAULTS, false);
-    }
+    /** {@link Setting#SHMEM_ATOMICS}. */
+    public enum Atomics { AUTO, CPU, TRANSPORT }
+
+    /** {@link Setting#JSHMEM_BARRIER_ALGORITHM}. */
+    public enum BarrierAlgorithm { AUTO, LINEAR, DISSEMINATION, HIERARCHICAL, CENTRAL }
+
+    /** {@link Setting#JSHMEM_COLL_ALGORITHM}. */
+    public enum CollAlgorithm { AUTO, PUSH, TREE, PULL }
+
+    /** {@link Setting#JSHMEM_UCX_ERR_MODE}. */
+    public enum UcxErrMode { PEER, NONE }
+
+    /** {@link Setting#JSHMEM_UCX_WIREUP}. */
+    public enum UcxWireUp { AUTO, LAZY, EAGER }
+
+    /** {@link Setting#JSHMEM_PMI}. */
+    public enum Pmi { AUTO, PMIX, PMI2, NONE }
 
     /**
      * Settings of the UCX transport and of the PMI bootstraps: every variable they read is parsed here.
      *
-     * @param ucxTimeoutNanos    JSHMEM_UCX_TIMEOUT (seconds, default 60): longest wait for a UCX completion
-     * @param ucxProgressSpinNanos JSHMEM_UCX_PROGRESS_SPIN_US: how long the progress thread polls after an
-     *                           event before sleeping; -1: automatic (50 us with a core per PE, else 0)
-     * @param ucxPeerErrors      JSHMEM_UCX_ERR_MODE: {@code peer} (true, default) or {@code none}
-     * @param ucxListen          JSHMEM_UCX_LISTEN: {@code job} (default: UCX's TCP listeners only on the
-     *                           interface that reaches the launcher), {@code all} (UCX's choice), or a
-     *                           comma-separated list of interfaces (UCX_NET_DEVICES, when set, wins)
-     * @param ucxWireUp          JSHMEM_UCX_WIREUP: {@code auto} (default: {@code lazy} with UCX 1.14 or
-     *                           later, {@code eager} with older UCX, which can abort the process when a peer
-     *                           fails while an endpoint to it is being wired up), {@code lazy} (an endpoint
-     *                           to a peer is made at the first operation to it) or {@code eager} (to every
-     *                           off-node peer at init, each checked with a get)
-     * @param pmi                JSHMEM_PMI: {@code auto}, {@code pmix}, {@code pmi2} or {@code none}
-     * @param pmi2Library        JSHMEM_PMI2_LIBRARY: path of libpmi2, or null to search
-     * @param pmixLibrary        JSHMEM_PMIX_LIBRARY: path of libpmix, or null to search
-     * @param pmiReinitTimeoutNanos JSHMEM_PMI_REINIT_TIMEOUT (seconds, default 120): under srun or mpirun,
-     *                           how long a re-initialization waits for every PE to initialize again
-     *                           before it ends the job (a PE that exited after its last finalize never
-     *                           does, and PMI-2 never tells the others, PMIx not reliably)
+     * @param ucxTimeoutNanos       {@link Setting#JSHMEM_UCX_TIMEOUT}
+     * @param ucxProgressSpinNanos  {@link Setting#JSHMEM_UCX_PROGRESS_SPIN_US}; -1: automatic (50 us with a
+     *                              core per PE, else 0)
+     * @param ucxPeerErrors         {@link Setting#JSHMEM_UCX_ERR_MODE} is peer
+     * @param ucxListen             {@link Setting#JSHMEM_UCX_LISTEN}: job, all, or interface names
+     * @param ucxWireUp             {@link Setting#JSHMEM_UCX_WIREUP}
+     * @param pmi                   {@link Setting#JSHMEM_PMI}
+     * @param pmi2Library           {@link Setting#JSHMEM_PMI2_LIBRARY}, or null to search
+     * @param pmixLibrary           {@link Setting#JSHMEM_PMIX_LIBRARY}, or null to search
+     * @param pmiReinitTimeoutNanos {@link Setting#JSHMEM_PMI_REINIT_TIMEOUT}: under srun or mpirun, how long
+     *                              a re-initialization waits for every PE to initialize again before it ends
+     *                              the job (a PE that exited after its last finalize never does, and PMI-2
+     *                              never tells the others, PMIx not reliably)
      */
     public record Network(long ucxTimeoutNanos, long ucxProgressSpinNanos, boolean ucxPeerErrors, String ucxListen,
-                          String ucxWireUp, String pmi, String pmi2Library, String pmixLibrary, long pmiReinitTimeoutNanos) {
-        /** Default longest wait for a UCX completion. */
-        public static final long DEFAULT_UCX_TIMEOUT_SECONDS = 60;
-        /** Default longest wait of a re-initialization under PMI for the other PEs. */
-        public static final long DEFAULT_PMI_REINIT_TIMEOUT_SECONDS = 120;
+                          UcxWireUp ucxWireUp, Pmi pmi, String pmi2Library, String pmixLibrary, long pmiReinitTimeoutNanos) {
         /** Every setting at its default. */
         public static final Network DEFAULTS = fromEnvironment(Map.of());
 
         /** Parses the variables; a bad value is a ShmemException naming the variable and the values allowed. */
         public static Network fromEnvironment(Map<String, String> env) {
+            return from(Settings.of(env));
+        }
+
+        public static Network from(Settings s) {
             return new Network(
-                    seconds(env, "JSHMEM_UCX_TIMEOUT", DEFAULT_UCX_TIMEOUT_SECONDS),
-                    micros(env, "JSHMEM_UCX_PROGRESS_SPIN_US", -1),
-                    choice(env, "JSHMEM_UCX_ERR_MODE", "peer", "none").equals("peer"),
-                    listen(env.get("JSHMEM_UCX_LISTEN")),
-                    choice(env, "JSHMEM_UCX_WIREUP", "auto", "lazy", "eager"),
-                    pmi(env),
-                    path(env.get("JSHMEM_PMI2_LIBRARY")),
-                    path(env.get("JSHMEM_PMIX_LIBRARY")),
-                    seconds(env, "JSHMEM_PMI_REINIT_TIMEOUT", DEFAULT_PMI_REINIT_TIMEOUT_SECONDS));
+                    nanos(s, Setting.JSHMEM_UCX_TIMEOUT),
+                    nanos(s, Setting.JSHMEM_UCX_PROGRESS_SPIN_US),
+                    choice(s, Setting.JSHMEM_UCX_ERR_MODE, UcxErrMode.class) == UcxErrMode.PEER,
+                    listen(s),
+                    choice(s, Setting.JSHMEM_UCX_WIREUP, UcxWireUp.class),
+                    choice(s, Setting.JSHMEM_PMI, Pmi.class),
+                    s.text(Setting.JSHMEM_PMI2_LIBRARY),
+                    s.text(Setting.JSHMEM_PMIX_LIBRARY),
+                    nanos(s, Setting.JSHMEM_PMI_REINIT_TIMEOUT));
         }
 
-        /** JSHMEM_PMI, which process-management interface a PE started by srun/mpirun uses. */
-        public static String pmi(Map<String, String> env) {
-            String v = env.get("JSHMEM_PMI");
-            String t = v == null || v.isBlank() ? "auto" : v.strip().toLowerCase(Locale.ROOT);
-            return switch (t) {
-                case "auto", "pmix", "pmi2", "none" -> t;
-                default -> throw new ShmemException("JSHMEM_PMI=" + v + " is not valid: use auto, pmix, pmi2 or none");
-            };
-        }
-
-        private static long seconds(Map<String, String> env, String variable, long defaultSeconds) {
-            String v = env.get(variable);
-            if (v == null || v.isBlank()) {
-                return defaultSeconds * 1_000_000_000L;
-            }
-            try {
-                long s = Long.parseLong(v.trim());
-                if (s <= 0 || s > 1_000_000) {
-                    throw new NumberFormatException();
-                }
-                return s * 1_000_000_000L;
-            } catch (NumberFormatException e) {
-                throw new ShmemException(variable + "=" + v + " is not valid: use a number of seconds from 1 to 1000000");
-            }
-        }
-
-        private static String listen(String v) {
-            String t = v == null || v.isBlank() ? "job" : v.trim();
+        static String listen(Settings s) {
+            String v = s.raw(Setting.JSHMEM_UCX_LISTEN);
+            String t = s.text(Setting.JSHMEM_UCX_LISTEN);
             if (!t.matches("[A-Za-z0-9_.:@,-]+")) {
-                throw new ShmemException("JSHMEM_UCX_LISTEN=" + v + " is not valid: use job, all or interface names (eth0,ib0)");
+                throw new ShmemException(Setting.JSHMEM_UCX_LISTEN + "=" + v + " is not valid: use job, all or interface names (eth0,ib0)");
             }
             return t.equalsIgnoreCase("job") || t.equalsIgnoreCase("all") ? t.toLowerCase(Locale.ROOT) : t;
         }
-
-        private static String path(String v) {
-            return v == null || v.isBlank() ? null : v.strip();
-        }
     }
 
-    /** Default time a wait yields the core before it sleeps: 1 ms. */
-    public static final long DEFAULT_YIELD_NANOS = 1_000_000;
-
-    /** Default symmetric heap size per PE: 128 MiB (tmpfs pages are only used once touched). */
-    public static final long DEFAULT_SYMMETRIC_SIZE = 128L << 20;
+    /** Default symmetric heap size per PE (the table's default, parsed). */
+    public static final long DEFAULT_SYMMETRIC_SIZE = parseSize(Setting.SHMEM_SYMMETRIC_SIZE.key(), Setting.SHMEM_SYMMETRIC_SIZE.defaultValue());
 
     public static Config fromEnvironment(Map<String, String> env) {
-        String size = env.get("SHMEM_SYMMETRIC_SIZE");
+        return from(Settings.of(env));
+    }
+
+    /** Parses every setting a PE reads; a bad value is a ShmemException naming the variable and the values allowed. */
+    public static Config from(Settings s) {
         return new Config(
-                size == null || size.isBlank() ? DEFAULT_SYMMETRIC_SIZE : parseSize("SHMEM_SYMMETRIC_SIZE", size),
-                flag(env.get("SHMEM_DEBUG")),
-                flag(env.get("SHMEM_INFO")),
-                flag(env.get("SHMEM_VERSION")),
-                env.getOrDefault("JSHMEM_SHM_DIR", "/dev/shm"),
-                transport(env.get("SHMEM_TRANSPORT")),
-                micros(env, "JSHMEM_WAIT_SPIN_US", -1),
-                micros(env, "JSHMEM_WAIT_YIELD_US", DEFAULT_YIELD_NANOS),
-                choice(env, "JSHMEM_BARRIER_ALGORITHM", "auto", "linear", "dissemination", "hierarchical", "central"),
-                choice(env, "JSHMEM_COLL_ALGORITHM", "auto", "push", "tree", "pull"),
-                choice(env, "SHMEM_ATOMICS", "auto", "cpu", "transport"),
-                Network.fromEnvironment(env),
-                flag(env.get("JSHMEM_SHM_PREALLOCATE")));
-    }
-
-    private static long micros(Map<String, String> env, String variable, long defaultNanos) {
-        String v = env.get(variable);
-        if (v == null || v.isBlank()) {
-            return defaultNanos;
-        }
-        try {
-            long us = Long.parseLong(v.trim());
-            if (us < 0 || us > 60_000_000) {
-                throw new NumberFormatException();
-            }
-            return us * 1000;
-        } catch (NumberFormatException e) {
-            throw new ShmemException(variable + "=" + v + " is not valid: use a number of microseconds from 0 to 60000000");
-        }
-    }
-
-    private static String choice(Map<String, String> env, String variable, String... allowed) {
-        String v = env.get(variable);
-        String t = v == null || v.isBlank() ? allowed[0] : v.trim().toLowerCase(Locale.ROOT);
-        for (String a : allowed) {
-            if (a.equals(t)) {
-                return t;
-            }
-        }
-        throw new ShmemException(variable + "=" + v + " is not valid: use " + String.join(", ", allowed));
-    }
-
-    static String transport(String v) {
-        String t = v == null || v.isBlank() ? "auto" : v.trim().toLowerCase(Locale.ROOT);
-        return switch (t) {
-            case "auto", "shm", "ucx" -> t;
-            default -> throw new ShmemException("SHMEM_TRANSPORT=" + v + " is not valid: use auto, shm or ucx");
-        };
+                size(s, Setting.SHMEM_SYMMETRIC_SIZE),
+                s.on(Setting.SHMEM_DEBUG),
+                s.on(Setting.SHMEM_INFO),
+                s.on(Setting.SHMEM_VERSION),
+                s.text(Setting.JSHMEM_SHM_DIR),
+                choice(s, Setting.SHMEM_TRANSPORT, Transport.class),
+                nanos(s, Setting.JSHMEM_WAIT_SPIN_US),
+                nanos(s, Setting.JSHMEM_WAIT_YIELD_US),
+                choice(s, Setting.JSHMEM_BARRIER_ALGORITHM, BarrierAlgorithm.class),
+                choice(s, Setting.JSHMEM_COLL_ALGORITHM, CollAlgorithm.class),
+                choice(s, Setting.SHMEM_ATOMICS, Atomics.class),
+                Network.from(s),
+                s.on(Setting.JSHMEM_SHM_PREALLOCATE));
     }
 
     /** Whether on-node peers are reached through shared memory (false: through the network transport). */
     public boolean directOnNode() {
-        return !transport.equals("ucx");
+        return transport != Transport.UCX;
+    }
+
+    /**
+     * A choice setting as {@code type}'s constant (the table's allowed values, in any case); unset or
+     * blank: the table's default.
+     */
+    public static <E extends Enum<E>> E choice(Settings s, Setting setting, Class<E> type) {
+        return Enum.valueOf(type, choice(s, setting).toUpperCase(Locale.ROOT));
+    }
+
+    /** A choice setting's value in lower case, one of the table's; unset or blank: the default. */
+    public static String choice(Settings s, Setting setting) {
+        String v = s.raw(setting);
+        String t = v == null || v.isBlank() ? setting.defaultValue() : v.strip().toLowerCase(Locale.ROOT);
+        if (!setting.allowed().contains(t)) {
+            throw new ShmemException(setting.key() + "=" + v + " is not valid: use " + setting.allowedText());
+        }
+        return t;
+    }
+
+    /**
+     * The value in effect as the reports write it: bytes, true or false, a number in the setting's
+     * unit (or its default, e.g. auto), a choice in lower case, or the text; "none" when unset with
+     * no default. A bad value throws as at init.
+     */
+    public static String value(Settings s, Setting setting) {
+        return switch (setting.kind()) {
+            case SIZE -> Long.toString(size(s, setting));
+            case FLAG -> s.source(setting) == Settings.Source.DEFAULT && !"off".equals(setting.defaultValue())
+                    ? setting.defaultValue() : Boolean.toString(s.on(setting));
+            case MICROS, SECONDS, MILLIS -> {
+                long ns = nanos(s, setting);
+                long unit = setting.kind() == Setting.Kind.MICROS ? 1_000 : setting.kind() == Setting.Kind.SECONDS ? 1_000_000_000 : 1_000_000;
+                yield ns >= 0 ? Long.toString(ns / unit) : setting.defaultValue() != null ? setting.defaultValue() : "none";
+            }
+            case CHOICE -> choice(s, setting);
+            case INTERFACES -> Network.listen(s);
+            default -> {
+                String t = s.text(setting);
+                yield t == null ? "none" : t;
+            }
+        };
+    }
+
+    /** A {@link Setting.Kind#SIZE} setting, in bytes. */
+    public static long size(Settings s, Setting setting) {
+        return parseSize(setting.key(), s.text(setting));
+    }
+
+    /**
+     * A {@link Setting.Kind#MICROS}, {@link Setting.Kind#SECONDS} or {@link Setting.Kind#MILLIS}
+     * setting, in nanoseconds; -1 for a default of "auto" (or none) when unset.
+     */
+    public static long nanos(Settings s, Setting setting) {
+        String v = s.raw(setting);
+        boolean unset = v == null || v.isBlank();
+        String t = unset ? setting.defaultValue() : v.strip();
+        if (unset && (t == null || t.equals("auto"))) {
+            return -1;
+        }
+        long min = setting.kind() == Setting.Kind.SECONDS ? 1 : 0;
+        long max = switch (setting.kind()) {
+            case MICROS -> 60_000_000;
+            case SECONDS -> 1_000_000;
+            default -> Long.MAX_VALUE / 1_000_000;
+        };
+        long unit = switch (setting.kind()) {
+            case MICROS -> 1_000;
+            case SECONDS -> 1_000_000_000;
+            default -> 1_000_000;
+        };
+        try {
+            long n = Long.parseLong(t);
+            if (n < min || n > max) {
+                throw new NumberFormatException();
+            }
+            return n * unit;
+        } catch (NumberFormatException e) {
+            throw new ShmemException(setting.key() + "=" + v + " is not valid: use a number of " + setting.kind().label()
+                    + " from " + min + " to " + max);
+        }
     }
 
     /** A variable is on when set to anything but empty, 0, false, no or off. */
     public static boolean flag(String v) {
-        if (v == null) {
-            return false;
-        }
-        return switch (v.trim().toLowerCase(Locale.ROOT)) {
-            case "", "0", "false", "no", "off" -> false;
-            default -> true;
-        };
+        return Settings.flag(v);
     }
 
     /** Parses "1048576", "64k", "512m", "2g" (also K/M/G, kb/mb/gb, and a "t" suffix). */

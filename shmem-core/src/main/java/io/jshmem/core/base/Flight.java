@@ -157,7 +157,7 @@ public final class Flight {
             String name = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
             return name.isEmpty() ? null : name;
         } catch (IOException | RuntimeException e) {
-            return System.getenv("HOSTNAME");
+            return Settings.system().env("HOSTNAME");
         }
     }
 

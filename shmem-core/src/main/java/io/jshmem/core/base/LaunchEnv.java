@@ -81,7 +81,7 @@ public final class LaunchEnv {
      * the launcher bound to a CPU of its own has one, whatever its affinity mask (one CPU) says.
      */
     public static boolean coreShared(int pesOnNode) {
-        String bind = System.getenv(BIND);
+        String bind = Settings.system().text(Setting.JSHMEM_BIND);
         if ("core".equals(bind)) {
             return false;
         }

@@ -6,8 +6,6 @@ package io.jshmem.core.base;
 
 import java.io.PrintStream;
 import java.lang.System.Logger.Level;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -128,24 +126,21 @@ public final class Log {
 
     /**
      * Without a backend: the least severe level printed, from SHMEM_DEBUG, SHMEM_INFO and
-     * SHMEM_VERSION. (Config.flag reads them the same way; Log does not load Config, which needs
-     * the API module: a message must print even where it is missing, as in a bare bootstrap test.)
+     * SHMEM_VERSION. (Through Settings, not Config, which needs the API module: a message must print
+     * even where it is missing, as in a bare bootstrap test.)
      */
     static Level threshold(Map<String, String> env) {
-        if (on(env.get("SHMEM_DEBUG"))) {
+        Settings s = Settings.of(env);
+        if (s.on(Setting.SHMEM_DEBUG)) {
             return Level.ALL;
         }
-        return on(env.get("SHMEM_INFO")) || on(env.get("SHMEM_VERSION")) ? Level.INFO : Level.WARNING;
-    }
-
-    private static boolean on(String v) {
-        return v != null && !List.of("", "0", "false", "no", "off").contains(v.trim().toLowerCase(Locale.ROOT));
+        return s.on(Setting.SHMEM_INFO) || s.on(Setting.SHMEM_VERSION) ? Level.INFO : Level.WARNING;
     }
 
     /** Decided once, on the first message. */
     private static final class Backend {
         static final boolean OWN = defaultBackend(System.LoggerFinder.getLoggerFinder().getClass().getName(),
                 System.getProperty("java.util.logging.config.file"), System.getProperty("java.util.logging.config.class"));
-        static final Level THRESHOLD = threshold(System.getenv());
+        static final Level THRESHOLD = threshold(Settings.systemEnvironment());
     }
 }

@@ -29,7 +29,7 @@ public final class NativeAccess {
     public static void require(Class<?> caller, String what) {
         Module m = caller.getModule();
         if (m.isNamed() && !m.isNativeAccessEnabled()) {
-            String pe = System.getenv(LaunchEnv.PE);
+            String pe = Settings.system().text(Setting.JSHMEM_PE);
             throw new ShmemException((pe != null ? "PE " + pe + ": " : "") + what + " (module " + m.getName()
                     + ") calls native code through the FFM API, but the JVM was not started with native access for it: add"
                     + " --enable-native-access=" + MODULES + " to the java command (bin/oshrun -m adds it)");

@@ -6,6 +6,8 @@ package io.jshmem.core.bootstrap;
 
 import io.jshmem.ShmemException;
 import io.jshmem.core.base.Config;
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.base.Settings;
 import java.util.Map;
 
 /**
@@ -27,7 +29,7 @@ import java.util.Map;
  */
 public final class PmiEnvironment {
     /** Environment variable choosing the interface: auto, pmix, pmi2, none. */
-    public static final String FORCE = "JSHMEM_PMI";
+    public static final String FORCE = "JSHMEM_PMI"; // Setting.JSHMEM_PMI (a constant: messages use it)
 
     /** The interfaces. */
     public enum Kind {
@@ -56,33 +58,32 @@ public final class PmiEnvironment {
      *         interface jshmem can use, naming the fix
      */
     public static Detected detect(Map<String, String> env) {
-        String force = Config.Network.pmi(env);
+        Config.Pmi force = Config.choice(Settings.of(env), Setting.JSHMEM_PMI, Config.Pmi.class);
         boolean slurmTask = has(env, "SLURM_PROCID") && (has(env, "SLURM_STEP_ID") || has(env, "SLURM_STEPID"));
         boolean ompi = has(env, "OMPI_COMM_WORLD_RANK");
         boolean pmix = has(env, "PMIX_NAMESPACE") && has(env, "PMIX_RANK");
         boolean pmi2 = (has(env, "PMI_FD") || has(env, "PMI_PORT")) && has(env, "PMI_RANK");
         switch (force) {
-            case "auto" -> {
+            case AUTO -> {
                 // below
             }
-            case "none" -> {
+            case NONE -> {
                 return new Detected(Kind.NONE, "no launcher (" + FORCE + "=none)");
             }
-            case "pmix" -> {
+            case PMIX -> {
                 if (!pmix) {
                     throw new ShmemException(FORCE + "=pmix, but this process's environment has no PMIx server"
                             + " (PMIX_NAMESPACE, PMIX_RANK): start it with srun --mpi=pmix or Open MPI's mpirun");
                 }
                 return new Detected(Kind.PMIX, launcherName(Kind.PMIX, slurmTask, ompi, env));
             }
-            case "pmi2" -> {
+            case PMI2 -> {
                 if (!pmi2) {
                     throw new ShmemException(FORCE + "=pmi2, but this process's environment has no PMI-2 server"
                             + " (PMI_FD or PMI_PORT, PMI_RANK): start it with srun --mpi=pmi2");
                 }
                 return new Detected(Kind.PMI2, launcherName(Kind.PMI2, slurmTask, ompi, env));
             }
-            default -> throw new IllegalStateException(force); // Config.Network.pmi allows no other value
         }
         if (pmix) {
             return new Detected(Kind.PMIX, launcherName(Kind.PMIX, slurmTask, ompi, env));

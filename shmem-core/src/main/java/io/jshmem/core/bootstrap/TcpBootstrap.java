@@ -9,6 +9,8 @@ import static io.jshmem.core.bootstrap.BootstrapProtocol.*;
 
 import io.jshmem.core.base.Log;
 import io.jshmem.core.base.ProcFs;
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.base.Settings;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -84,14 +86,14 @@ public final class TcpBootstrap implements Bootstrap {
     private static final long ABORT_WAIT_MILLIS = 10_000;
     private static final String LOST_CONNECTION = "lost connection to the launcher";
     /** Milliseconds between losing the launcher and halting (see the class comment); 0 disables. */
-    public static final String ORPHAN_GRACE_PROPERTY = "jshmem.bootstrap.orphanGraceMillis";
+    public static final String ORPHAN_GRACE_PROPERTY = Setting.ORPHAN_GRACE_MILLIS.key();
     static final long DEFAULT_ORPHAN_GRACE_MILLIS = 10_000;
     /** How long a PE that lost its connection waits to see whether its launcher (its parent) died. */
     private static final long LAUNCHER_EXIT_WAIT_MILLIS = 500;
     /** Exit status of a PE halted as an orphan. */
     static final int ORPHAN_STATUS = 1;
     /** Overrides {@link BootstrapProtocol#LAUNCHER_SILENCE_LIMIT_MILLIS} (milliseconds; for tests). */
-    public static final String LAUNCHER_SILENCE_PROPERTY = "jshmem.bootstrap.launcherSilenceMillis";
+    public static final String LAUNCHER_SILENCE_PROPERTY = Setting.LAUNCHER_SILENCE_MILLIS.key();
 
     private final Identity identity;
     /** Which initialization of jshmem in this process (see {@link Bootstrap#generation()}). */
@@ -129,7 +131,7 @@ public final class TcpBootstrap implements Bootstrap {
     private TcpBootstrap(Identity identity, int generation, InetSocketAddress server, Socket socket,
                          int heartbeatTimeoutMillis) throws IOException {
         this.generation = generation;
-        this.launcherSilenceLimit = Integer.getInteger(LAUNCHER_SILENCE_PROPERTY, 2 * heartbeatTimeoutMillis);
+        this.launcherSilenceLimit = (int) millis(Setting.LAUNCHER_SILENCE_MILLIS, 2 * heartbeatTimeoutMillis);
         this.heartbeatMillis = heartbeatInterval(heartbeatTimeoutMillis);
         this.identity = identity;
         this.server = server;
@@ -235,15 +237,20 @@ public final class TcpBootstrap implements Bootstrap {
     }
 
     private static long orphanGrace() {
-        String value = System.getProperty(ORPHAN_GRACE_PROPERTY);
+        return millis(Setting.ORPHAN_GRACE_MILLIS, DEFAULT_ORPHAN_GRACE_MILLIS);
+    }
+
+    /** A milliseconds property of the tests; a bad value is ignored, with a warning. */
+    private static long millis(Setting setting, long otherwise) {
+        String value = Settings.system().text(setting, null);
         if (value != null) {
             try {
-                return Math.max(0, Long.parseLong(value.strip()));
+                return Math.min(Integer.MAX_VALUE, Math.max(0, Long.parseLong(value)));
             } catch (NumberFormatException e) {
-                Log.BOOTSTRAP.warning("jshmem: ignoring -D" + ORPHAN_GRACE_PROPERTY + "=" + value + " (not a number)");
+                Log.BOOTSTRAP.warning("jshmem: ignoring -D" + setting.key() + "=" + value + " (not a number)");
             }
         }
-        return DEFAULT_ORPHAN_GRACE_MILLIS;
+        return otherwise;
     }
 
     /**

@@ -61,9 +61,9 @@ public final class PeState {
         }
         this.localPes = local;
         boolean atomicsOnCpu = switch (config.atomics()) {
-            case "cpu" -> true;
-            case "transport" -> false;
-            default -> transport == null || transport.atomicsCoherentWithCpu();
+            case CPU -> true;
+            case TRANSPORT -> false;
+            case AUTO -> transport == null || transport.atomicsCoherentWithCpu();
         };
         this.comm = new Comm(me, worldPeers, transport, atomicsOnCpu, heap);
         // All of this node's PEs, not only those mapped here: with every peer over UCX, 4 PEs on 2

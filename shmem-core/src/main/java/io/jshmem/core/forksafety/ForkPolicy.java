@@ -5,9 +5,11 @@
 package io.jshmem.core.forksafety;
 
 import io.jshmem.ForkSafetyReport;
-import io.jshmem.ShmemException;
 import io.jshmem.SubprocessRefusedException;
+import io.jshmem.core.base.Config;
 import io.jshmem.core.base.LaunchEnv;
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.base.Settings;
 import io.jshmem.core.base.Log;
 import io.jshmem.core.base.ProcFs;
 import java.util.Locale;
@@ -43,15 +45,8 @@ public enum ForkPolicy {
 
     /** The policy a value of {@value #VARIABLE} names (null or blank: warn). */
     public static ForkPolicy parse(String value) {
-        if (value == null || value.isBlank()) {
-            return WARN;
-        }
-        return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "warn" -> WARN;
-            case "refuse" -> REFUSE;
-            case "allow" -> ALLOW;
-            default -> throw new ShmemException(VARIABLE + "=" + value + " is not valid: use warn, refuse or allow");
-        };
+        return Config.choice(Settings.of(value == null ? Map.of() : Map.of(VARIABLE, value)), Setting.JSHMEM_FORK_POLICY,
+                ForkPolicy.class);
     }
 
     /** The check at init, for this process. */

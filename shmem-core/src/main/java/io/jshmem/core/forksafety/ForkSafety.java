@@ -9,6 +9,8 @@ import io.jshmem.ForkSafetyReport.Finding;
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.core.base.Config;
 import io.jshmem.core.base.LaunchEnv;
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.base.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +44,7 @@ import java.util.stream.Stream;
  * machines where fork is safe.
  */
 public final class ForkSafety {
-    public static final String SIMULATE_PROPERTY = "jshmem.forksafety.simulate";
+    public static final String SIMULATE_PROPERTY = "jshmem.forksafety.simulate"; // Setting.FORKSAFETY_SIMULATE
     public static final String LAUNCH_MECHANISM_PROPERTY = "jdk.lang.Process.launchMechanism";
     public static final Path INFINIBAND = Path.of("/sys/class/infiniband");
 
@@ -102,7 +104,7 @@ public final class ForkSafety {
         /** This machine, with any simulation the {@value #SIMULATE_PROPERTY} property asks for. */
         public static Sources system() {
             Sources real = new Sources(ForkSafety.kernelRelease(), INFINIBAND, Ibverbs::probe, ForkSafety.launchMechanism(), null, Set.of());
-            String spec = System.getProperty(SIMULATE_PROPERTY);
+            String spec = Settings.system().raw(Setting.FORKSAFETY_SIMULATE);
             return spec == null || spec.isBlank() ? real : real.simulate(spec);
         }
 
@@ -152,7 +154,7 @@ public final class ForkSafety {
 
     /** The JVM's process launch mechanism, upper case: POSIX_SPAWN (the default on Linux), FORK or VFORK. */
     public static String launchMechanism() {
-        String m = System.getProperty(LAUNCH_MECHANISM_PROPERTY);
+        String m = Settings.system().property(LAUNCH_MECHANISM_PROPERTY);
         return m == null || m.isBlank() ? "POSIX_SPAWN" : m.trim().toUpperCase(Locale.ROOT);
     }
 
@@ -185,16 +187,16 @@ public final class ForkSafety {
 
     /** The transport init would use, from SHMEM_TRANSPORT and the job's shape (all PEs on this node or not). */
     public static Transport forecast(Map<String, String> env) {
-        String setting;
+        Config.Transport setting;
         try {
             setting = Config.fromEnvironment(env).transport();
         } catch (RuntimeException e) {
             return new Transport("unknown", "SHMEM_TRANSPORT is not valid: " + e.getMessage());
         }
         return switch (setting) {
-            case "shm" -> Transport.shmOnly("SHMEM_TRANSPORT=shm");
-            case "ucx" -> new Transport("ucx", "SHMEM_TRANSPORT=ucx");
-            default -> {
+            case SHM -> Transport.shmOnly("SHMEM_TRANSPORT=shm");
+            case UCX -> new Transport("ucx", "SHMEM_TRANSPORT=ucx");
+            case AUTO -> {
                 String npes = env.get(LaunchEnv.NPES);
                 String local = env.get(LaunchEnv.LOCAL_NPES);
                 if (npes == null || npes.equals(local)) {

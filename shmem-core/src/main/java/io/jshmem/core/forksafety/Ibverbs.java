@@ -5,6 +5,7 @@
 package io.jshmem.core.forksafety;
 
 import io.jshmem.core.base.NativeLibrary;
+import io.jshmem.core.base.Settings;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -99,7 +100,7 @@ public final class Ibverbs {
     /** Where libibverbs.so.1 is, judging by the dynamic linker's cache and the usual directories (no loading). */
     static Optional<String> locate() {
         List<String> dirs = new ArrayList<>();
-        String ld = System.getenv("LD_LIBRARY_PATH");
+        String ld = Settings.system().env("LD_LIBRARY_PATH");
         if (ld != null) {
             dirs.addAll(List.of(ld.split(":")));
         }

@@ -12,6 +12,7 @@ import io.jshmem.core.base.Config;
 import io.jshmem.core.base.Flight;
 import io.jshmem.core.base.Log;
 import io.jshmem.core.base.ProcFs;
+import io.jshmem.core.base.Settings;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.comm.OpenContext;
 import io.jshmem.core.comm.PeState;
@@ -66,7 +67,7 @@ final class Lifecycle {
      */
     static ShmemRuntime init(Bootstrap bootstrap, Config config, Function<SymmetricHeap, RemoteTransport> transportFor,
             Function<PeState, ShmemRuntime> runtimeFor) {
-        Recording recording = Flight.startRecording(System.getenv(), bootstrap.jobId(), bootstrap.generation(), bootstrap.rank());
+        Recording recording = Flight.startRecording(Settings.systemEnvironment(), bootstrap.jobId(), bootstrap.generation(), bootstrap.rank());
         SymmetricHeap heap;
         ShmemRuntime rt;
         RemoteTransport transport = null;
@@ -299,7 +300,7 @@ final class Lifecycle {
     }
 
     static ForkSafetyReport forkSafetyReport(PeState st) {
-        return ForkSafety.inUse(st.transport == null ? null : st.transport.name(), System.getenv());
+        return ForkSafety.inUse(st.transport == null ? null : st.transport.name(), Settings.systemEnvironment());
     }
 
     static String transportName(PeState st) {

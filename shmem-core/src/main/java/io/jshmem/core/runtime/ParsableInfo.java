@@ -7,8 +7,9 @@ package io.jshmem.core.runtime;
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.ShmemVersion;
 import io.jshmem.core.base.Config;
-import io.jshmem.core.base.Flight;
 import io.jshmem.core.base.Futex;
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.base.Settings;
 import io.jshmem.core.heap.SymmetricHeap;
 import io.jshmem.core.transport.TransportProvider;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
 /**
  * {@code bin/shmem-info --parsable}: the report as {@code section:key:value} lines, one per fact, for
  * scripts and bug reports (like {@code oshmem_info --parsable}). Values are raw (bytes, seconds,
- * names), never prose; a value may itself contain colons, the key never does. With {@code all},
+ * names), never prose; a value may itself contain colons, the key never does. Each setting has a
+ * {@code setting_source:} line too: default, environment or property. With {@code all},
  * also the network devices and every fork-safety finding.
  */
 final class ParsableInfo {
@@ -36,14 +37,18 @@ final class ParsableInfo {
     private ParsableInfo() {
     }
 
-    static List<String> lines(Config c, Map<String, String> env, ForkSafetyReport forkSafety, boolean all) {
+    static List<String> lines(Config c, Settings s, ForkSafetyReport forkSafety, boolean all) {
         List<String> out = new ArrayList<>();
         out.add("version:jshmem:" + ShmemVersion.JSHMEM_VERSION);
         out.add("version:openshmem:" + ShmemVersion.SPEC_MAJOR + "." + ShmemVersion.SPEC_MINOR);
         out.add("version:vendor:" + ShmemVersion.VENDOR_STRING);
         out.add("version:java:" + Runtime.version());
-        out.add("version:java_vm:" + System.getProperty("java.vm.name"));
-        settings(c, env, out);
+        out.add("version:java_vm:" + s.property("java.vm.name"));
+        String prefix = s.text(Setting.INSTALL_PREFIX);
+        if (prefix != null) {
+            out.add("path:prefix:" + prefix(prefix));
+        }
+        settings(s, out);
         out.add("heap:internal_bytes:" + SymmetricHeap.INTERNAL_SIZE);
         out.add("transport:shm:available:true");
         out.add("transport:shm:dir:" + c.shmDir());
@@ -70,38 +75,27 @@ final class ParsableInfo {
         return out;
     }
 
-    private static void settings(Config c, Map<String, String> env, List<String> out) {
-        Config.Network n = c.network();
-        setting(out, "SHMEM_SYMMETRIC_SIZE", c.symmetricSize());
-        setting(out, "SHMEM_DEBUG", c.debug());
-        setting(out, "SHMEM_INFO", c.info());
-        setting(out, "SHMEM_VERSION", c.version());
-        setting(out, "SHMEM_TRANSPORT", c.transport());
-        setting(out, "SHMEM_ATOMICS", c.atomics());
-        setting(out, "JSHMEM_SHM_DIR", c.shmDir());
-        setting(out, "JSHMEM_SHM_PREALLOCATE", c.shmPreallocate());
-        setting(out, "JSHMEM_WAIT_SPIN_US", c.waitSpinNanos() < 0 ? "auto" : c.waitSpinNanos() / 1000);
-        setting(out, "JSHMEM_WAIT_YIELD_US", c.waitYieldNanos() / 1000);
-        setting(out, "JSHMEM_BARRIER_ALGORITHM", c.barrierAlgorithm());
-        setting(out, "JSHMEM_COLL_ALGORITHM", c.collAlgorithm());
-        setting(out, "JSHMEM_UCX_TIMEOUT", n.ucxTimeoutNanos() / 1_000_000_000L);
-        setting(out, "JSHMEM_UCX_PROGRESS_SPIN_US", n.ucxProgressSpinNanos() < 0 ? "auto" : n.ucxProgressSpinNanos() / 1000);
-        setting(out, "JSHMEM_UCX_ERR_MODE", n.ucxPeerErrors() ? "peer" : "none");
-        setting(out, "JSHMEM_UCX_LISTEN", n.ucxListen());
-        setting(out, "JSHMEM_UCX_WIREUP", n.ucxWireUp());
-        setting(out, "JSHMEM_PMI", n.pmi());
-        setting(out, "JSHMEM_PMI2_LIBRARY", n.pmi2Library() == null ? "search" : n.pmi2Library());
-        setting(out, "JSHMEM_PMIX_LIBRARY", n.pmixLibrary() == null ? "search" : n.pmixLibrary());
-        setting(out, "JSHMEM_PMI_REINIT_TIMEOUT", n.pmiReinitTimeoutNanos() / 1_000_000_000L);
-        String aot = env.get("JSHMEM_AOT");
-        setting(out, "JSHMEM_AOT", aot == null || aot.isBlank() ? "auto" : aot.strip());
-        setting(out, "JSHMEM_CACHE_DIR", env.getOrDefault("JSHMEM_CACHE_DIR", "default"));
-        setting(out, Flight.ENV_SETTINGS, env.getOrDefault(Flight.ENV_SETTINGS, "off"));
-        setting(out, Flight.ENV_DIR, env.getOrDefault(Flight.ENV_DIR, "."));
+    /**
+     * One {@code setting:KEY:value} and one {@code setting_source:KEY:default|environment|property}
+     * line per setting of the table, but those oshrun sets for its PEs (a property's key is its name).
+     */
+    private static void settings(Settings s, List<String> out) {
+        for (Setting setting : Setting.values()) {
+            if (setting.category() == Setting.Category.JOB || setting == Setting.INSTALL_PREFIX) {
+                continue;
+            }
+            out.add("setting:" + setting.key() + ":" + Config.value(s, setting));
+            out.add("setting_source:" + setting.key() + ":" + s.source(setting).label());
+        }
     }
 
-    private static void setting(List<String> out, String name, Object value) {
-        out.add("setting:" + name + ":" + value);
+    /** The installation's directory, as bin/shmem-info gives it ({@code bin/..}), made absolute and normal. */
+    static String prefix(String dir) {
+        try {
+            return Path.of(dir).toRealPath().toString();
+        } catch (IOException | RuntimeException e) {
+            return Path.of(dir).toAbsolutePath().normalize().toString();
+        }
     }
 
     /** The provider's description, taken apart: version and library, devices (with {@code all}), notes. */

@@ -7,8 +7,8 @@ package io.jshmem.core.runtime;
 import io.jshmem.ForkSafetyReport;
 import io.jshmem.ShmemVersion;
 import io.jshmem.core.base.Config;
+import io.jshmem.core.base.Settings;
 import io.jshmem.core.forksafety.ForkSafety;
-import java.util.Map;
 
 /** {@code bin/shmem-info}: prints the version, the specification version, transports and settings. */
 public final class ShmemInfo {
@@ -32,9 +32,11 @@ public final class ShmemInfo {
                               Prints jshmem's version, the OpenSHMEM version it implements, its transports
                               and devices, the settings the SHMEM_* and JSHMEM_* environment variables give,
                               then whether fork() is safe in this process, and why (Shmem.forkSafety()).
-                              --parsable  the same as section:key:value lines (version:, setting:<VARIABLE>:,
-                                          heap:, transport:<name>:), one fact a line, for scripts and bug
-                                          reports; only the last field, the value, may hold colons
+                              --parsable  the same as section:key:value lines (version:, path:prefix:,
+                                          setting:<VARIABLE>:, setting_source:<VARIABLE>: default,
+                                          environment or property, heap:, transport:<name>:), one fact
+                                          a line, for scripts and bug reports; only the last field, the
+                                          value, may hold colons
                               --all       with --parsable, also each network device
                                           (transport:<name>:device:<transport>:<devices>) and each fork-safety
                                           finding (forksafety:finding:<name>:<safe|risk|neutral>:<value>);
@@ -55,13 +57,13 @@ public final class ShmemInfo {
             }
         }
         try {
-            Map<String, String> env = System.getenv();
-            Config config = Config.fromEnvironment(env);
-            ForkSafetyReport forkSafety = ForkSafety.beforeInit(env);
+            Settings settings = Settings.system();
+            Config config = Config.from(settings);
+            ForkSafetyReport forkSafety = ForkSafety.beforeInit(settings.environment());
             if (parsable) {
-                ParsableInfo.lines(config, env, forkSafety, all).forEach(System.out::println);
+                ParsableInfo.lines(config, settings, forkSafety, all).forEach(System.out::println);
             } else {
-                InfoReport.settings(config, env).forEach(System.out::println);
+                InfoReport.settings(config, settings).forEach(System.out::println);
                 InfoReport.forkSafety(forkSafety).forEach(System.out::println);
             }
         } catch (RuntimeException e) {

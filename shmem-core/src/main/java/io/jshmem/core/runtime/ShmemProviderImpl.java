@@ -10,6 +10,7 @@ import io.jshmem.ShmemException;
 import io.jshmem.ThreadLevel;
 import io.jshmem.core.base.Config;
 import io.jshmem.core.base.NativeAccess;
+import io.jshmem.core.base.Settings;
 import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.bootstrap.Bootstraps;
 import io.jshmem.core.forksafety.ForkSafety;
@@ -36,7 +37,7 @@ public final class ShmemProviderImpl implements ShmemProvider {
                 return runtime;
             }
             NativeAccess.require(ShmemProviderImpl.class, "jshmem's runtime");
-            Map<String, String> env = System.getenv();
+            Map<String, String> env = Settings.systemEnvironment();
             SubprocessGuard.checkMayInitialize(env);
             Config config = Config.fromEnvironment(env);
             Bootstrap bootstrap;
@@ -73,7 +74,7 @@ public final class ShmemProviderImpl implements ShmemProvider {
         synchronized (ShmemProviderImpl.class) {
             r = runtime;
         }
-        return r != null ? r.forkSafetyReport() : ForkSafety.beforeInit(System.getenv());
+        return r != null ? r.forkSafetyReport() : ForkSafety.beforeInit(Settings.systemEnvironment());
     }
 
     /** Where this process is in the jshmem life cycle (for shmem-spawn's child marker). */

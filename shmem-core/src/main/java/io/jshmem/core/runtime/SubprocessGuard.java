@@ -5,6 +5,8 @@
 package io.jshmem.core.runtime;
 
 import io.jshmem.core.base.ProcFs;
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.base.Settings;
 import io.jshmem.core.forksafety.ForkPolicy;
 import io.jshmem.core.forksafety.IdentityGuard;
 import io.jshmem.core.forksafety.OwnerMarker;
@@ -31,7 +33,7 @@ final class SubprocessGuard {
         ForkPolicy.checkAtInit(env);
         Optional<PeIdentity> id = PeIdentity.find(env, PeIdentity.Scheme.ACTIVE);
         if (id.isPresent()) {
-            OwnerMarker.claim(id.get(), Path.of(env.getOrDefault("JSHMEM_SHM_DIR", "/dev/shm")), ProcFs.SYSTEM);
+            OwnerMarker.claim(id.get(), Path.of(Settings.of(env).text(Setting.JSHMEM_SHM_DIR)), ProcFs.SYSTEM);
         }
     }
 }

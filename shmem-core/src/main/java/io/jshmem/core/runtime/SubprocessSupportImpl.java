@@ -5,6 +5,7 @@
 package io.jshmem.core.runtime;
 
 import io.jshmem.core.base.ProcFs;
+import io.jshmem.core.base.Settings;
 import io.jshmem.core.forksafety.ChildEnvironment;
 import io.jshmem.core.forksafety.PeIdentity;
 import io.jshmem.core.forksafety.SpawnMarker;
@@ -28,7 +29,7 @@ public final class SubprocessSupportImpl implements SubprocessSupport {
 
     @Override
     public Optional<String> childMarker() {
-        return SpawnMarker.forChild(System.getenv(), ProcFs.selfPid(), ShmemProviderImpl.phase())
+        return SpawnMarker.forChild(Settings.systemEnvironment(), ProcFs.selfPid(), ShmemProviderImpl.phase())
                 .map(SpawnMarker::encode);
     }
 
@@ -38,7 +39,7 @@ public final class SubprocessSupportImpl implements SubprocessSupport {
         if (pe >= 0) {
             return OptionalInt.of(pe);
         }
-        return PeIdentity.find(System.getenv(), PeIdentity.Scheme.ACTIVE).map(id -> OptionalInt.of(id.pe()))
+        return PeIdentity.find(Settings.systemEnvironment(), PeIdentity.Scheme.ACTIVE).map(id -> OptionalInt.of(id.pe()))
                 .orElse(OptionalInt.empty());
     }
 }

@@ -30,11 +30,11 @@ final class Transports {
             needed |= s == null;
         }
         // Whether anyone needs it: all PEs see the same node ids and the same settings, so this is consistent.
-        boolean atomics = config.atomics().equals("transport");
-        if (!needed && !atomics && !config.transport().equals("ucx")) {
+        boolean atomics = config.atomics() == Config.Atomics.TRANSPORT;
+        if (!needed && !atomics && config.transport() != Config.Transport.UCX) {
             return null;
         }
-        if (config.transport().equals("shm")) {
+        if (config.transport() == Config.Transport.SHM) {
             throw new ShmemException("PE " + bootstrap.rank() + ": SHMEM_TRANSPORT=shm but "
                     + (needed ? "some PEs are on other nodes" : "SHMEM_ATOMICS=transport needs a network transport")
                     + "; use SHMEM_TRANSPORT=auto or ucx");

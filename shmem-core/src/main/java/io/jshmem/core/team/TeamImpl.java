@@ -184,8 +184,9 @@ public final class TeamImpl implements ShmemTeam {
         this.words = new TeamSlot(st, rt.slots(), slot, members);
         long flags0 = rt.slots().flag(slot, 0);
         this.allLocal = local;
-        String barrier = st.config.barrierAlgorithm();
-        this.linearSync = local && (barrier.equals("linear") || barrier.equals("auto") && members.length <= LINEAR_SYNC_MAX);
+        io.jshmem.core.base.Config.BarrierAlgorithm barrier = st.config.barrierAlgorithm();
+        this.linearSync = local && (barrier == io.jshmem.core.base.Config.BarrierAlgorithm.LINEAR
+                || barrier == io.jshmem.core.base.Config.BarrierAlgorithm.AUTO && members.length <= LINEAR_SYNC_MAX);
         int n = members.length;
         // Node groups: members that map each other's heaps (the same node, when on-node PEs are
         // mapped at all); every member computes the same groups from the same data.
@@ -196,9 +197,11 @@ public final class TeamImpl implements ShmemTeam {
             int index = i;
             leaderOf[i] = firstOnNode.computeIfAbsent(node, x -> index);
         }
-        this.hierarchical = !local && firstOnNode.size() < n && !barrier.equals("dissemination") && !barrier.equals("central");
+        this.hierarchical = !local && firstOnNode.size() < n && barrier != io.jshmem.core.base.Config.BarrierAlgorithm.DISSEMINATION
+                && barrier != io.jshmem.core.base.Config.BarrierAlgorithm.CENTRAL;
         this.central = !local && !hierarchical && n > 1
-                && (barrier.equals("central") || barrier.equals("auto") && n > 2 && n <= CENTRAL_SYNC_MAX);
+                && (barrier == io.jshmem.core.base.Config.BarrierAlgorithm.CENTRAL
+                        || barrier == io.jshmem.core.base.Config.BarrierAlgorithm.AUTO && n > 2 && n <= CENTRAL_SYNC_MAX);
         this.centralArriveOff = flags0;
         this.centralReleaseOff = flags0 + TeamSlots.LINE;
         this.leader = hierarchical ? leaderOf[my] : my;

@@ -62,8 +62,8 @@ class ConfigTest {
         assertEquals(-1, n.ucxProgressSpinNanos());
         assertTrue(n.ucxPeerErrors());
         assertEquals("job", n.ucxListen());
-        assertEquals("auto", n.ucxWireUp(), "wire-up by UCX's release by default");
-        assertEquals("auto", n.pmi());
+        assertEquals(Config.UcxWireUp.AUTO, n.ucxWireUp(), "wire-up by UCX's release by default");
+        assertEquals(Config.Pmi.AUTO, n.pmi());
         assertEquals(null, n.pmi2Library());
         Config.Network m = Config.fromEnvironment(Map.of("JSHMEM_UCX_TIMEOUT", "7", "JSHMEM_UCX_PROGRESS_SPIN_US", "0",
                 "JSHMEM_UCX_ERR_MODE", "NONE", "JSHMEM_UCX_LISTEN", "eth0,ib0", "JSHMEM_PMI", "pmi2",
@@ -72,8 +72,8 @@ class ConfigTest {
         assertEquals(0, m.ucxProgressSpinNanos());
         assertFalse(m.ucxPeerErrors());
         assertEquals("eth0,ib0", m.ucxListen());
-        assertEquals("eager", m.ucxWireUp());
-        assertEquals("pmi2", m.pmi());
+        assertEquals(Config.UcxWireUp.EAGER, m.ucxWireUp());
+        assertEquals(Config.Pmi.PMI2, m.pmi());
         assertEquals("/opt/pmix/lib/libpmix.so.2", m.pmixLibrary());
         for (Map<String, String> bad : java.util.List.of(Map.of("JSHMEM_UCX_TIMEOUT", "0"), Map.of("JSHMEM_UCX_ERR_MODE", "loud"),
                 Map.of("JSHMEM_UCX_LISTEN", "eth0;rm -rf"), Map.of("JSHMEM_PMI", "pmi3"), Map.of("JSHMEM_UCX_PROGRESS_SPIN_US", "-2"),

@@ -12,6 +12,7 @@ import io.jshmem.core.testing.InProcessBootstrap;
 import io.jshmem.core.testing.PeThreads;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntFunction;
 
 /**
@@ -45,8 +46,8 @@ final class InProcessJob implements AutoCloseable {
         runtimes = new ShmemRuntime[n];
         transports = new LoopbackTransport[n];
         threads = new PeThreads("in-process job " + jobId + " (nodes " + java.util.Arrays.toString(nodes) + ")", n);
-        Config config = new Config(8L << 20, false, false, false, "/dev/shm", "auto", -1, Config.DEFAULT_YIELD_NANOS,
-                "auto", collAlgorithm, atomics);
+        Config config = Config.fromEnvironment(Map.of("SHMEM_SYMMETRIC_SIZE", "8m", "JSHMEM_COLL_ALGORITHM", collAlgorithm,
+                "SHMEM_ATOMICS", atomics));
         MemorySegment[] heaps = new MemorySegment[n];
         all(pe -> {
             runtimes[pe] = ShmemRuntime.create(pes[pe], config, ThreadLevel.MULTIPLE, heap -> {

@@ -23,11 +23,24 @@ class ShmemInfoTest {
 
     @Test
     void parsableHasOneLinePerSettingTransportDeviceAndFinding() throws Exception {
-        Map<String, String> env = Map.of("SHMEM_SYMMETRIC_SIZE", "1g", "JSHMEM_SHM_PREALLOCATE", "1", "SHMEM_TRANSPORT", "shm");
+        Map<String, String> env = Map.of("SHMEM_SYMMETRIC_SIZE", "1g", "JSHMEM_SHM_PREALLOCATE", "1", "SHMEM_TRANSPORT", "shm",
+                "JAVA_TOOL_OPTIONS", "-Djshmem.bootstrap.orphanGraceMillis=5");
         Run all = run(env, "--all", "--parsable");
         assertEquals(0, all.status(), all.err());
         for (String line : all.out()) {
-            assertTrue(line.matches("[a-z_]+:[A-Za-z0-9_]+:.*"), "not section:key:value: " + line);
+            assertTrue(line.matches("[a-z_]+:[A-Za-z0-9_.]+:.*"), "not section:key:value: " + line);
+        }
+        // Where each value comes from (issue 33), and where jshmem is installed.
+        assertTrue(all.out().contains("setting_source:SHMEM_SYMMETRIC_SIZE:environment"), all.out().toString());
+        assertTrue(all.out().contains("setting_source:SHMEM_DEBUG:default"), all.out().toString());
+        assertTrue(all.out().contains("setting_source:jshmem.bootstrap.orphanGraceMillis:property"), all.out().toString());
+        assertTrue(all.out().contains("setting:jshmem.bootstrap.orphanGraceMillis:5"), all.out().toString());
+        assertTrue(all.out().stream().anyMatch(l -> l.matches("path:prefix:/.+") && Files.isExecutable(
+                Path.of(l.substring("path:prefix:".length()), "bin", "shmem-info"))), all.out().toString());
+        for (io.jshmem.core.base.Setting s : io.jshmem.core.base.Setting.values()) {
+            if (s.category() != io.jshmem.core.base.Setting.Category.JOB && s != io.jshmem.core.base.Setting.INSTALL_PREFIX) {
+                assertEquals(1, all.out().stream().filter(l -> l.startsWith("setting_source:" + s.key() + ":")).count(), s.key());
+            }
         }
         assertTrue(all.out().contains("setting:SHMEM_SYMMETRIC_SIZE:1073741824"), all.out().toString());
         assertTrue(all.out().contains("setting:JSHMEM_SHM_PREALLOCATE:true"), all.out().toString());
@@ -39,7 +52,7 @@ class ShmemInfoTest {
         assertEquals(0, readable.status(), readable.err());
         // Every setting the readable report names has its line.
         for (String line : readable.out()) {
-            var m = java.util.regex.Pattern.compile("^  ((?:J?SHMEM)_[A-Z0-9_]+):").matcher(line);
+            var m = java.util.regex.Pattern.compile("^ +((?:J?SHMEM)_[A-Z0-9_]+):").matcher(line);
             if (m.find()) {
                 String name = m.group(1);
                 assertTrue(all.out().stream().anyMatch(l -> l.startsWith("setting:" + name + ":")), "no line for " + name);
