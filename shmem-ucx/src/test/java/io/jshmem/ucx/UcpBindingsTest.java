@@ -270,7 +270,7 @@ class UcpBindingsTest {
         assertTrue(Config.Network.fromEnvironment(Map.of()).ucxPeerErrors());
         assertFalse(Config.Network.fromEnvironment(Map.of("JSHMEM_UCX_ERR_MODE", "none")).ucxPeerErrors());
         assertTrue(org.junit.jupiter.api.Assertions.assertThrows(io.jshmem.ShmemException.class,
-                () -> Config.Network.fromEnvironment(Map.of("JSHMEM_UCX_ERR_MODE", "loud"))).getMessage().contains("peer, none"));
+                () -> Config.Network.fromEnvironment(Map.of("JSHMEM_UCX_ERR_MODE", "loud"))).getMessage().contains("use peer or none"));
         assertEquals(-1, Config.Network.fromEnvironment(Map.of()).ucxProgressSpinNanos());
         assertEquals(25_000L, Config.Network.fromEnvironment(Map.of("JSHMEM_UCX_PROGRESS_SPIN_US", "25")).ucxProgressSpinNanos());
         assertEquals("job", Config.Network.fromEnvironment(Map.of()).ucxListen());
