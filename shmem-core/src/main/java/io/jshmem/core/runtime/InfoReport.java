@@ -46,21 +46,16 @@ public final class InfoReport {
             }
         });
         lines.add("  thread levels:        SINGLE, FUNNELED, SERIALIZED, MULTIPLE (all provided)");
-        // Every setting of the table but those oshrun sets for its PEs, and the properties unless set.
-        for (Setting.Category category : Setting.Category.values()) {
-            if (category == Setting.Category.JOB) {
+        // Every setting of the table, in its order (by category), but those oshrun sets for its PEs, and
+        // the properties unless set; indented as before the table, for the scripts that grep "  NAME:".
+        for (Setting setting : Setting.values()) {
+            if (setting.category() == Setting.Category.JOB || setting == Setting.INSTALL_PREFIX
+                    || setting.fromProperty() && s.source(setting) == Settings.Source.DEFAULT) {
                 continue;
             }
-            lines.add("  " + category.title() + ":");
-            for (Setting setting : Setting.values()) {
-                if (setting.category() != category || setting.fromProperty() && s.source(setting) == Settings.Source.DEFAULT
-                        || setting == Setting.INSTALL_PREFIX) {
-                    continue;
-                }
-                String name = setting.fromProperty() ? "-D" + setting.key() : setting.key();
-                lines.add(String.format(Locale.ROOT, "    %-28s %s%s", name + ":", describe(setting, c, s),
-                        s.source(setting) == Settings.Source.DEFAULT ? " (default)" : ""));
-            }
+            String name = setting.fromProperty() ? "-D" + setting.key() : setting.key();
+            lines.add(String.format(Locale.ROOT, "  %-28s %s%s", name + ":", describe(setting, c, s),
+                    s.source(setting) == Settings.Source.DEFAULT ? " (default)" : ""));
         }
         return lines;
     }
