@@ -33,8 +33,8 @@ public final class Flight {
     /** Transfers at least this large are recorded as {@link Transfer} events. */
     public static final long TRANSFER_THRESHOLD = 64 * 1024;
     /** oshrun --jfr sets these: the recording's settings (a name such as "default" or "profile", or a .jfc file) and directory. */
-    public static final String ENV_SETTINGS = "JSHMEM_JFR";
-    public static final String ENV_DIR = "JSHMEM_JFR_DIR";
+    public static final String ENV_SETTINGS = Setting.JSHMEM_JFR.key();
+    public static final String ENV_DIR = Setting.JSHMEM_JFR_DIR.key();
 
     private Flight() {
     }
@@ -174,7 +174,7 @@ public final class Flight {
         }
         String name = settings.equals("1") || settings.equalsIgnoreCase("true") || settings.equalsIgnoreCase("on")
                 ? "default" : settings.strip();
-        Path dir = Path.of(env.getOrDefault(ENV_DIR, "."));
+        Path dir = Path.of(Settings.of(env).text(Setting.JSHMEM_JFR_DIR));
         try {
             if (!Files.isDirectory(dir)) {
                 // A recording holds the PE's environment, command line and stacks: private to its user.

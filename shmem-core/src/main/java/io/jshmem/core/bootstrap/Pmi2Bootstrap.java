@@ -10,6 +10,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import io.jshmem.ShmemException;
 import io.jshmem.core.base.Config;
+import io.jshmem.core.base.Setting;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -40,7 +41,7 @@ final class Pmi2Bootstrap extends PmiBootstrap {
     static final int SUCCESS = 0;
 
     /** Environment variable naming the library's path, to override the search. */
-    static final String LIBRARY_VAR = "JSHMEM_PMI2_LIBRARY";
+    static final String LIBRARY_VAR = Setting.JSHMEM_PMI2_LIBRARY.key();
     static final String INSTALL_HINT = "install Slurm's PMI-2 client library (Debian/Ubuntu: apt-get install libpmi2-0;"
             + " RHEL/Fedora: slurm-libpmi) on every node, or use srun --mpi=pmix";
 

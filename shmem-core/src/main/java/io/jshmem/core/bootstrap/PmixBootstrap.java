@@ -14,6 +14,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import io.jshmem.ShmemException;
 import io.jshmem.core.base.Config;
+import io.jshmem.core.base.Setting;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -38,7 +39,7 @@ import java.util.regex.Pattern;
  */
 @SuppressWarnings("restricted") // values PMIx returns are read at their documented sizes
 final class PmixBootstrap extends PmiBootstrap {
-    static final String LIBRARY_VAR = "JSHMEM_PMIX_LIBRARY";
+    static final String LIBRARY_VAR = Setting.JSHMEM_PMIX_LIBRARY.key();
     static final String INSTALL_HINT = "install the PMIx client library (Debian/Ubuntu: apt-get install libpmix2;"
             + " RHEL/Fedora: pmix) on every node, or use srun --mpi=pmi2 under Slurm";
 
