@@ -15,18 +15,11 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.System.Logger.Level;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.NoRouteToHostException;
-import java.net.Proxy;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +30,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 /**
  * The PE side of the jshmem launcher's bootstrap: a TCP connection to {@code oshrun}'s server
@@ -65,31 +57,19 @@ public final class TcpBootstrap implements Bootstrap {
     public record Identity(String jobId, int rank, int size, String nodeId, int localRank, int localSize) {
     }
 
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_-]+");
-    /**
-     * How long to keep retrying a refused or unreachable launcher: its server is up before PEs
-     * start, so nothing listening there means it has ended or the address is wrong.
-     */
-    private static final long CONNECT_RETRY_MILLIS = 5_000;
+    /** A launcher that accepted the connection answers HELLO at once; this only guards against a stuck one. */
+    private static final int HELLO_REPLY_TIMEOUT_MILLIS = 10_000;
     /**
      * How long to keep retrying a busy launcher (connections that time out, or are dropped before
      * the reply: its port flooded) when oshrun does not say (its --launch-timeout, {@link LaunchEnv#LAUNCH_TIMEOUT}).
      */
     static final long DEFAULT_BUSY_RETRY_MILLIS = 60_000;
-    private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
-    /** A launcher that accepted the connection answers HELLO at once; this only guards against a stuck one. */
-    private static final int HELLO_REPLY_TIMEOUT_MILLIS = 10_000;
-    /** First and longest pause between connection attempts. */
-    private static final long FIRST_BACKOFF_MILLIS = 20;
-    private static final long MAX_BACKOFF_MILLIS = 1_000;
     /** After sending ABORT, the launcher normally kills this PE within a few seconds. */
     private static final long ABORT_WAIT_MILLIS = 10_000;
     private static final String LOST_CONNECTION = "lost connection to the launcher";
     /** Milliseconds between losing the launcher and halting (see the class comment); 0 disables. */
     public static final String ORPHAN_GRACE_PROPERTY = Setting.ORPHAN_GRACE_MILLIS.key();
     static final long DEFAULT_ORPHAN_GRACE_MILLIS = 10_000;
-    /** How long a PE that lost its connection waits to see whether its launcher (its parent) died. */
-    private static final long LAUNCHER_EXIT_WAIT_MILLIS = 500;
     /** Exit status of a PE halted as an orphan. */
     static final int ORPHAN_STATUS = 1;
     /** Overrides {@link BootstrapProtocol#LAUNCHER_SILENCE_LIMIT_MILLIS} (milliseconds; for tests). */
@@ -166,26 +146,26 @@ public final class TcpBootstrap implements Bootstrap {
         if (address == null) {
             return null;
         }
-        int size = intVar(env, LaunchEnv.NPES, 1, Integer.MAX_VALUE);
-        int localSize = intVar(env, LaunchEnv.LOCAL_NPES, 1, size);
+        int size = LaunchVars.intVar(env, LaunchEnv.NPES, 1, Integer.MAX_VALUE);
+        int localSize = LaunchVars.intVar(env, LaunchEnv.LOCAL_NPES, 1, size);
         Identity id = new Identity(
-                textVar(env, LaunchEnv.JOBID, IDENTIFIER),
-                intVar(env, LaunchEnv.PE, 0, size - 1),
+                LaunchVars.textVar(env, LaunchEnv.JOBID, LaunchVars.IDENTIFIER),
+                LaunchVars.intVar(env, LaunchEnv.PE, 0, size - 1),
                 size,
-                textVar(env, LaunchEnv.NODE, IDENTIFIER),
-                intVar(env, LaunchEnv.LOCAL_PE, 0, localSize - 1),
+                LaunchVars.textVar(env, LaunchEnv.NODE, LaunchVars.IDENTIFIER),
+                LaunchVars.intVar(env, LaunchEnv.LOCAL_PE, 0, localSize - 1),
                 localSize);
-        int[] nodeIndexes = nodeIndexes(env, size, id.rank(), localSize);
+        int[] nodeIndexes = LaunchVars.nodeIndexes(env, size, id.rank(), localSize);
         byte[] secret = JobSecret.of(env); // from its file (then deleted), or memory after the first initialization
         long busyRetry = env.containsKey(LaunchEnv.LAUNCH_TIMEOUT)
-                ? intVar(env, LaunchEnv.LAUNCH_TIMEOUT, 1, 86_400) * 1000L : DEFAULT_BUSY_RETRY_MILLIS;
+                ? LaunchVars.intVar(env, LaunchEnv.LAUNCH_TIMEOUT, 1, 86_400) * 1000L : DEFAULT_BUSY_RETRY_MILLIS;
         int heartbeatTimeout = env.containsKey(LaunchEnv.HEARTBEAT_TIMEOUT)
-                ? intVar(env, LaunchEnv.HEARTBEAT_TIMEOUT, 3, 86_400) * 1000 : PE_SILENCE_LIMIT_MILLIS;
-        TcpBootstrap bootstrap = connect(parseAddress(address), secret, id, generation,
+                ? LaunchVars.intVar(env, LaunchEnv.HEARTBEAT_TIMEOUT, 3, 86_400) * 1000 : PE_SILENCE_LIMIT_MILLIS;
+        TcpBootstrap bootstrap = connect(LaunchVars.parseAddress(address), secret, id, generation,
                 busyRetry, heartbeatTimeout);
         bootstrap.nodeIndexes = nodeIndexes;
         bootstrap.orphanGraceMillis = orphanGrace();
-        bootstrap.launcherPid = launcherPid(env);
+        bootstrap.launcherPid = LaunchVars.launcherPid(env);
         current = bootstrap;
         synchronized (TcpBootstrap.class) {
             if (!signalsInstalled) {
@@ -203,37 +183,6 @@ public final class TcpBootstrap implements Bootstrap {
             }
         }
         return bootstrap;
-    }
-
-    /** Every PE's node index from {@link LaunchEnv#PROCESS_MAPPING}, checked against {@link LaunchEnv#LOCAL_NPES}. */
-    private static int[] nodeIndexes(Map<String, String> env, int size, int rank, int localSize) {
-        String mapping = env.get(LaunchEnv.PROCESS_MAPPING);
-        if (mapping == null) {
-            throw missing(LaunchEnv.PROCESS_MAPPING);
-        }
-        int[] nodeOf;
-        try {
-            nodeOf = ProcessMapping.nodeOfRanks(mapping, size);
-        } catch (IllegalArgumentException e) {
-            throw garbled(LaunchEnv.PROCESS_MAPPING, mapping, "is malformed");
-        }
-        int onMyNode = 0;
-        for (int node : nodeOf) {
-            onMyNode += node == nodeOf[rank] ? 1 : 0;
-        }
-        if (onMyNode != localSize) {
-            throw garbled(LaunchEnv.PROCESS_MAPPING, mapping, "puts " + onMyNode + " PEs on PE " + rank + "'s node, "
-                    + LaunchEnv.LOCAL_NPES + " says " + localSize);
-        }
-        return nodeOf;
-    }
-
-    private static long launcherPid(Map<String, String> env) {
-        try {
-            return Long.parseLong(env.getOrDefault(LaunchEnv.LAUNCHER_PID, "-1").strip());
-        } catch (NumberFormatException e) {
-            return -1; // IdentityGuard reports a garbled one
-        }
     }
 
     private static long orphanGrace() {
@@ -268,98 +217,22 @@ public final class TcpBootstrap implements Bootstrap {
         return connect(server, secret, identity, generation, DEFAULT_BUSY_RETRY_MILLIS, PE_SILENCE_LIMIT_MILLIS);
     }
 
-    /** The launcher answered this PE's HELLO with a refusal: final, never retried. */
-    private static final class Refused extends IllegalStateException {
-        Refused(String message) {
-            super(message);
-        }
-    }
-
-    /** Why a connection attempt failed, for the retry rule and the final message. */
-    private enum Failure { REFUSED, UNREACHABLE, NO_ANSWER, DROPPED }
-
     /**
      * Connects with retries and backoff: a launcher that is busy (its port flooded: connections time
      * out, or are dropped before the reply) is retried until {@code busyRetryMillis}; one that
-     * refuses or cannot be reached, for {@link #CONNECT_RETRY_MILLIS}. The final message says which.
+     * refuses or cannot be reached, for {@link LauncherDialer#CONNECT_RETRY_MILLIS}. The final message says which.
      */
     static TcpBootstrap connect(InetSocketAddress server, byte[] secret, Identity identity, int generation,
                                 long busyRetryMillis, int heartbeatTimeoutMillis) {
         if (secret.length != SECRET_BYTES) {
             throw new IllegalArgumentException("the job secret must have " + SECRET_BYTES + " bytes");
         }
-        long start = System.nanoTime();
-        long backoff = FIRST_BACKOFF_MILLIS;
-        int attempts = 0;
-        int[] counts = new int[Failure.values().length];
-        while (true) {
-            attempts++;
-            Failure failure = null;
-            IOException error = null;
-            Socket socket = new Socket(Proxy.NO_PROXY); // a direct connection: no proxy selector to set up
-            try {
-                socket.setTcpNoDelay(true);
-                keepAlive(socket);
-                socket.connect(server, CONNECT_TIMEOUT_MILLIS);
-            } catch (UnknownHostException e) {
-                closeQuietly(socket);
-                throw new IllegalStateException("cannot reach the jshmem launcher at " + hostPort(server)
-                        + ": unknown host (see oshrun --bootstrap-address)", e);
-            } catch (IOException e) {
-                closeQuietly(socket);
-                error = e;
-                failure = e instanceof SocketTimeoutException ? Failure.NO_ANSWER
-                        : e instanceof ConnectException && String.valueOf(e.getMessage()).contains("refused") ? Failure.REFUSED
-                        : e instanceof NoRouteToHostException || e instanceof SocketException ? Failure.UNREACHABLE
-                        : Failure.NO_ANSWER;
-                socket = null;
-            }
-            if (socket != null) {
-                try {
-                    TcpBootstrap bootstrap = new TcpBootstrap(identity, generation, server, socket, heartbeatTimeoutMillis);
-                    bootstrap.hello(secret);
-                    bootstrap.startReader();
-                    return bootstrap;
-                } catch (IOException e) {
-                    // Accepted (by the kernel, at least) but dropped or not answered: a busy launcher.
-                    closeQuietly(socket);
-                    error = e;
-                    failure = Failure.DROPPED;
-                } catch (RuntimeException e) {
-                    closeQuietly(socket);
-                    throw e;
-                }
-            }
-            counts[failure.ordinal()]++;
-            long elapsed = (System.nanoTime() - start) / 1_000_000;
-            boolean busy = failure == Failure.NO_ANSWER || failure == Failure.DROPPED;
-            if (elapsed >= (busy ? busyRetryMillis : CONNECT_RETRY_MILLIS)) {
-                throw unreachable(server, failure, error, attempts, counts, elapsed);
-            }
-            sleepQuietly(backoff + java.util.concurrent.ThreadLocalRandom.current().nextLong(backoff / 2 + 1));
-            backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
-        }
-    }
-
-    private static IllegalStateException unreachable(InetSocketAddress server, Failure last, IOException error,
-                                                     int attempts, int[] counts, long elapsed) {
-        String where = "the jshmem launcher at " + hostPort(server);
-        String tried = " (" + attempts + " attempt" + (attempts == 1 ? "" : "s") + " in " + elapsed / 1000.0 + " s; last: "
-                + error + ")";
-        String message = switch (last) {
-            case REFUSED -> "cannot reach " + where + ": connection refused, nothing listens there" + tried
-                    + ": has oshrun ended, or can this host not reach that address (see oshrun --bootstrap-address)?";
-            case UNREACHABLE -> "cannot reach " + where + ": host or network unreachable" + tried
-                    + ": can this host reach that address (see oshrun --bootstrap-address)?";
-            case NO_ANSWER, DROPPED -> "cannot reach " + where + ": the launcher is busy: "
-                    + (counts[Failure.DROPPED.ordinal()] > 0
-                            ? counts[Failure.DROPPED.ordinal()] + " connections were accepted but dropped before its"
-                                    + " reply, " + counts[Failure.NO_ANSWER.ordinal()] + " were not answered"
-                            : "no connection was answered (a firewall dropping packets would look the same)")
-                    + tried + "; is something flooding its port? oshrun reports the connections it drops"
-                    + " (retried for --launch-timeout)";
-        };
-        return new IllegalStateException(message, error);
+        return LauncherDialer.dial(server, busyRetryMillis, socket -> {
+            TcpBootstrap bootstrap = new TcpBootstrap(identity, generation, server, socket, heartbeatTimeoutMillis);
+            bootstrap.hello(secret);
+            bootstrap.startReader();
+            return bootstrap;
+        });
     }
 
     private void hello(byte[] secret) throws IOException {
@@ -373,7 +246,7 @@ public final class TcpBootstrap implements Bootstrap {
         out.flush();
         DataInputStream in = new DataInputStream(received);
         if (in.readByte() != HELLO_OK) {
-            throw new Refused("bootstrap refused: " + in.readUTF());
+            throw new LauncherDialer.Refused("bootstrap refused: " + in.readUTF());
         }
         socket.setSoTimeout(0);
     }
@@ -450,7 +323,7 @@ public final class TcpBootstrap implements Bootstrap {
             // After finalize or close the launcher going away is expected; before, nothing else
             // would ever wake this PE's waiting loops.
             if (!closed && !finalized) {
-                String died = launcherDied();
+                String died = LauncherLoss.launcherDied(launcherPid);
                 String reason = died != null ? died : lost;
                 boolean first;
                 synchronized (state) {
@@ -459,56 +332,13 @@ public final class TcpBootstrap implements Bootstrap {
                 if (first) {
                     // The first news that the job is over: say so, once, whatever the program does next.
                     String news = "jshmem: PE " + identity.rank() + ": "
-                            + (died != null ? died : lost + " (" + hostPort(server) + ")") + " before finalize; "
+                            + (died != null ? died : lost + " (" + LauncherDialer.hostPort(server) + ")") + " before finalize; "
                             + (orphanGraceMillis > 0 ? "ending this PE" : "the job is over");
-                    tell(news);
+                    LauncherLoss.tell(news);
                 }
                 aborted(reason);
                 haltIfOrphaned();
             }
-        }
-    }
-
-    /**
-     * "the launcher (oshrun, pid N) died" when this PE's launcher, its parent ({@link LaunchEnv#LAUNCHER_PID}),
-     * has died: this process has another parent now, or that pid is gone. Its connection closes as it
-     * exits, a moment before this process is given to another parent: this waits that moment out
-     * ({@link #LAUNCHER_EXIT_WAIT_MILLIS} at most). Null when unknown (a PE on another host) or alive.
-     */
-    private String launcherDied() {
-        long pid = launcherPid;
-        if (pid <= 0) {
-            return null;
-        }
-        long deadline = System.nanoTime() + LAUNCHER_EXIT_WAIT_MILLIS * 1_000_000;
-        while (true) {
-            boolean adopted = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L) != pid;
-            if (adopted || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                return "the launcher (oshrun, pid " + pid + ") died";
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                return null;
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
-            }
-        }
-    }
-
-    /**
-     * Logs the news that the job is over for this PE. oshrun reads its local PEs' standard error (to
-     * print once what several PEs print): with oshrun dead that pipe has no reader, and the news would
-     * reach nobody; standard output, which oshrun leaves to the terminal, still does.
-     */
-    private static void tell(String news) {
-        Log.BOOTSTRAP.error(news);
-        System.err.flush();
-        if (System.err.checkError()) {
-            System.out.println(news);
-            System.out.flush();
         }
     }
 
@@ -525,8 +355,8 @@ public final class TcpBootstrap implements Bootstrap {
                 return;
             }
             if (!closed && !finalized) {
-                tell("jshmem: PE " + identity.rank() + ": lost the connection to the launcher at "
-                        + hostPort(server) + " " + grace + " ms ago, before finalize: the job is over; halting");
+                LauncherLoss.tell("jshmem: PE " + identity.rank() + ": lost the connection to the launcher at "
+                        + LauncherDialer.hostPort(server) + " " + grace + " ms ago, before finalize: the job is over; halting");
                 Runtime.getRuntime().halt(ORPHAN_STATUS);
             }
         });
@@ -798,45 +628,14 @@ public final class TcpBootstrap implements Bootstrap {
 
     @Override
     public String describe() {
-        return "jshmem launcher " + hostPort(server);
+        return "jshmem launcher " + LauncherDialer.hostPort(server);
     }
 
     @Override
     public void close() {
         closed = true;
-        closeQuietly(socket);
+        LauncherDialer.closeQuietly(socket);
         failLookups("the bootstrap of PE " + identity.rank() + " is closed");
-    }
-
-    /** Counts the bytes read through it; read by other threads, hence atomic. */
-    private static final class CountingInputStream extends FilterInputStream {
-        private final AtomicLong count = new AtomicLong();
-
-        CountingInputStream(InputStream in) {
-            super(in);
-        }
-
-        long count() {
-            return count.get();
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                count.incrementAndGet();
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            if (n > 0) {
-                count.addAndGet(n);
-            }
-            return n;
-        }
     }
 
     private IllegalStateException lostConnection(IOException e) {
@@ -847,80 +646,4 @@ public final class TcpBootstrap implements Bootstrap {
         return new IllegalStateException(reason != null ? "jshmem job is ending: " + reason : LOST_CONNECTION, e);
     }
 
-    private static InetSocketAddress parseAddress(String address) {
-        int colon = address.lastIndexOf(':');
-        if (colon > 0) {
-            String host = address.substring(0, colon);
-            if (host.startsWith("[") && host.endsWith("]")) {
-                host = host.substring(1, host.length() - 1);
-            }
-            try {
-                int port = Integer.parseInt(address.substring(colon + 1));
-                if (port > 0 && port < 65536) {
-                    return new InetSocketAddress(host, port);
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-        }
-        throw garbled(LaunchEnv.BOOTSTRAP, address, "is not host:port");
-    }
-
-    private static int intVar(Map<String, String> env, String name, int min, int max) {
-        String text = env.get(name);
-        if (text == null) {
-            throw missing(name);
-        }
-        try {
-            int value = Integer.parseInt(text.trim());
-            if (value >= min && value <= max) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw garbled(name, text, "is not an integer in " + min + ".." + max);
-    }
-
-    private static String textVar(Map<String, String> env, String name, Pattern format) {
-        String text = env.get(name);
-        if (text == null) {
-            throw missing(name);
-        }
-        if (!format.matcher(text).matches()) {
-            throw garbled(name, text, "is malformed");
-        }
-        return text;
-    }
-
-    private static IllegalStateException missing(String name) {
-        return new IllegalStateException("jshmem launcher environment is incomplete: " + LaunchEnv.BOOTSTRAP
-                + " is set but " + name + " is not (start PEs with oshrun)");
-    }
-
-    private static IllegalStateException garbled(String name, String value, String problem) {
-        return new IllegalStateException("jshmem launcher environment is garbled: " + name + "=\"" + value + "\" "
-                + problem + " (start PEs with oshrun)");
-    }
-
-    private static String hostPort(InetSocketAddress a) {
-        return a.getHostString() + ":" + a.getPort();
-    }
-
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException e) {
-            // nothing left to release
-        }
-    }
-
-    private static void sleepQuietly(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while connecting to the jshmem launcher", e);
-        }
-    }
 }
