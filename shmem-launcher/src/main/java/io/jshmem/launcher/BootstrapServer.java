@@ -8,11 +8,9 @@ import static io.jshmem.core.bootstrap.BootstrapProtocol.*;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -22,7 +20,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,7 +38,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Start-up must survive anyone on the machine flooding the port (any local user can connect).
  * One thread accepts with a selector and reads each HELLO without blocking, with a short deadline
- * ({@link #HELLO_DEADLINE_MILLIS}); at most {@link #MAX_PENDING} connections may be without a HELLO,
+ * ({@link HelloAcceptor#HELLO_DEADLINE_MILLIS}); at most {@link HelloAcceptor#MAX_PENDING} connections may be without a HELLO,
  * the oldest being dropped for a newer one (a PE sends its HELLO the moment it connects, so only idle
  * strangers are ever old); the listen backlog is large, so a PE's connection is not lost while the
  * accept thread catches up, and a PE that is dropped or times out anyway retries
@@ -78,41 +75,28 @@ final class BootstrapServer implements AutoCloseable {
         void failed(int pe, String reason);
     }
 
-    /** A connection that does not finish its HELLO in this time is dropped (a PE sends it at once). */
-    static final int HELLO_DEADLINE_MILLIS = 2_000;
-    /** Connections accepted whose HELLO has not arrived, at most; the oldest make room for new ones. */
-    static final int MAX_PENDING = 1024;
-    /** Listen backlog (the kernel caps it at net.core.somaxconn). */
-    private static final int BACKLOG = 4096;
-    /** HELLO: magic, version, secret, PE, pid, generation. */
-    private static final int HELLO_BYTES = 4 + 4 + SECRET_BYTES + 4 + 8 + 4;
     /**
      * How long a PE's HELLO for its next generation may wait for the FINALIZED of its previous one,
      * which arrives on the other connection and may be read a little later.
      */
     private static final long PREVIOUS_GENERATION_WAIT_MILLIS = 5_000;
+    /** Listen backlog (the kernel caps it at net.core.somaxconn). */
+    private static final int BACKLOG = 4096;
     /** Bounds how long {@link #abortAll} may wait on a PE that does not read its socket. */
     private static final long ABORT_NOTICE_WAIT_MILLIS = 500;
     /** The ABORT_NOTICE message once {@link #abortAll} ran, else null. Guarded by this. */
     private byte[] abortNotice;
 
     private final int npes;
-    private final byte[] secret;
     private final int silenceLimitMillis;
     private final long heartbeatMillis;
     private final Listener listener;
     private final ServerSocketChannel serverChannel;
-    private final Selector selector;
+    /** Accepts connections and reads their HELLOs (the accept thread). */
+    private final HelloAcceptor acceptor;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final DropLog drops = new DropLog();
     private volatile boolean closed;
-
-    /** Connections without their HELLO yet, oldest first; only the accept thread touches it. */
-    private final LinkedHashMap<SocketChannel, Pending> pending = new LinkedHashMap<>();
-
-    /** A connection whose HELLO is being read. */
-    private record Pending(SocketChannel channel, SelectionKey key, ByteBuffer hello, long deadline, String from) {
-    }
 
     // Guarded by this.
     private final Peer[] peers; // each PE's latest connection
@@ -179,10 +163,9 @@ final class BootstrapServer implements AutoCloseable {
         this.npes = npes;
         this.silenceLimitMillis = silenceLimitMillis;
         this.heartbeatMillis = heartbeatMillis;
-        this.secret = secret.clone();
         this.listener = listener;
         this.serverChannel = serverChannel;
-        this.selector = selector;
+        this.acceptor = new HelloAcceptor(this, serverChannel, selector, secret.clone(), npes, drops);
         this.peers = new Peer[npes];
     }
 
@@ -214,7 +197,7 @@ final class BootstrapServer implements AutoCloseable {
         }
         BootstrapServer server = new BootstrapServer(npes, secret, listener, channel, selector, silenceLimitMillis,
                 heartbeatMillis);
-        Thread.ofPlatform().daemon().name("oshrun-bootstrap-accept").start(server::acceptLoop);
+        Thread.ofPlatform().daemon().name("oshrun-bootstrap-accept").start(server.acceptor::acceptLoop);
         Thread.ofPlatform().daemon().name("oshrun-bootstrap-heartbeat").start(server::heartbeatLoop);
         return server;
     }
@@ -337,7 +320,7 @@ final class BootstrapServer implements AutoCloseable {
      * {@link #ABORT_NOTICE_WAIT_MILLIS}: a stopped PE must not delay the end of the job.
      */
     void abortAll(String reason) {
-        byte[] notice = message(out -> {
+        byte[] notice = ServerMessages.message(out -> {
             out.writeByte(ABORT_NOTICE);
             writeText(out, reason);
         });
@@ -390,181 +373,18 @@ final class BootstrapServer implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        try {
-            serverChannel.close(); // the accept thread then drops the pending connections and ends
-        } catch (IOException e) {
-            // already closed
-        }
-        selector.wakeup();
+        acceptor.close(); // the accept thread then drops the pending connections and ends
         sockets.forEach(BootstrapServer::closeQuietly);
         drops.summary();
     }
 
-    /** Accepts connections and reads their HELLOs on one thread, never waiting on any one peer. */
-    private void acceptLoop() {
-        try {
-            while (!closed) {
-                selector.select(100);
-                List<Pending> complete = new ArrayList<>();
-                for (SelectionKey key : selector.selectedKeys()) {
-                    if (!key.isValid()) {
-                        continue;
-                    }
-                    if (key.isAcceptable()) {
-                        acceptSome();
-                    } else if (key.isReadable()) {
-                        Pending p = readHello((Pending) key.attachment());
-                        if (p != null) {
-                            complete.add(p);
-                        }
-                    }
-                }
-                selector.selectedKeys().clear();
-                expire();
-                if (!complete.isEmpty()) {
-                    selector.selectNow(); // deregisters the cancelled keys, so the channels may block
-                    selector.selectedKeys().clear();
-                    for (Pending p : complete) {
-                        handOver(p);
-                    }
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            if (!closed) {
-                // PEs that cannot connect fail their init, which ends the job: no hang.
-                System.err.println("oshrun: bootstrap server stopped accepting: " + e);
-            }
-        } finally {
-            for (Pending p : List.copyOf(pending.values())) {
-                drop(p, null);
-            }
-            try {
-                selector.close();
-            } catch (IOException e) {
-                // nothing left to release
-            }
-        }
+    /** A connection was accepted: its HELLO is awaited (see {@link #awaitSettled}). */
+    synchronized void accepted() {
+        handshakes++;
     }
 
-    private void acceptSome() {
-        for (int i = 0; i < 256; i++) {
-            SocketChannel channel;
-            try {
-                channel = serverChannel.accept();
-            } catch (IOException e) {
-                if (closed) {
-                    return;
-                }
-                // Out of file descriptors, most likely (a flood): make room, keep accepting.
-                drops.dropped("(not accepted)", "cannot accept: " + e.getMessage());
-                List<Pending> oldest = pending.values().stream().limit(Math.max(1, pending.size() / 2)).toList();
-                oldest.forEach(p -> drop(p, "dropped to free resources: " + e.getMessage()));
-                return;
-            }
-            if (channel == null) {
-                return;
-            }
-            String from = "?";
-            try {
-                from = String.valueOf(channel.getRemoteAddress()).replaceFirst("^[^/]*/", "");
-                channel.configureBlocking(false);
-                SelectionKey key = channel.register(selector, SelectionKey.OP_READ);
-                Pending p = new Pending(channel, key, ByteBuffer.allocate(HELLO_BYTES),
-                        System.nanoTime() + HELLO_DEADLINE_MILLIS * 1_000_000L, from);
-                key.attach(p);
-                pending.put(channel, p);
-                synchronized (this) {
-                    handshakes++;
-                }
-            } catch (IOException e) {
-                drops.dropped(from, "failed at accept: " + e.getMessage());
-                closeQuietly(channel);
-                continue;
-            }
-            if (pending.size() > MAX_PENDING) {
-                drop(pending.values().iterator().next(), "no HELLO yet while " + MAX_PENDING
-                        + " newer connections waited (a flood?)");
-            }
-        }
-    }
-
-    /** Reads what has arrived of a HELLO; returns the connection once it is whole and valid. */
-    private Pending readHello(Pending p) {
-        ByteBuffer b = p.hello();
-        int n;
-        try {
-            n = p.channel().read(b);
-        } catch (IOException e) {
-            drop(p, "failed before its HELLO: " + e.getMessage());
-            return null;
-        }
-        if (b.position() >= 4 && b.getInt(0) != MAGIC) {
-            refuse(p, "not a jshmem bootstrap client");
-            return null;
-        }
-        if (b.position() >= 8 && b.getInt(4) != VERSION) {
-            refuse(p, "client speaks bootstrap protocol " + b.getInt(4) + ", this oshrun speaks " + VERSION
-                    + " (mixed jshmem versions?)");
-            return null;
-        }
-        if (n < 0) {
-            drop(p, "closed before its HELLO was complete (" + b.position() + " of " + HELLO_BYTES + " bytes)");
-            return null;
-        }
-        if (b.hasRemaining()) {
-            return null;
-        }
-        byte[] theirSecret = new byte[SECRET_BYTES];
-        b.get(8, theirSecret);
-        int pe = b.getInt(8 + SECRET_BYTES);
-        if (!MessageDigest.isEqual(theirSecret, secret)) {
-            refuse(p, "wrong job secret (is this PE from another job?)");
-            return null;
-        }
-        if (pe < 0 || pe >= npes) {
-            refuse(p, "PE " + pe + " is out of range for a job of " + npes + " PEs");
-            return null;
-        }
-        pending.remove(p.channel());
-        p.key().cancel();
-        return p;
-    }
-
-    /** Drops the connections whose HELLO is overdue. */
-    private void expire() {
-        long now = System.nanoTime();
-        List<Pending> late = new ArrayList<>();
-        for (Pending p : pending.values()) {
-            if (now - p.deadline() < 0) {
-                break; // in order of acceptance, hence of deadline
-            }
-            late.add(p);
-        }
-        late.forEach(p -> drop(p, "no HELLO within " + HELLO_DEADLINE_MILLIS + " ms"));
-    }
-
-    /** Sends a refusal (a fresh connection's send buffer always takes it) and drops the connection. */
-    private void refuse(Pending p, String reason) {
-        try {
-            p.channel().write(ByteBuffer.wrap(refusal(reason)));
-        } catch (IOException e) {
-            // gone already
-        }
-        drop(p, "refused: " + reason);
-    }
-
-    /** Closes a connection without a valid HELLO; reported unless {@code why} is null (the server is closing). */
-    private void drop(Pending p, String why) {
-        pending.remove(p.channel());
-        p.key().cancel();
-        closeQuietly(p.channel());
-        if (why != null && !closed) {
-            drops.dropped(p.from(), why);
-        }
-        settled();
-    }
-
-    private synchronized void settled() {
+    /** A connection accepted was dropped or refused before it became a PE's. */
+    synchronized void settled() {
         handshakes--;
         notifyAll();
     }
@@ -574,7 +394,7 @@ final class BootstrapServer implements AutoCloseable {
      * A virtual thread (issue 35: no platform thread per PE): a blocking socket read unmounts it, so N
      * connections cost N small stacks on the heap, not N threads.
      */
-    private void handOver(Pending p) {
+    void handOver(HelloAcceptor.Pending p) {
         SocketChannel channel = p.channel();
         try {
             channel.configureBlocking(true);
@@ -656,7 +476,7 @@ final class BootstrapServer implements AutoCloseable {
                 }
             }
             if (refusal != null) {
-                out.write(refusal(refusal));
+                out.write(ServerMessages.refusal(refusal));
                 out.flush();
                 return null;
             }
@@ -712,13 +532,6 @@ final class BootstrapServer implements AutoCloseable {
                 + last.generation.number;
     }
 
-    private static byte[] refusal(String reason) {
-        return message(out -> {
-            out.writeByte(HELLO_REFUSED);
-            writeText(out, reason);
-        });
-    }
-
     private void readLoop(Peer peer, Socket socket, DataInputStream in) throws IOException {
         while (true) {
             byte type = in.readByte();
@@ -742,7 +555,7 @@ final class BootstrapServer implements AutoCloseable {
                         value = peer.generation.visible.get(key);
                         lookups++;
                     }
-                    peer.send(valueReply(request, value));
+                    peer.send(ServerMessages.valueReply(request, value));
                 }
                 case ABORT -> {
                     int status = in.readInt();
@@ -791,7 +604,7 @@ final class BootstrapServer implements AutoCloseable {
                     // so every GET it sends after the fence finds them.
                     g.visible.putAll(g.putsSinceFence);
                     g.putsSinceFence.clear();
-                    done = fenceDone(g.firstFlagged);
+                    done = ServerMessages.fenceDone(g.firstFlagged);
                     g.firstFlagged = -1;
                     Arrays.fill(g.inFence, false);
                     g.fenceArrivals = 0;
@@ -833,39 +646,6 @@ final class BootstrapServer implements AutoCloseable {
         if (problem != null) {
             listener.failed(peer.pe, problem);
         }
-    }
-
-    private static byte[] fenceDone(int firstFlagged) {
-        return message(out -> {
-            out.writeByte(FENCE_DONE);
-            out.writeInt(firstFlagged);
-        });
-    }
-
-    private static byte[] valueReply(int request, byte[] value) {
-        return message(out -> {
-            out.writeByte(VALUE);
-            out.writeInt(request);
-            out.writeBoolean(value != null);
-            if (value != null) {
-                writeValue(out, value);
-            }
-        });
-    }
-
-    private interface MessageWriter {
-        void write(DataOutputStream out) throws IOException;
-    }
-
-    /** Encodes a message once, so it can be sent to every PE as one write. */
-    private static byte[] message(MessageWriter writer) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            writer.write(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // cannot happen with an in-memory stream
-        }
-        return bytes.toByteArray();
     }
 
     private static void closeQuietly(java.io.Closeable socket) {
