@@ -9,14 +9,9 @@ import io.jshmem.core.base.Setting;
 import io.jshmem.core.bootstrap.BootstrapProtocol;
 import io.jshmem.core.bootstrap.JobSecret;
 import io.jshmem.launcher.HostList.Placement;
-import java.io.File;
 import java.io.FileInputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,11 +20,8 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.HexFormat;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -49,8 +41,6 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * the status the script reports for it, and closing the agent's standard input ends them all.
  */
 final class Job implements BootstrapServer.Listener {
-    /** Between SIGTERM and SIGKILL: a PE's JVM runs its shutdown hooks in well under this. */
-    private static final long GRACE_MILLIS = 2_000;
     /** For a dead PE's last bootstrap messages (FINALIZED, ABORT) to be read from its socket. */
     private static final long SETTLE_MILLIS = 2_000;
     /** For the connection of a PE that died right after connecting to get out of the accept queue. */
@@ -72,11 +62,9 @@ final class Job implements BootstrapServer.Listener {
     private static final String SHM_DIR_VARIABLE = Setting.JSHMEM_SHM_DIR.key();
     /**
      * A remote PE's exit takes a round trip through its agent: how long a PE that dropped its connection
-     * may take to be reported as exited, and how long closing its lifeline may take to end it (the
-     * remote script allows {@link RemoteCommand#REMOTE_KILL_GRACE_SECONDS} before SIGKILL).
+     * may take to be reported as exited (how long closing its lifeline may take: {@link PeTermination}).
      */
     private static final long REMOTE_DISCONNECT_GRACE_MILLIS = 3_000;
-    private static final long REMOTE_GRACE_MILLIS = 2_000 + RemoteCommand.REMOTE_KILL_GRACE_SECONDS * 1_000L;
     /** For a remote PE's agent, after it exited, to pass on the rest of its output (the start marker). */
     private static final long REMOTE_OUTPUT_WAIT_MILLIS = 1_000;
 
@@ -101,6 +89,8 @@ final class Job implements BootstrapServer.Listener {
     /** The secret's files for the local PEs ({@link JobSecret}); null until made, or with no local PE. */
     private volatile JobSecret.Handover secretFiles;
     private final AtomicReferenceArray<Process> pes;
+    /** Starts the PEs: local processes, and the launch agents of the other hosts. */
+    private final PeStarter starter;
     /**
      * Reads every PE output stream oshrun passes on, on one thread. With it and virtual threads for the
      * per-PE waits (a PE's exit, its launch timeout, a lost connection), oshrun's own threads do not
@@ -157,6 +147,13 @@ final class Job implements BootstrapServer.Listener {
         byte[] random = randomBytes(JOB_ID_LENGTH + BootstrapProtocol.SECRET_BYTES);
         this.jobId = randomId(random);
         this.secret = Arrays.copyOfRange(random, JOB_ID_LENGTH, random.length);
+        this.starter = new PeStarter(this, options, command, this.placements, cpuOf, remote, launcherEnv, jobId, secret,
+                pes, started, markerReaders, pump, forwarders, messages);
+    }
+
+    /** The file PE {@code pe} reads the job secret from (a local PE's). */
+    Path secretFile(int pe) {
+        return secretFiles.fileFor(pe);
     }
 
     /** The job's id, which names its recordings ({@code --jfr}). */
@@ -240,198 +237,11 @@ final class Job implements BootstrapServer.Listener {
 
     /** Starts PE {@code pe} and its watcher; false if it could not be started (the job is then ending). */
     private boolean startPe(int pe) {
-        return remote[pe] ? startRemotePe(pe) : startLocalPe(pe);
+        return remote[pe] ? starter.startRemotePe(pe) : starter.startLocalPe(pe);
     }
 
-    private boolean startLocalPe(int pe) {
-        ProcessBuilder builder = new ProcessBuilder(cpuOf[pe] < 0 ? command : CoreBinding.bound(cpuOf[pe], command));
-        Map<String, String> env = builder.environment();
-        env.putAll(options.exportedEnv());
-        env.putAll(jobVariables(pe)); // also replaces those of an enclosing job
-        env.put(LaunchEnv.LAUNCHER_PID, Long.toString(ProcessHandle.current().pid())); // its parent: see IdentityGuard
-        env.remove(LaunchEnv.SECRET); // an enclosing job's, or a hand-made launch's: the file below is the one read
-        env.put(LaunchEnv.SECRET_FILE, secretFiles.fileFor(pe).toString());
-        if (cpuOf[pe] >= 0) {
-            // The runtime then knows whether its core is its own (it waits without spinning if not).
-            env.put(LaunchEnv.BIND, CoreBinding.shared(cpuOf, pe) ? "shared" : "core");
-        } else {
-            env.remove(LaunchEnv.BIND);
-        }
-        builder.redirectInput(pe == 0 ? ProcessBuilder.Redirect.INHERIT
-                : ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Path files = null;
-        if (options.output().directory() != null) {
-            try {
-                files = outputDirectory(pe);
-            } catch (IOException e) {
-                fail(1, "cannot make the directory for PE " + pe + "'s output (--output-filename): " + e.getMessage());
-                return false;
-            }
-        }
-        if (!forwardsLines()) {
-            if (files != null) {
-                builder.redirectOutput(files.resolve("pe" + pe + ".stdout").toFile());
-                builder.redirectError(files.resolve("pe" + pe + ".stderr").toFile());
-            } else {
-                builder.redirectOutput(ProcessBuilder.Redirect.INHERIT);
-                // Through oshrun when it aggregates: only the standard error, so stdout keeps its order.
-                builder.redirectError(messages != null ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT);
-            }
-        }
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            fail(1, "cannot start PE " + pe + ": " + e.getMessage());
-            return false;
-        }
-        pes.set(pe, process);
-        if (forwardsLines()) {
-            forwarders.add(pump.add(process.getInputStream(), process, OutputForwarder.sink(pe, options.tagOutput(),
-                    options.output().timestamp(), target(files, pe, "stdout", System.out), null, null)));
-            forwarders.add(pump.add(process.getErrorStream(), process, OutputForwarder.sink(pe, options.tagOutput(),
-                    options.output().timestamp(), target(files, pe, "stderr", System.err), null, null)));
-        } else if (messages != null) {
-            forwarders.add(pump.add(process.getErrorStream(), process, messages.sink(pe)));
-        }
-        // A virtual thread: waiting for a process (Object.wait) unmounts it, no carrier is held.
-        Thread.ofVirtual().name("oshrun-watch-pe" + pe).start(() -> watch(pe, process));
-        return true;
-    }
-
-    /**
-     * Starts the launch agent of PE {@code pe}'s host, unless it runs already: one agent per host
-     * (issue 35), which runs the start script of all that host's PEs ({@link RemoteCommand#hostScript})
-     * and whose standard input, kept open, is the host's lifeline. Its standard output and error carry
-     * the PEs' lines, each tagged with its PE, which {@link HostOutput} takes apart, and the script's
-     * reports of each PE's exit, which end that PE's {@link RemotePe}. So a job on H hosts has H agents
-     * (ssh sessions), not one per PE.
-     */
-    private boolean startRemotePe(int pe) {
-        if (pes.get(pe) != null) {
-            return true; // started with the other PEs of its host
-        }
-        Placement placement = placements.get(pe);
-        String host = placement.node().host();
-        int node = placement.node().id();
-        List<Integer> hostPes = new ArrayList<>();
-        for (Placement p : placements) {
-            if (p.node().id() == node) {
-                hostPes.add(p.pe());
-            }
-        }
-        List<String> agentCommand = RemoteCommand.agentCommand(options.launchAgent(), host);
-        // The agent itself gets oshrun's environment; the PEs get what the script exports.
-        ProcessBuilder builder = new ProcessBuilder(agentCommand);
-        Process agent;
-        try {
-            agent = builder.start();
-        } catch (IOException e) {
-            fail(1, "cannot start PE " + pe + " on host " + host + ": the launch agent \""
-                    + String.join(" ", options.launchAgent()) + "\" failed to run: " + e.getMessage().strip());
-            return false;
-        }
-        Path files = null;
-        try {
-            files = options.output().directory() == null ? null : outputDirectory(pe);
-        } catch (IOException e) {
-            fail(1, "cannot make the directory for PE " + pe + "'s output (--output-filename): " + e.getMessage());
-        }
-        Path outputFiles = files;
-        // Completed once the agent's standard output, which carries the exit reports, has been read to its end.
-        CompletableFuture<Void> reports = new CompletableFuture<>();
-        Map<Integer, RemotePe> remotes = new java.util.HashMap<>();
-        for (int q : hostPes) {
-            remotes.put(q, new RemotePe(agent, reports));
-        }
-        HostOutput.Control control = new HostOutput.Control() {
-            @Override
-            public void started() {
-                hostPes.forEach(q -> started.get(q).complete(null));
-            }
-
-            @Override
-            public void exited(int q, int status) {
-                remotes.get(q).exited(status);
-            }
-        };
-        HostOutput out = new HostOutput(hostPes, q -> OutputForwarder.sink(q, options.tagOutput(),
-                options.output().timestamp(), target(outputFiles, q, "stdout", System.out), null, null),
-                System.out, control);
-        HostOutput err = new HostOutput(hostPes, q -> messages != null ? messages.sink(q)
-                : OutputForwarder.sink(q, options.tagOutput(), options.output().timestamp(),
-                        target(outputFiles, q, "stderr", System.err), null, null),
-                System.err, null);
-        for (int q : hostPes) {
-            pes.set(q, remotes.get(q));
-            markerReaders.set(q, reports);
-        }
-        forwarders.add(pump.add(agent.getInputStream(), agent, out).whenComplete((x, e) -> reports.complete(null)));
-        forwarders.add(pump.add(agent.getErrorStream(), agent, err));
-        List<RemoteCommand.HostPe> scriptPes = new ArrayList<>();
-        for (int q : hostPes) {
-            scriptPes.add(new RemoteCommand.HostPe(q,
-                    RemoteCommand.environment(launcherEnv, options.exportedEnv(), jobVariables(q))));
-        }
-        String script = RemoteCommand.hostScript(command, scriptPes, System.getProperty("user.dir"), jobId,
-                HexFormat.of().formatHex(secret),
-                JobSecret.DIRECTORY_PREFIX + jobId + "-node" + node + "-" + HexFormat.of().formatHex(randomBytes(8)));
-        try {
-            OutputStream lifeline = agent.getOutputStream();
-            lifeline.write(script.getBytes(StandardCharsets.UTF_8));
-            lifeline.flush(); // and kept open: closing it ends the host's PEs
-        } catch (IOException e) {
-            // The agent is already gone: the watchers report why.
-        }
-        for (int q : hostPes) {
-            RemotePe remotePe = remotes.get(q);
-            Thread.ofVirtual().name("oshrun-watch-pe" + q).start(() -> watch(q, remotePe));
-        }
-        Thread.ofVirtual().name("oshrun-launch-timeout-node" + node).start(() -> awaitStart(pe, host));
-        return true;
-    }
-
-    /** Whether oshrun cuts the PEs' output into lines to prefix them (--tag-output, --timestamp-output). */
-    private boolean forwardsLines() {
-        return options.tagOutput() || options.output().timestamp();
-    }
-
-    /** --output-filename DIR: DIR, made if needed, for PE k's files pe&lt;k&gt;.stdout and pe&lt;k&gt;.stderr. */
-    private Path outputDirectory(int pe) throws IOException {
-        return Files.createDirectories(Path.of(options.output().directory()));
-    }
-
-    /** Where a forwarder writes: PE {@code pe}'s file in {@code files} (new, truncated), else oshrun's own stream. */
-    private static PrintStream target(Path files, int pe, String name, PrintStream own) {
-        if (files == null) {
-            return own;
-        }
-        Path file = files.resolve("pe" + pe + "." + name);
-        try {
-            return new PrintStream(new FileOutputStream(file.toFile()), false);
-        } catch (IOException e) {
-            System.err.println("oshrun: cannot write " + file + " (--output-filename): " + e.getMessage()
-                    + "; this output goes to oshrun's " + name);
-            return own;
-        }
-    }
-
-    /** A remote PE whose start script has not run within --launch-timeout ends the job. */
-    private void awaitStart(int pe, String host) {
-        try {
-            started.get(pe).get(options.launchTimeoutSeconds(), TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            if (pes.get(pe).isAlive()) {
-                fail(1, "PE " + pe + " did not start on host " + host + " within " + options.launchTimeoutSeconds()
-                        + " s (--launch-timeout), started with \""
-                        + RemoteCommand.describeAgent(options.launchAgent(), host) + " /bin/sh -s\"");
-            }
-        } catch (InterruptedException | ExecutionException e) {
-            // only at JVM exit; never completed exceptionally
-        }
-    }
-
-    private Map<String, String> jobVariables(int pe) {
+    /** The job's variables for PE {@code pe}'s environment ({@link LaunchEnv}). */
+    Map<String, String> jobVariables(int pe) {
         Placement p = placements.get(pe);
         return Map.of(
                 LaunchEnv.JOBID, jobId,
@@ -462,7 +272,7 @@ final class Job implements BootstrapServer.Listener {
     }
 
     /** A PE process ended: decide whether that is a failure, or count it as a clean exit. */
-    private void watch(int pe, Process process) {
+    void watch(int pe, Process process) {
         int code;
         try {
             code = process.waitFor();
@@ -726,7 +536,7 @@ final class Job implements BootstrapServer.Listener {
         fail(1, reason);
     }
 
-    private void fail(int status, String reason) {
+    void fail(int status, String reason) {
         end(status, reason, reason + "; ending the job");
     }
 
@@ -791,92 +601,7 @@ final class Job implements BootstrapServer.Listener {
             // Waits out a PE being started right now; startPes() starts none after it (the job is
             // ending, or every PE has already exited).
         }
-        // Remote PEs: closing the agent's standard input makes the start script there end the PE
-        // (SIGTERM, SIGKILL after a grace), after which the agent exits with the PE's status.
-        Set<ProcessHandle> agents = new LinkedHashSet<>();
-        Set<ProcessHandle> victims = new LinkedHashSet<>();
-        for (int pe = 0; pe < npes; pe++) {
-            Process process = pes.get(pe);
-            if (process != null && remote[pe]) {
-                agents.add(process.toHandle());
-                closeQuietly(process.getOutputStream());
-            } else if (process != null) {
-                victims.add(process.toHandle());
-            }
-        }
-        stopUnstartedAgents();
-        // Also whatever the PEs started: once a PE is dead its children are no longer ours to find,
-        // so when every PE has exited (a job's normal end) there is nothing to look for, and the
-        // scan of /proc that finds descendants (milliseconds, before oshrun can exit) is skipped.
-        // The agents' own children (an ssh ProxyCommand, say) go with their agent.
-        victims.removeIf(h -> !h.isAlive());
-        if (!victims.isEmpty() || !agents.isEmpty()) {
-            Set<ProcessHandle> agentChildren = new LinkedHashSet<>();
-            agents.forEach(a -> a.descendants().forEach(agentChildren::add));
-            ProcessHandle.current().descendants()
-                    .filter(h -> !agents.contains(h) && !agentChildren.contains(h))
-                    .forEach(victims::add);
-        }
-        victims.removeIf(h -> !h.isAlive());
-        agents.removeIf(h -> !h.isAlive());
-        if (victims.isEmpty() && agents.isEmpty()) {
-            return;
-        }
-        victims.forEach(ProcessHandle::destroy);
-        CompletableFuture<Boolean> agentsGone = CompletableFuture.supplyAsync(
-                () -> awaitExit(agents, REMOTE_GRACE_MILLIS), Thread::startVirtualThread);
-        if (!awaitExit(victims, GRACE_MILLIS)) {
-            victims.forEach(ProcessHandle::destroyForcibly);
-            awaitExit(victims, GRACE_MILLIS);
-        }
-        if (!agentsGone.join()) {
-            // The remote side did not answer (host gone?): at least no local agent outlives the job.
-            Set<ProcessHandle> stuck = new LinkedHashSet<>();
-            agents.stream().filter(ProcessHandle::isAlive).forEach(a -> {
-                stuck.add(a);
-                a.descendants().forEach(stuck::add);
-            });
-            stuck.forEach(ProcessHandle::destroyForcibly);
-            awaitExit(stuck, GRACE_MILLIS);
-        }
-    }
-
-    /**
-     * Agents whose PE's start script has not run (no marker yet) have no PE to end gracefully: one
-     * still connecting (ssh to a host that does not answer waits out its ConnectTimeout) would not
-     * notice its closed standard input, and the job would wait out the remote grace for nothing.
-     * They are killed at once, with their children; a script that did start meanwhile sees its
-     * lifeline end and ends its PE.
-     */
-    private void stopUnstartedAgents() {
-        for (int pe = 0; pe < npes; pe++) {
-            Process agent = pes.get(pe);
-            if (agent != null && remote[pe] && !started.get(pe).isDone()) {
-                agent.descendants().forEach(ProcessHandle::destroyForcibly);
-                agent.destroyForcibly();
-            }
-        }
-    }
-
-    private static void closeQuietly(OutputStream stream) {
-        try {
-            stream.close();
-        } catch (IOException e) {
-            // the agent is gone already
-        }
-    }
-
-    private static boolean awaitExit(Set<ProcessHandle> processes, long millis) {
-        CompletableFuture<?>[] exits = processes.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
-        try {
-            CompletableFuture.allOf(exits).get(millis, TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException | ExecutionException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        PeTermination.endAll(pes, remote, starter::stopUnstartedAgents);
     }
 
     /** Removes the job's shared-memory files that PEs killed before unlinking them left behind. */
@@ -907,7 +632,7 @@ final class Job implements BootstrapServer.Listener {
      * Random bytes from /dev/urandom, which SecureRandom reads on Linux too, without loading the
      * security providers (about a tenth of the launcher's start-up); SecureRandom where it is missing.
      */
-    private static byte[] randomBytes(int n) {
+    static byte[] randomBytes(int n) {
         byte[] bytes = new byte[n];
         try (InputStream in = new FileInputStream("/dev/urandom")) {
             if (in.readNBytes(bytes, 0, n) == n) {
