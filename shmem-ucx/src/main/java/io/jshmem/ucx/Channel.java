@@ -132,9 +132,9 @@ final class Channel {
     Channel(UcxJob job, UcpContext context, boolean locked, boolean wakeup) {
         this.job = job;
         try (Arena tmp = Arena.ofConfined()) {
-            MemorySegment wparams = tmp.allocate(Ucp.WORKER_PARAMS);
-            wparams.set(JAVA_LONG, Ucp.WORKER_FIELD_MASK, Ucp.UCP_WORKER_PARAM_FIELD_THREAD_MODE);
-            wparams.set(JAVA_INT, Ucp.WORKER_THREAD_MODE, Ucp.UCS_THREAD_MODE_SERIALIZED);
+            MemorySegment wparams = tmp.allocate(UcpAbi.WORKER_PARAMS);
+            wparams.set(JAVA_LONG, UcpAbi.WORKER_FIELD_MASK, UcpAbi.UCP_WORKER_PARAM_FIELD_THREAD_MODE);
+            wparams.set(JAVA_INT, UcpAbi.WORKER_THREAD_MODE, UcpAbi.UCS_THREAD_MODE_SERIALIZED);
             MemorySegment out = tmp.allocate(ADDRESS);
             job.check(Ucp.workerCreate(context.handle(), wparams, out), "ucp_worker_create");
             MemorySegment w = out.get(ADDRESS, 0);
@@ -142,7 +142,7 @@ final class Channel {
             if (wakeup) {
                 MemorySegment efd = tmp.allocate(JAVA_INT);
                 byte st = Ucp.workerGetEfd(w, efd);
-                if (st != Ucp.UCS_OK) {
+                if (st != UcpAbi.UCS_OK) {
                     Ucp.workerDestroy(w);
                     job.check(st, "ucp_worker_get_efd");
                 }
@@ -247,18 +247,18 @@ final class Channel {
         checkOpen();
         UcxJob.Peer peer = job.peer(pe);
         try (Arena tmp = Arena.ofConfined()) {
-            MemorySegment eparams = tmp.allocate(Ucp.EP_PARAMS);
+            MemorySegment eparams = tmp.allocate(UcpAbi.EP_PARAMS);
             MemorySegment out = tmp.allocate(ADDRESS);
-            eparams.set(ADDRESS, Ucp.EP_ADDRESS, tmp.allocateFrom(JAVA_BYTE, peer.address()));
+            eparams.set(ADDRESS, UcpAbi.EP_ADDRESS, tmp.allocateFrom(JAVA_BYTE, peer.address()));
             if (peerErrors) {
                 // Operations to a peer that died fail (and the handler marks it) instead of hanging.
-                eparams.set(JAVA_LONG, Ucp.EP_FIELD_MASK, Ucp.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS
-                        | Ucp.UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | Ucp.UCP_EP_PARAM_FIELD_ERR_HANDLER);
-                eparams.set(JAVA_INT, Ucp.EP_ERR_MODE, Ucp.UCP_ERR_HANDLING_MODE_PEER);
-                eparams.set(ADDRESS, Ucp.EP_ERR_HANDLER_CB, job.errHandler);
-                eparams.set(ADDRESS, Ucp.EP_ERR_HANDLER_ARG, MemorySegment.ofAddress(pe));
+                eparams.set(JAVA_LONG, UcpAbi.EP_FIELD_MASK, UcpAbi.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS
+                        | UcpAbi.UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UcpAbi.UCP_EP_PARAM_FIELD_ERR_HANDLER);
+                eparams.set(JAVA_INT, UcpAbi.EP_ERR_MODE, UcpAbi.UCP_ERR_HANDLING_MODE_PEER);
+                eparams.set(ADDRESS, UcpAbi.EP_ERR_HANDLER_CB, job.errHandler);
+                eparams.set(ADDRESS, UcpAbi.EP_ERR_HANDLER_ARG, MemorySegment.ofAddress(pe));
             } else {
-                eparams.set(JAVA_LONG, Ucp.EP_FIELD_MASK, Ucp.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS);
+                eparams.set(JAVA_LONG, UcpAbi.EP_FIELD_MASK, UcpAbi.UCP_EP_PARAM_FIELD_REMOTE_ADDRESS);
             }
             lock();
             try {
@@ -268,12 +268,12 @@ final class Channel {
                 }
                 checkOpen();
                 byte s = Ucp.epCreate(worker, eparams, out);
-                if (s != Ucp.UCS_OK) {
+                if (s != UcpAbi.UCS_OK) {
                     throw job.peerError(pe, "cannot create a UCX endpoint to PE " + pe + " (ucp_ep_create)", s);
                 }
                 long ep = out.get(ADDRESS, 0).address();
                 s = Ucp.epRkeyUnpack(ep, tmp.allocateFrom(JAVA_BYTE, peer.rkey()), out);
-                if (s != Ucp.UCS_OK) {
+                if (s != UcpAbi.UCS_OK) {
                     Ucp.epCloseNbx(ep, job.forceCloseParam);
                     throw job.peerError(pe, "cannot unpack the memory key of PE " + pe + " (ucp_ep_rkey_unpack)", s);
                 }
@@ -584,7 +584,7 @@ final class Channel {
         } finally {
             unlock();
         }
-        if (st != Ucp.UCS_OK) {
+        if (st != UcpAbi.UCS_OK) {
             throw new ShmemException("PE " + job.me + ": UCX fence failed: " + Ucp.statusString(st));
         }
     }
@@ -610,7 +610,7 @@ final class Channel {
             try {
                 idle = Ucp.progress(workerHandle) != 0 ? 0 : idle + 1;
                 st = Ucp.requestCheckStatus(r);
-                if (st != Ucp.UCS_INPROGRESS) {
+                if (st != UcpAbi.UCS_INPROGRESS) {
                     Ucp.requestFree(r);
                 }
             } finally {
@@ -619,10 +619,10 @@ final class Channel {
             if (idle == 0) {
                 wakeSleepers();
             }
-            if (st == Ucp.UCS_OK) {
+            if (st == UcpAbi.UCS_OK) {
                 return;
             }
-            if (st != Ucp.UCS_INPROGRESS) {
+            if (st != UcpAbi.UCS_INPROGRESS) {
                 throw job.peerError(pe, "UCX " + what + (pe >= 0 ? " to PE " + pe : "") + " failed", st);
             }
             // Back off only while nothing moves: a large transfer progressing keeps being driven
@@ -751,7 +751,7 @@ final class Channel {
                 lock();
                 try {
                     Ucp.progress(workerHandle);
-                    if (Ucp.requestCheckStatus(r) != Ucp.UCS_INPROGRESS || System.nanoTime() > deadline) {
+                    if (Ucp.requestCheckStatus(r) != UcpAbi.UCS_INPROGRESS || System.nanoTime() > deadline) {
                         Ucp.requestFree(r);
                         break;
                     }

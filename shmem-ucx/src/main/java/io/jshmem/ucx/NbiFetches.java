@@ -73,7 +73,7 @@ final class NbiFetches {
                 param = param32;
             }
             // Read by UCX during the call only: the one param of each size serves every slot.
-            param.set(JAVA_LONG, Ucp.REQ_REPLY_BUFFER, slots.address() + at + 8);
+            param.set(JAVA_LONG, UcpAbi.REQ_REPLY_BUFFER, slots.address() + at + 8);
             long r = channel.postAtomic(pe, opcode, slots.address() + at, offset, param, false);
             if (Ucp.isError(r)) {
                 throw channel.job.peerError(pe, "UCX non-blocking fetching atomic to PE " + pe + " failed", (byte) r);
@@ -143,9 +143,9 @@ final class NbiFetches {
     }
 
     private MemorySegment params(int size) {
-        MemorySegment p = arena.allocate(Ucp.REQUEST_PARAM);
-        p.set(JAVA_INT, Ucp.REQ_OP_ATTR_MASK, Ucp.UCP_OP_ATTR_FIELD_DATATYPE | Ucp.UCP_OP_ATTR_FIELD_REPLY_BUFFER);
-        p.set(JAVA_LONG, Ucp.REQ_DATATYPE, Ucp.dtContig(size));
+        MemorySegment p = arena.allocate(UcpAbi.REQUEST_PARAM);
+        p.set(JAVA_INT, UcpAbi.REQ_OP_ATTR_MASK, UcpAbi.UCP_OP_ATTR_FIELD_DATATYPE | UcpAbi.UCP_OP_ATTR_FIELD_REPLY_BUFFER);
+        p.set(JAVA_LONG, UcpAbi.REQ_DATATYPE, UcpAbi.dtContig(size));
         return p;
     }
 

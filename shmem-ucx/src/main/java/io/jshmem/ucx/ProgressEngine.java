@@ -74,9 +74,9 @@ final class ProgressEngine implements Runnable {
         this.transport = transport;
         this.spinNanos = spinNanos;
         this.appPollNanos = transport.job.oversubscribed ? APP_POLL_NANOS_OVERSUBSCRIBED : APP_POLL_NANOS;
-        this.pollfd = arena.allocate(Ucp.POLLFD);
+        this.pollfd = arena.allocate(UcpAbi.POLLFD);
         pollfd.set(JAVA_INT, 0, eventFd);
-        pollfd.set(JAVA_SHORT, 4, Ucp.POLLIN);
+        pollfd.set(JAVA_SHORT, 4, UcpAbi.POLLIN);
         this.thread = Thread.ofPlatform().daemon().name("jshmem-ucx-progress").unstarted(this);
     }
 
@@ -155,7 +155,7 @@ final class ProgressEngine implements Runnable {
                 }
                 nap = WAITER_NAP_NANOS;
                 int done = 0;
-                byte armed = Ucp.UCS_ERR_BUSY;
+                byte armed = UcpAbi.UCS_ERR_BUSY;
                 try {
                     if (stopping) {
                         break;
@@ -186,13 +186,13 @@ final class ProgressEngine implements Runnable {
                     }
                     continue;
                 }
-                if (armed == Ucp.UCS_OK) {
+                if (armed == UcpAbi.UCS_OK) {
                     if (busy != null) {
                         busy.commit();
                         busy = null;
                     }
                     Ucp.poll(pollfd, POLL_MILLIS);
-                } else if (armed == Ucp.UCS_ERR_BUSY) {
+                } else if (armed == UcpAbi.UCS_ERR_BUSY) {
                     // Events pending (or still inside the spin window): progress again.
                     Thread.onSpinWait();
                 } else {

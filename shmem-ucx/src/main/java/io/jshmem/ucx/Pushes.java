@@ -62,12 +62,12 @@ final class Pushes {
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }
-        MemorySegment p = arena.allocate(Ucp.AM_HANDLER_PARAMS);
-        p.set(JAVA_LONG, Ucp.AM_HANDLER_FIELD_MASK, Ucp.UCP_AM_HANDLER_PARAM_FIELD_ID | Ucp.UCP_AM_HANDLER_PARAM_FIELD_FLAGS
-                | Ucp.UCP_AM_HANDLER_PARAM_FIELD_CB);
-        p.set(JAVA_INT, Ucp.AM_HANDLER_ID, AM_ID);
-        p.set(JAVA_INT, Ucp.AM_HANDLER_FLAGS, Ucp.UCP_AM_FLAG_WHOLE_MSG);
-        p.set(JAVA_LONG, Ucp.AM_HANDLER_CB, stub.address());
+        MemorySegment p = arena.allocate(UcpAbi.AM_HANDLER_PARAMS);
+        p.set(JAVA_LONG, UcpAbi.AM_HANDLER_FIELD_MASK, UcpAbi.UCP_AM_HANDLER_PARAM_FIELD_ID | UcpAbi.UCP_AM_HANDLER_PARAM_FIELD_FLAGS
+                | UcpAbi.UCP_AM_HANDLER_PARAM_FIELD_CB);
+        p.set(JAVA_INT, UcpAbi.AM_HANDLER_ID, AM_ID);
+        p.set(JAVA_INT, UcpAbi.AM_HANDLER_FLAGS, UcpAbi.UCP_AM_FLAG_WHOLE_MSG);
+        p.set(JAVA_LONG, UcpAbi.AM_HANDLER_CB, stub.address());
         job.check(Ucp.workerSetAmRecvHandler(worker, p), "ucp_worker_set_am_recv_handler");
     }
 
@@ -99,7 +99,7 @@ final class Pushes {
         } catch (Throwable t) {
             drop(t.toString());
         }
-        return Ucp.UCS_OK;
+        return UcpAbi.UCS_OK;
     }
 
     private byte drop(String what) {
@@ -107,6 +107,6 @@ final class Pushes {
             reported = true;
             LOG.error("jshmem: PE " + me + ": dropped a malformed UCX push message (" + what + ")");
         }
-        return Ucp.UCS_OK;
+        return UcpAbi.UCS_OK;
     }
 }

@@ -54,18 +54,18 @@ final class Scratch {
         param64Fetch = params(PARAM64_FETCH, 8, true);
         param32 = params(PARAM32, 4, false);
         param32Fetch = params(PARAM32_FETCH, 4, true);
-        paramPush = small.asSlice(PARAM_PUSH, Ucp.REQUEST_PARAM.byteSize());
-        paramPush.set(JAVA_INT, Ucp.REQ_OP_ATTR_MASK, Ucp.UCP_OP_ATTR_FIELD_FLAGS);
-        paramPush.set(JAVA_INT, Ucp.REQ_FLAGS, Ucp.UCP_AM_SEND_FLAG_EAGER);
+        paramPush = small.asSlice(PARAM_PUSH, UcpAbi.REQUEST_PARAM.byteSize());
+        paramPush.set(JAVA_INT, UcpAbi.REQ_OP_ATTR_MASK, UcpAbi.UCP_OP_ATTR_FIELD_FLAGS);
+        paramPush.set(JAVA_INT, UcpAbi.REQ_FLAGS, UcpAbi.UCP_AM_SEND_FLAG_EAGER);
         pushHeaderAddress = small.address() + PUSH_HEADER;
     }
 
     private MemorySegment params(long at, int size, boolean fetch) {
-        MemorySegment p = small.asSlice(at, Ucp.REQUEST_PARAM.byteSize());
-        p.set(JAVA_INT, Ucp.REQ_OP_ATTR_MASK, Ucp.UCP_OP_ATTR_FIELD_DATATYPE | (fetch ? Ucp.UCP_OP_ATTR_FIELD_REPLY_BUFFER : 0));
-        p.set(JAVA_LONG, Ucp.REQ_DATATYPE, Ucp.dtContig(size));
+        MemorySegment p = small.asSlice(at, UcpAbi.REQUEST_PARAM.byteSize());
+        p.set(JAVA_INT, UcpAbi.REQ_OP_ATTR_MASK, UcpAbi.UCP_OP_ATTR_FIELD_DATATYPE | (fetch ? UcpAbi.UCP_OP_ATTR_FIELD_REPLY_BUFFER : 0));
+        p.set(JAVA_LONG, UcpAbi.REQ_DATATYPE, UcpAbi.dtContig(size));
         if (fetch) {
-            p.set(JAVA_LONG, Ucp.REQ_REPLY_BUFFER, replyAddress);
+            p.set(JAVA_LONG, UcpAbi.REQ_REPLY_BUFFER, replyAddress);
         }
         return p;
     }

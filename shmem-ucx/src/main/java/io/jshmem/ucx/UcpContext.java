@@ -37,13 +37,13 @@ final class UcpContext {
      */
     static UcpContext open(UcxJob job, String netDevices) {
         try (Arena tmp = Arena.ofConfined()) {
-            MemorySegment params = tmp.allocate(Ucp.PARAMS);
-            params.set(JAVA_LONG, Ucp.PARAMS_FIELD_MASK, Ucp.UCP_PARAM_FIELD_FEATURES | Ucp.UCP_PARAM_FIELD_ESTIMATED_NUM_EPS
-                    | Ucp.UCP_PARAM_FIELD_NAME);
-            params.set(JAVA_LONG, Ucp.PARAMS_FEATURES, Ucp.UCP_FEATURE_RMA | Ucp.UCP_FEATURE_AMO64 | Ucp.UCP_FEATURE_AMO32
-                    | Ucp.UCP_FEATURE_WAKEUP | Ucp.UCP_FEATURE_AM);
-            params.set(JAVA_LONG, Ucp.PARAMS_ESTIMATED_NUM_EPS, job.npes);
-            params.set(ADDRESS, Ucp.PARAMS_NAME, job.arena.allocateFrom("jshmem-pe" + job.me));
+            MemorySegment params = tmp.allocate(UcpAbi.PARAMS);
+            params.set(JAVA_LONG, UcpAbi.PARAMS_FIELD_MASK, UcpAbi.UCP_PARAM_FIELD_FEATURES | UcpAbi.UCP_PARAM_FIELD_ESTIMATED_NUM_EPS
+                    | UcpAbi.UCP_PARAM_FIELD_NAME);
+            params.set(JAVA_LONG, UcpAbi.PARAMS_FEATURES, UcpAbi.UCP_FEATURE_RMA | UcpAbi.UCP_FEATURE_AMO64 | UcpAbi.UCP_FEATURE_AMO32
+                    | UcpAbi.UCP_FEATURE_WAKEUP | UcpAbi.UCP_FEATURE_AM);
+            params.set(JAVA_LONG, UcpAbi.PARAMS_ESTIMATED_NUM_EPS, job.npes);
+            params.set(ADDRESS, UcpAbi.PARAMS_NAME, job.arena.allocateFrom("jshmem-pe" + job.me));
             MemorySegment out = tmp.allocate(ADDRESS);
             job.check(Ucp.configRead(out), "ucp_config_read (check the UCX_* environment variables)");
             MemorySegment config = out.get(ADDRESS, 0);
@@ -77,13 +77,13 @@ final class UcpContext {
     /** Registers {@code heap} for remote reads and writes (once, at wire-up); returns its packed memory key, for the peers. */
     byte[] mapHeap(UcxJob job, MemorySegment heap) {
         try (Arena tmp = Arena.ofConfined()) {
-            MemorySegment mparams = tmp.allocate(Ucp.MEM_MAP_PARAMS);
-            mparams.set(JAVA_LONG, Ucp.MEM_MAP_FIELD_MASK, Ucp.UCP_MEM_MAP_PARAM_FIELD_ADDRESS
-                    | Ucp.UCP_MEM_MAP_PARAM_FIELD_LENGTH | Ucp.UCP_MEM_MAP_PARAM_FIELD_PROT);
-            mparams.set(ADDRESS, Ucp.MEM_MAP_ADDRESS, heap);
-            mparams.set(JAVA_LONG, Ucp.MEM_MAP_LENGTH, heap.byteSize());
-            mparams.set(JAVA_INT, Ucp.MEM_MAP_PROT, Ucp.UCP_MEM_MAP_PROT_LOCAL_READ | Ucp.UCP_MEM_MAP_PROT_LOCAL_WRITE
-                    | Ucp.UCP_MEM_MAP_PROT_REMOTE_READ | Ucp.UCP_MEM_MAP_PROT_REMOTE_WRITE);
+            MemorySegment mparams = tmp.allocate(UcpAbi.MEM_MAP_PARAMS);
+            mparams.set(JAVA_LONG, UcpAbi.MEM_MAP_FIELD_MASK, UcpAbi.UCP_MEM_MAP_PARAM_FIELD_ADDRESS
+                    | UcpAbi.UCP_MEM_MAP_PARAM_FIELD_LENGTH | UcpAbi.UCP_MEM_MAP_PARAM_FIELD_PROT);
+            mparams.set(ADDRESS, UcpAbi.MEM_MAP_ADDRESS, heap);
+            mparams.set(JAVA_LONG, UcpAbi.MEM_MAP_LENGTH, heap.byteSize());
+            mparams.set(JAVA_INT, UcpAbi.MEM_MAP_PROT, UcpAbi.UCP_MEM_MAP_PROT_LOCAL_READ | UcpAbi.UCP_MEM_MAP_PROT_LOCAL_WRITE
+                    | UcpAbi.UCP_MEM_MAP_PROT_REMOTE_READ | UcpAbi.UCP_MEM_MAP_PROT_REMOTE_WRITE);
             MemorySegment out = tmp.allocate(ADDRESS);
             job.check(Ucp.memMap(handle, mparams, out), "ucp_mem_map of the symmetric heap (" + heap.byteSize() + " bytes)");
             memh = out.get(ADDRESS, 0);

@@ -70,13 +70,13 @@ final class UcxInfo {
     /** ucp_context_print_info of a context with the transport's features. */
     static String contextInfo() {
         try (Arena tmp = Arena.ofConfined()) {
-            MemorySegment params = tmp.allocate(Ucp.PARAMS);
-            params.set(JAVA_LONG, Ucp.PARAMS_FIELD_MASK, Ucp.UCP_PARAM_FIELD_FEATURES);
-            params.set(JAVA_LONG, Ucp.PARAMS_FEATURES, Ucp.UCP_FEATURE_RMA | Ucp.UCP_FEATURE_AMO64 | Ucp.UCP_FEATURE_AMO32
-                    | Ucp.UCP_FEATURE_WAKEUP);
+            MemorySegment params = tmp.allocate(UcpAbi.PARAMS);
+            params.set(JAVA_LONG, UcpAbi.PARAMS_FIELD_MASK, UcpAbi.UCP_PARAM_FIELD_FEATURES);
+            params.set(JAVA_LONG, UcpAbi.PARAMS_FEATURES, UcpAbi.UCP_FEATURE_RMA | UcpAbi.UCP_FEATURE_AMO64 | UcpAbi.UCP_FEATURE_AMO32
+                    | UcpAbi.UCP_FEATURE_WAKEUP);
             MemorySegment out = tmp.allocate(ADDRESS);
             byte st = Ucp.configRead(out);
-            if (st != Ucp.UCS_OK) {
+            if (st != UcpAbi.UCS_OK) {
                 throw new IllegalStateException("ucp_config_read failed: " + Ucp.statusString(st));
             }
             MemorySegment config = out.get(ADDRESS, 0);
@@ -85,7 +85,7 @@ final class UcxInfo {
             } finally {
                 Ucp.configRelease(config);
             }
-            if (st != Ucp.UCS_OK) {
+            if (st != UcpAbi.UCS_OK) {
                 throw new IllegalStateException("ucp_init failed: " + Ucp.statusString(st));
             }
             MemorySegment context = out.get(ADDRESS, 0);

@@ -80,10 +80,10 @@ final class UcxJob {
         this.npes = bootstrap.size();
         this.timeoutNanos = settings.ucxTimeoutNanos();
         this.peerStatus = new byte[npes];
-        this.plainParam = arena.allocate(Ucp.REQUEST_PARAM);
-        this.forceCloseParam = arena.allocate(Ucp.REQUEST_PARAM);
-        forceCloseParam.set(java.lang.foreign.ValueLayout.JAVA_INT, Ucp.REQ_OP_ATTR_MASK, Ucp.UCP_OP_ATTR_FIELD_FLAGS);
-        forceCloseParam.set(java.lang.foreign.ValueLayout.JAVA_INT, Ucp.REQ_FLAGS, Ucp.UCP_EP_CLOSE_FLAG_FORCE);
+        this.plainParam = arena.allocate(UcpAbi.REQUEST_PARAM);
+        this.forceCloseParam = arena.allocate(UcpAbi.REQUEST_PARAM);
+        forceCloseParam.set(java.lang.foreign.ValueLayout.JAVA_INT, UcpAbi.REQ_OP_ATTR_MASK, UcpAbi.UCP_OP_ATTR_FIELD_FLAGS);
+        forceCloseParam.set(java.lang.foreign.ValueLayout.JAVA_INT, UcpAbi.REQ_FLAGS, UcpAbi.UCP_EP_CLOSE_FLAG_FORCE);
         try {
             MethodHandle h = MethodHandles.lookup().findVirtual(UcxJob.class, "onEndpointError",
                     MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, byte.class)).bindTo(this);
@@ -99,7 +99,7 @@ final class UcxJob {
         try {
             long pe = arg.address();
             if (pe >= 0 && pe < npes) {
-                peerStatus[(int) pe] = status == 0 ? Ucp.UCS_ERR_CONNECTION_RESET : status;
+                peerStatus[(int) pe] = status == 0 ? UcpAbi.UCS_ERR_CONNECTION_RESET : status;
                 peerFailed = true;
             }
         } catch (Throwable ignored) {
@@ -207,7 +207,7 @@ final class UcxJob {
     }
 
     void check(byte status, String what) {
-        if (status != Ucp.UCS_OK) {
+        if (status != UcpAbi.UCS_OK) {
             throw new ShmemException("PE " + me + ": UCX initialization failed: " + what + ": " + Ucp.statusString(status));
         }
     }

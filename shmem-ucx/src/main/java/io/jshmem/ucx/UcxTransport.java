@@ -489,12 +489,12 @@ public final class UcxTransport implements RemoteTransport {
     /** The UCP opcode implementing {@code op}; FETCH is an atomic OR with 0. */
     static int opcode(AmoOp op) {
         return switch (op) {
-            case FETCH, FETCH_OR, OR -> Ucp.UCP_ATOMIC_OP_OR;
-            case SET, SWAP -> Ucp.UCP_ATOMIC_OP_SWAP;
-            case COMPARE_SWAP -> Ucp.UCP_ATOMIC_OP_CSWAP;
-            case FETCH_ADD, ADD -> Ucp.UCP_ATOMIC_OP_ADD;
-            case FETCH_AND, AND -> Ucp.UCP_ATOMIC_OP_AND;
-            case FETCH_XOR, XOR -> Ucp.UCP_ATOMIC_OP_XOR;
+            case FETCH, FETCH_OR, OR -> UcpAbi.UCP_ATOMIC_OP_OR;
+            case SET, SWAP -> UcpAbi.UCP_ATOMIC_OP_SWAP;
+            case COMPARE_SWAP -> UcpAbi.UCP_ATOMIC_OP_CSWAP;
+            case FETCH_ADD, ADD -> UcpAbi.UCP_ATOMIC_OP_ADD;
+            case FETCH_AND, AND -> UcpAbi.UCP_ATOMIC_OP_AND;
+            case FETCH_XOR, XOR -> UcpAbi.UCP_ATOMIC_OP_XOR;
         };
     }
 

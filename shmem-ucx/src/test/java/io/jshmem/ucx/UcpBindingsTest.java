@@ -47,49 +47,49 @@ class UcpBindingsTest {
     void statusPointersDecodeLikeTheUcsMacros() {
         assertFalse(Ucp.isError(0));
         assertFalse(Ucp.isRequest(0));
-        assertEquals(Ucp.UCS_OK, Ucp.ptrStatus(0));
+        assertEquals(UcpAbi.UCS_OK, Ucp.ptrStatus(0));
         long request = 0x7f12_3456_7800L;
         assertTrue(Ucp.isRequest(request));
         assertFalse(Ucp.isError(request));
-        assertEquals(Ucp.UCS_INPROGRESS, Ucp.ptrStatus(request));
+        assertEquals(UcpAbi.UCS_INPROGRESS, Ucp.ptrStatus(request));
         for (long code = -1; code >= -100; code--) { // (ucs_status_ptr_t) UCS_ERR_xx
             assertTrue(Ucp.isError(code), "error " + code);
             assertFalse(Ucp.isRequest(code));
             assertEquals((byte) code, Ucp.ptrStatus(code));
         }
         assertFalse(Ucp.isError(-101), "below UCS_ERR_LAST is an address");
-        assertEquals(Ucp.UCS_ERR_CONNECTION_RESET, Ucp.ptrStatus(-25L));
+        assertEquals(UcpAbi.UCS_ERR_CONNECTION_RESET, Ucp.ptrStatus(-25L));
     }
 
     @Test
     void statusStringsComeFromLibucs() {
-        assertEquals("Success (0)", Ucp.statusString(Ucp.UCS_OK));
-        assertEquals("Operation in progress (1)", Ucp.statusString(Ucp.UCS_INPROGRESS));
+        assertEquals("Success (0)", Ucp.statusString(UcpAbi.UCS_OK));
+        assertEquals("Operation in progress (1)", Ucp.statusString(UcpAbi.UCS_INPROGRESS));
         assertEquals("No such device (-14)", Ucp.statusString((byte) -14));
-        assertEquals("Endpoint timeout (-80)", Ucp.statusString(Ucp.UCS_ERR_ENDPOINT_TIMEOUT));
-        assertTrue(Ucp.statusString(Ucp.UCS_ERR_CONNECTION_RESET).startsWith("Connection reset"),
-                Ucp.statusString(Ucp.UCS_ERR_CONNECTION_RESET));
+        assertEquals("Endpoint timeout (-80)", Ucp.statusString(UcpAbi.UCS_ERR_ENDPOINT_TIMEOUT));
+        assertTrue(Ucp.statusString(UcpAbi.UCS_ERR_CONNECTION_RESET).startsWith("Connection reset"),
+                Ucp.statusString(UcpAbi.UCS_ERR_CONNECTION_RESET));
     }
 
     @Test
     void structSizesMatchTheNotes() {
-        assertEquals(80, Ucp.PARAMS.byteSize());
-        assertEquals(200, Ucp.WORKER_PARAMS.byteSize());
-        assertEquals(104, Ucp.EP_PARAMS.byteSize());
-        assertEquals(40, Ucp.MEM_MAP_PARAMS.byteSize());
-        assertEquals(32, Ucp.MEM_ATTR.byteSize());
-        assertEquals(72, Ucp.REQUEST_PARAM.byteSize());
-        assertEquals(4, Ucp.REQ_FLAGS);
-        assertEquals(24, Ucp.REQ_DATATYPE);
-        assertEquals(40, Ucp.REQ_REPLY_BUFFER);
-        assertEquals(64, Ucp.dtContig(8));
-        assertEquals(32, Ucp.dtContig(4));
-        assertEquals(8, Ucp.POLLFD.byteSize());
+        assertEquals(80, UcpAbi.PARAMS.byteSize());
+        assertEquals(200, UcpAbi.WORKER_PARAMS.byteSize());
+        assertEquals(104, UcpAbi.EP_PARAMS.byteSize());
+        assertEquals(40, UcpAbi.MEM_MAP_PARAMS.byteSize());
+        assertEquals(32, UcpAbi.MEM_ATTR.byteSize());
+        assertEquals(72, UcpAbi.REQUEST_PARAM.byteSize());
+        assertEquals(4, UcpAbi.REQ_FLAGS);
+        assertEquals(24, UcpAbi.REQ_DATATYPE);
+        assertEquals(40, UcpAbi.REQ_REPLY_BUFFER);
+        assertEquals(64, UcpAbi.dtContig(8));
+        assertEquals(32, UcpAbi.dtContig(4));
+        assertEquals(8, UcpAbi.POLLFD.byteSize());
     }
 
     /**
      * Compiles the layout printer against the installed UCX headers and compares every struct
-     * size, field offset and size, and every constant of the same name in {@link Ucp}.
+     * size, field offset and size, and every constant of the same name in {@link UcpAbi}.
      */
     @Test
     void layoutsAndConstantsMatchTheCHeaders() throws Exception {
@@ -110,9 +110,9 @@ class UcpBindingsTest {
         String out = run(List.of(exe.toString()));
 
         Map<String, StructLayout> structs = Map.of(
-                "ucp_params_t", Ucp.PARAMS, "ucp_worker_params_t", Ucp.WORKER_PARAMS, "ucp_ep_params_t", Ucp.EP_PARAMS,
-                "ucp_mem_map_params_t", Ucp.MEM_MAP_PARAMS, "ucp_mem_attr_t", Ucp.MEM_ATTR,
-                "ucp_request_param_t", Ucp.REQUEST_PARAM, "ucp_am_handler_param_t", Ucp.AM_HANDLER_PARAMS);
+                "ucp_params_t", UcpAbi.PARAMS, "ucp_worker_params_t", UcpAbi.WORKER_PARAMS, "ucp_ep_params_t", UcpAbi.EP_PARAMS,
+                "ucp_mem_map_params_t", UcpAbi.MEM_MAP_PARAMS, "ucp_mem_attr_t", UcpAbi.MEM_ATTR,
+                "ucp_request_param_t", UcpAbi.REQUEST_PARAM, "ucp_am_handler_param_t", UcpAbi.AM_HANDLER_PARAMS);
         Map<String, Long> scalarSizes = Map.of("ucs_status_t", 1L, "ucs_thread_mode_t", 4L, "ucp_atomic_op_t", 4L,
                 "ucp_datatype_t", 8L, "ucp_err_handling_mode_t", 4L, "ucs_memory_type_t", 4L);
         List<String> mismatches = new ArrayList<>();
@@ -152,7 +152,7 @@ class UcpBindingsTest {
             Long java;
             Matcher contig = Pattern.compile("ucp_dt_make_contig\\((\\d+)\\)").matcher(name);
             if (contig.matches()) {
-                java = Ucp.dtContig(Long.parseLong(contig.group(1)));
+                java = UcpAbi.dtContig(Long.parseLong(contig.group(1)));
             } else {
                 java = constant(name);
             }
@@ -176,7 +176,7 @@ class UcpBindingsTest {
 
     private static Long constant(String name) throws IllegalAccessException {
         try {
-            Field f = Ucp.class.getDeclaredField(name);
+            Field f = UcpAbi.class.getDeclaredField(name);
             f.setAccessible(true);
             return ((Number) f.get(null)).longValue();
         } catch (NoSuchFieldException e) {
@@ -203,14 +203,14 @@ class UcpBindingsTest {
 
     @Test
     void atomicOpsMapToUcpOpcodes() {
-        assertEquals(Ucp.UCP_ATOMIC_OP_OR, UcxTransport.opcode(AmoOp.FETCH));
-        assertEquals(Ucp.UCP_ATOMIC_OP_SWAP, UcxTransport.opcode(AmoOp.SET));
-        assertEquals(Ucp.UCP_ATOMIC_OP_SWAP, UcxTransport.opcode(AmoOp.SWAP));
-        assertEquals(Ucp.UCP_ATOMIC_OP_CSWAP, UcxTransport.opcode(AmoOp.COMPARE_SWAP));
-        assertEquals(Ucp.UCP_ATOMIC_OP_ADD, UcxTransport.opcode(AmoOp.FETCH_ADD));
-        assertEquals(Ucp.UCP_ATOMIC_OP_ADD, UcxTransport.opcode(AmoOp.ADD));
-        assertEquals(Ucp.UCP_ATOMIC_OP_AND, UcxTransport.opcode(AmoOp.AND));
-        assertEquals(Ucp.UCP_ATOMIC_OP_XOR, UcxTransport.opcode(AmoOp.FETCH_XOR));
+        assertEquals(UcpAbi.UCP_ATOMIC_OP_OR, UcxTransport.opcode(AmoOp.FETCH));
+        assertEquals(UcpAbi.UCP_ATOMIC_OP_SWAP, UcxTransport.opcode(AmoOp.SET));
+        assertEquals(UcpAbi.UCP_ATOMIC_OP_SWAP, UcxTransport.opcode(AmoOp.SWAP));
+        assertEquals(UcpAbi.UCP_ATOMIC_OP_CSWAP, UcxTransport.opcode(AmoOp.COMPARE_SWAP));
+        assertEquals(UcpAbi.UCP_ATOMIC_OP_ADD, UcxTransport.opcode(AmoOp.FETCH_ADD));
+        assertEquals(UcpAbi.UCP_ATOMIC_OP_ADD, UcxTransport.opcode(AmoOp.ADD));
+        assertEquals(UcpAbi.UCP_ATOMIC_OP_AND, UcxTransport.opcode(AmoOp.AND));
+        assertEquals(UcpAbi.UCP_ATOMIC_OP_XOR, UcxTransport.opcode(AmoOp.FETCH_XOR));
         for (AmoOp op : AmoOp.values()) {
             boolean postOnly = op == AmoOp.ADD || op == AmoOp.AND || op == AmoOp.OR || op == AmoOp.XOR;
             assertEquals(!postOnly, UcxTransport.fetches(op), op.toString());
