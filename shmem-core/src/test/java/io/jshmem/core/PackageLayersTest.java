@@ -35,11 +35,7 @@ class PackageLayersTest {
      * Edges that still close a cycle, each with the issue that removes it. Keep it short: an entry
      * that no longer exists fails the test too, so that it is taken off when its issue lands.
      */
-    private static final Map<String, String> ALLOWED_BACK_EDGES = Map.of(
-            // Collectives, TeamSlot and TeamSlots use TeamImpl (members, epochs, push buffers) while
-            // TeamImpl runs its collectives through Collectives; coll will see a team only through
-            // a small interface of its own.
-            "io.jshmem.core.coll -> io.jshmem.core.team", "issue 36");
+    private static final Map<String, String> ALLOWED_BACK_EDGES = Map.of();
 
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+);");
     /** A qualified name in code: the package part, then a class name (capitalized). */

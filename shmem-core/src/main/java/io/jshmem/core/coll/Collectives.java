@@ -9,7 +9,6 @@ import io.jshmem.SymArray;
 import io.jshmem.core.comm.Comm;
 import io.jshmem.core.comm.PeState;
 import io.jshmem.core.comm.SymArrayImpl;
-import io.jshmem.core.team.TeamImpl;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -23,7 +22,7 @@ import java.lang.foreign.MemorySegment;
  * word; each member waits only for the arrival words of the members it needs (the root, for a
  * broadcast) and copies or reduces straight from their buffers into its {@code dest}. A broadcast
  * root returns as soon as its data is in its buffer (and a barrier right before a broadcast lets
- * the root leave first: {@link TeamImpl#begin(int, long, int)}). Before writing its buffer a member waits until
+ * the root leave first: {@link SlotProtocol#begin(int, long, int)}). Before writing its buffer a member waits until
  * every member has arrived at e-1, which means it has finished reading any earlier buffer. So
  * back-to-back collectives need no barrier, {@code dest} is only ever written by its own PE, and
  * {@code source} may be reused on return.
@@ -83,7 +82,7 @@ public final class Collectives {
     /** Pull reductions fetch this many members' inputs at once (staging memory: that many inputs). */
     private static final int FETCH_BATCH = 8;
 
-    private final TeamImpl team;
+    private final SlotProtocol team;
     private final PeState st;
     /** Whether small collectives push through the team's buffers (all members on this node). */
     private final boolean push;
@@ -129,19 +128,19 @@ public final class Collectives {
     /** Per member, the epoch of the last push alltoall in which this PE sent it its block. */
     private final long[] sentAt;
 
-    public Collectives(TeamImpl team) {
+    public Collectives(SlotProtocol team) {
         this.team = team;
         this.st = team.st;
         this.memberSizes = new long[team.members.length];
         this.sentAt = new long[team.members.length];
-        this.push = team.allLocal && st.config.collAlgorithm() != io.jshmem.core.base.Config.CollAlgorithm.PULL;
-        this.pushAcross = !team.allLocal && st.config.collAlgorithm() != io.jshmem.core.base.Config.CollAlgorithm.PULL;
-        this.pushIntoDest = pushAcross && team.members.length <= TeamSlots.ENTRY_WORDS;
-        io.jshmem.core.base.Config.CollAlgorithm algorithm = st.config.collAlgorithm();
+        String setting = Selector.label(st.config.collAlgorithm());
+        Selector.Family family = Selector.pick(Selector.COLL, setting, team.shape);
+        this.push = family == Selector.Family.PUSH_ON_NODE;
+        this.pushAcross = family == Selector.Family.PUSH_ACROSS || family == Selector.Family.PUSH_ACROSS_BUFFERS_ONLY;
+        this.pushIntoDest = family == Selector.Family.PUSH_ACROSS;
         int n = team.members.length;
-        boolean auto = algorithm == io.jshmem.core.base.Config.CollAlgorithm.AUTO;
-        boolean treeBroadcast = algorithm == io.jshmem.core.base.Config.CollAlgorithm.TREE || auto && n > TREE_BROADCAST_ABOVE;
-        boolean treeLargeBroadcast = treeBroadcast || auto && n > 2;
+        boolean treeBroadcast = Selector.pick(Selector.BROADCAST_TREE, setting, team.shape).equals("tree");
+        boolean treeLargeBroadcast = Selector.pick(Selector.LARGE_BROADCAST_TREE, setting, team.shape).equals("tree");
         this.broadcastTree = treeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
         this.largeBroadcastTree = treeLargeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
         this.broadcastName = treeBroadcast ? "push-tree" : "push-flat";
@@ -164,7 +163,7 @@ public final class Collectives {
         checkFits(s, nbytes, "broadcast", "source");
         int rootWorld = team.world(root);
         team.checkSameArgs("broadcast", "bytes", nbytes, "root", root);
-        team.begin(TeamImpl.OP_BROADCAST, nbytes * 131 + root, root, nbytes, root, 0, null);
+        team.begin(SlotProtocol.OP_BROADCAST, nbytes * 131 + root, root, nbytes, root, 0, null);
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             algorithm = "push";
             long e = team.nextEpoch();
@@ -362,7 +361,7 @@ public final class Collectives {
         int n = team.members.length;
         long[] sizes;
         algorithm = "pull";
-        team.begin(fixed ? TeamImpl.OP_FCOLLECT : TeamImpl.OP_COLLECT, fixed ? nbytes : 0, -1, nbytes, 0, 0, null);
+        team.begin(fixed ? SlotProtocol.OP_FCOLLECT : SlotProtocol.OP_COLLECT, fixed ? nbytes : 0, -1, nbytes, 0, 0, null);
         if (push && fixed && nbytes + 8 <= TeamSlots.BUF_BYTES) {
             algorithm = "push";
             team.checkSameArgs(routine, "bytes per PE", nbytes);
@@ -513,7 +512,7 @@ public final class Collectives {
             checkFits(s, ((elems - 1) * sst + 1) * unit, routine, "source");
         }
         team.checkSameArgs(routine, "bytes per PE", nbytes, "dest stride", dst, "source stride", sst);
-        team.begin(TeamImpl.OP_ALLTOALL, (nbytes * 131 + dst) * 131 + sst, -1, nbytes, dst, sst, null);
+        team.begin(SlotProtocol.OP_ALLTOALL, (nbytes * 131 + dst) * 131 + sst, -1, nbytes, dst, sst, null);
         long per = nbytes / unit; // elements per block
         if (push && nbytes * n <= TeamSlots.BUF_BYTES) {
             algorithm = "push";
@@ -717,7 +716,7 @@ public final class Collectives {
     private void reduce(ReduceOp op, String routine, String type, String label, int shift, long dOff, long sOff,
             long count, long nbytes) {
         team.checkSameArgs(routine, "nelems", count, "op (ordinal)", op.ordinal());
-        team.begin(TeamImpl.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + label.hashCode(), -1, count, op.ordinal(), 0, label);
+        team.begin(SlotProtocol.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + label.hashCode(), -1, count, op.ordinal(), 0, label);
         int n = team.members.length;
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             algorithm = "push";
@@ -817,7 +816,7 @@ public final class Collectives {
 
     /**
      * Two members across nodes, data up to {@link #EXCHANGE_BUFFERS} push buffers: each pushes its
-     * whole input into the other's push buffers of a run of epochs ({@link TeamImpl#beginPushRun})
+     * whole input into the other's push buffers of a run of epochs ({@link SlotProtocol#beginPushRun})
      * and combines both, in team order, into its dest. One hop and no sync, where reduce-scatter
      * then allgather ({@link #reducePushed}) takes two; each PE combines all the data instead of
      * half, which costs far less than a hop.
@@ -912,7 +911,7 @@ public final class Collectives {
         checkFits(d, nbytes, routine, "dest");
         checkFits(s, nbytes, routine, "source");
         team.checkSameArgs(routine, "nelems", count);
-        team.begin(TeamImpl.OP_SCAN, (count * 131 + (inclusive ? 1 : 0)) * 131 + d.type.name().hashCode(), -1, count,
+        team.begin(SlotProtocol.OP_SCAN, (count * 131 + (inclusive ? 1 : 0)) * 131 + d.type.name().hashCode(), -1, count,
                 inclusive ? 1 : 0, 0, d.type.name());
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             algorithm = "push";

@@ -7,7 +7,6 @@ package io.jshmem.core.coll;
 import io.jshmem.core.comm.Comm;
 import io.jshmem.core.comm.PeState;
 import io.jshmem.core.comm.Waiter;
-import io.jshmem.core.team.TeamImpl;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -20,13 +19,8 @@ import java.lang.foreign.MemorySegment;
  * mapped heaps ({@link Comm#direct}) on this node, the transport elsewhere.
  *
  * <p>What the words mean (epochs, operation identities, counts) is the protocol of
- * {@link TeamImpl}; this class only owns where they are and how they are read and written. It
+ * {@link SlotProtocol}; this class only owns where they are and how they are read and written. It
  * allocates nothing after construction.
- *
- * <p>In {@code io.jshmem.core} for now, not {@code io.jshmem.core.coll} (ARCHITECTURE.md): it
- * needs {@link Comm}, {@link Waiter} and {@link PeState}, which are package-private here, and
- * moving them to {@code core.comm} means making them and the generated context's use of them
- * public.
  */
 public final class TeamSlot {
     private final Comm comm;

@@ -6,12 +6,11 @@ package io.jshmem.core.coll;
 
 import io.jshmem.ShmemException;
 import io.jshmem.core.comm.PeState;
-import io.jshmem.core.team.TeamImpl;
 
 /**
  * The per-team areas of the internal symmetric region. Slot s holds, on every PE, the barrier
  * flags of the team using slot s (one cache line per round), a few scratch words, the member's
- * arrival word (the epoch of the last collective it entered or finished, see {@link TeamImpl}), its
+ * arrival word (the epoch of the last collective it entered or finished, see {@link SlotProtocol}), its
  * exit word, one
  * counter line per push buffer, {@link #ENTRY_WORDS} entry words, {@link #PUSH_BUFFERS} buffers
  * through which small collectives push their data (used in turn by epoch) and a landing area of
@@ -86,7 +85,7 @@ public final class TeamSlots {
         return base + slot * SLOT_BYTES + ARRIVE_AT;
     }
 
-    /** Offset of a member's exit word: the epoch of the last barrier it left (see TeamImpl's exitGate). */
+    /** Offset of a member's exit word: the epoch of the last barrier it left (see {@link LinearSync}). */
     long exit(int slot) {
         return base + slot * SLOT_BYTES + EXIT_AT;
     }
@@ -115,7 +114,7 @@ public final class TeamSlots {
      * Collective over {@code parent}: picks {@code count} slots free on every parent member (the
      * same ones on all of them).
      */
-    public int[] agree(TeamImpl parent, int count) {
+    public int[] agree(SlotProtocol parent, int count) {
         long mask;
         synchronized (this) {
             mask = freeMask;

@@ -1,0 +1,143 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.coll;
+
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * Which algorithms a team uses, from one table per choice (issue 36). A row names an algorithm,
+ * the values of its setting under which it may be picked ({@code JSHMEM_BARRIER_ALGORITHM},
+ * {@code JSHMEM_COLL_ALGORITHM}; {@link #ANY}: whatever the setting) and the team shapes it
+ * fits ({@link NodeShape}: members, nodes, whether every member's heap is mapped here, i.e.
+ * shared memory rather than the network transport). The first row that matches wins; the last
+ * row of each table matches everything. Every member computes the same shape, so all pick alike.
+ *
+ * <p>Within a family the collectives still choose per call by data size (push buffers, landing
+ * area, small reductions): see {@link Collectives}.
+ */
+public final class Selector {
+    /** Up to this many members (all on this node), a sync waits for each member's arrival word directly. */
+    public static final int LINEAR_SYNC_MAX = 8;
+    /** Teams across nodes of up to this many members sync through team PE 0 ({@link CentralSync}) in {@code auto}. */
+    public static final int CENTRAL_SYNC_MAX = 8;
+
+    /**
+     * A choice setting as the tables name it: its value as users spell it ({@code auto}, {@code tree},
+     * ...), so that a row and SHMEM_INFO read like the settings reference. Called at team creation only.
+     */
+    static String label(Enum<?> setting) {
+        return setting.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** A row matches whatever the setting. */
+    static final Set<String> ANY = Set.of();
+
+    /** One row of a table: {@code algorithm} under {@code settings} (or {@link #ANY}) for shapes that {@code fit}. */
+    record Row<A>(A algorithm, Set<String> settings, String shapes, Predicate<NodeShape> fit) {
+        boolean matches(String setting, NodeShape shape) {
+            return (settings.isEmpty() || settings.contains(setting)) && fit.test(shape);
+        }
+
+        @Override
+        public String toString() {
+            return algorithm + " (" + (settings.isEmpty() ? "any setting" : String.join("/", settings)) + "; " + shapes + ")";
+        }
+    }
+
+    private static <A> Row<A> row(A algorithm, Set<String> settings, String shapes, Predicate<NodeShape> fit) {
+        return new Row<>(algorithm, settings, shapes, fit);
+    }
+
+    /** Barrier/sync, by JSHMEM_BARRIER_ALGORITHM. */
+    static final List<Row<String>> SYNC = List.of(
+            row("linear", Set.of("linear"), "all mapped here", NodeShape::allLocal),
+            row("linear", Set.of("auto"), "all mapped here, up to " + LINEAR_SYNC_MAX + " PEs",
+                    s -> s.allLocal() && s.size() <= LINEAR_SYNC_MAX),
+            row("hierarchical", Set.of("auto", "linear", "hierarchical"), "across nodes, some node with several PEs",
+                    s -> !s.allLocal() && s.someNodeShared()),
+            row("central", Set.of("central"), "across nodes, 2 PEs or more", s -> !s.allLocal() && s.size() > 1),
+            row("central", Set.of("auto"), "across nodes, 3-" + CENTRAL_SYNC_MAX + " PEs",
+                    s -> !s.allLocal() && s.size() > 2 && s.size() <= CENTRAL_SYNC_MAX),
+            row("dissemination", ANY, "any", s -> true));
+
+    /** How a team's collectives move data (the family; sizes pick within it per call). */
+    public enum Family {
+        /** Every member mapped here: push through the arrival words and push buffers, in place above them. */
+        PUSH_ON_NODE,
+        /** Across nodes: push into the buffers, and above them straight into dest once told the receiver entered. */
+        PUSH_ACROSS,
+        /** Across nodes, more members than a slot has entry words: push into the buffers, else pull. */
+        PUSH_ACROSS_BUFFERS_ONLY,
+        /** Read the members' sources after a sync. */
+        PULL
+    }
+
+    /** Collectives, by JSHMEM_COLL_ALGORITHM. */
+    static final List<Row<Family>> COLL = List.of(
+            row(Family.PUSH_ON_NODE, Set.of("auto", "push", "tree"), "all mapped here", NodeShape::allLocal),
+            row(Family.PUSH_ACROSS, Set.of("auto", "push", "tree"), "across nodes, up to " + TeamSlots.ENTRY_WORDS + " PEs",
+                    s -> !s.allLocal() && s.size() <= TeamSlots.ENTRY_WORDS),
+            row(Family.PUSH_ACROSS_BUFFERS_ONLY, Set.of("auto", "push", "tree"), "across nodes", s -> !s.allLocal()),
+            row(Family.PULL, ANY, "any", s -> true));
+
+    /**
+     * The tree of a broadcast across nodes within the push buffers, by JSHMEM_COLL_ALGORITHM: a
+     * binomial tree takes log2 N steps, at most log2 N sends per PE; flat (from the root to every
+     * member) is one step whose sends are all in flight at once.
+     */
+    static final List<Row<String>> BROADCAST_TREE = List.of(
+            row("tree", Set.of("tree"), "any", s -> true),
+            row("tree", Set.of("auto"), "more than " + Collectives.TREE_BROADCAST_ABOVE + " PEs",
+                    s -> s.size() > Collectives.TREE_BROADCAST_ABOVE),
+            row("flat", ANY, "any", s -> true));
+
+    /**
+     * The same for broadcasts across nodes above the push buffers: binomial from 3 PEs on in
+     * {@code auto} (the root then sends fewer copies, and the others forward in parallel; 4 PEs
+     * over UCX/TCP on 2 cores, 64 KiB: a median of 190-200 us against 228-250 from the root to
+     * everyone).
+     */
+    static final List<Row<String>> LARGE_BROADCAST_TREE = List.of(
+            row("tree", Set.of("tree"), "any", s -> true),
+            row("tree", Set.of("auto"), "more than 2 PEs", s -> s.size() > 2),
+            row("flat", ANY, "any", s -> true));
+
+    private Selector() {
+    }
+
+    /** The algorithm of the first row of {@code table} that matches. */
+    static <A> A pick(List<Row<A>> table, String setting, NodeShape shape) {
+        for (Row<A> r : table) {
+            if (r.matches(setting, shape)) {
+                return r.algorithm();
+            }
+        }
+        throw new IllegalStateException("no row matches " + setting + ", " + shape); // the last row matches all
+    }
+
+    /** The sync algorithm of the team of {@code p} (flags from heap offset {@code flags0}). */
+    static SyncAlgorithm sync(SlotProtocol p, String setting, long flags0) {
+        NodeShape shape = p.shape;
+        return switch (pick(SYNC, setting, shape)) {
+            case "linear" -> new LinearSync(p);
+            case "hierarchical" -> new HierarchicalSync(p, shape, flags0);
+            case "central" -> new CentralSync(p, flags0);
+            default -> new DisseminationSync(p, java.util.stream.IntStream.range(0, shape.size()).toArray(), flags0);
+        };
+    }
+
+    /** The tables, one line each, for SHMEM_INFO. */
+    public static String describe() {
+        return "sync: " + text(SYNC) + "\ncollectives: " + text(COLL) + "\nbroadcast tree across nodes: "
+                + text(BROADCAST_TREE) + "\nlarge broadcast tree across nodes: " + text(LARGE_BROADCAST_TREE);
+    }
+
+    private static String text(List<? extends Row<?>> table) {
+        return table.stream().map(Row::toString).collect(Collectors.joining(", "));
+    }
+}
