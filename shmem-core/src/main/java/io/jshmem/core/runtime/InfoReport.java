@@ -57,6 +57,8 @@ public final class InfoReport {
             lines.add(String.format(Locale.ROOT, "  %-28s %s%s", name + ":", describe(setting, c, s),
                     s.source(setting) == Settings.Source.DEFAULT ? " (default)" : ""));
         }
+        lines.add("  algorithm tables:     first matching row (algorithm (settings; team shape)), io.jshmem.core.coll.Selector: "
+                + io.jshmem.core.coll.Selector.describe().replace("\n", " | "));
         return lines;
     }
 
