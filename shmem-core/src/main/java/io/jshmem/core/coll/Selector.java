@@ -5,7 +5,6 @@
 package io.jshmem.core.coll;
 
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -35,10 +34,10 @@ public final class Selector {
     }
 
     /** A row matches whatever the setting. */
-    static final Set<String> ANY = Set.of();
+    static final List<String> ANY = List.of();
 
     /** One row of a table: {@code algorithm} under {@code settings} (or {@link #ANY}) for shapes that {@code fit}. */
-    record Row<A>(A algorithm, Set<String> settings, String shapes, Predicate<NodeShape> fit) {
+    record Row<A>(A algorithm, List<String> settings, String shapes, Predicate<NodeShape> fit) {
         boolean matches(String setting, NodeShape shape) {
             return (settings.isEmpty() || settings.contains(setting)) && fit.test(shape);
         }
@@ -49,19 +48,19 @@ public final class Selector {
         }
     }
 
-    private static <A> Row<A> row(A algorithm, Set<String> settings, String shapes, Predicate<NodeShape> fit) {
+    private static <A> Row<A> row(A algorithm, List<String> settings, String shapes, Predicate<NodeShape> fit) {
         return new Row<>(algorithm, settings, shapes, fit);
     }
 
     /** Barrier/sync, by JSHMEM_BARRIER_ALGORITHM. */
     static final List<Row<String>> SYNC = List.of(
-            row("linear", Set.of("linear"), "all mapped here", NodeShape::allLocal),
-            row("linear", Set.of("auto"), "all mapped here, up to " + LINEAR_SYNC_MAX + " PEs",
+            row("linear", List.of("linear"), "all mapped here", NodeShape::allLocal),
+            row("linear", List.of("auto"), "all mapped here, up to " + LINEAR_SYNC_MAX + " PEs",
                     s -> s.allLocal() && s.size() <= LINEAR_SYNC_MAX),
-            row("hierarchical", Set.of("auto", "linear", "hierarchical"), "across nodes, some node with several PEs",
+            row("hierarchical", List.of("auto", "linear", "hierarchical"), "across nodes, some node with several PEs",
                     s -> !s.allLocal() && s.someNodeShared()),
-            row("central", Set.of("central"), "across nodes, 2 PEs or more", s -> !s.allLocal() && s.size() > 1),
-            row("central", Set.of("auto"), "across nodes, 3-" + CENTRAL_SYNC_MAX + " PEs",
+            row("central", List.of("central"), "across nodes, 2 PEs or more", s -> !s.allLocal() && s.size() > 1),
+            row("central", List.of("auto"), "across nodes, 3-" + CENTRAL_SYNC_MAX + " PEs",
                     s -> !s.allLocal() && s.size() > 2 && s.size() <= CENTRAL_SYNC_MAX),
             row("dissemination", ANY, "any", s -> true));
 
@@ -79,10 +78,10 @@ public final class Selector {
 
     /** Collectives, by JSHMEM_COLL_ALGORITHM. */
     static final List<Row<Family>> COLL = List.of(
-            row(Family.PUSH_ON_NODE, Set.of("auto", "push", "tree"), "all mapped here", NodeShape::allLocal),
-            row(Family.PUSH_ACROSS, Set.of("auto", "push", "tree"), "across nodes, up to " + TeamSlots.ENTRY_WORDS + " PEs",
+            row(Family.PUSH_ON_NODE, List.of("auto", "push", "tree"), "all mapped here", NodeShape::allLocal),
+            row(Family.PUSH_ACROSS, List.of("auto", "push", "tree"), "across nodes, up to " + TeamSlots.ENTRY_WORDS + " PEs",
                     s -> !s.allLocal() && s.size() <= TeamSlots.ENTRY_WORDS),
-            row(Family.PUSH_ACROSS_BUFFERS_ONLY, Set.of("auto", "push", "tree"), "across nodes", s -> !s.allLocal()),
+            row(Family.PUSH_ACROSS_BUFFERS_ONLY, List.of("auto", "push", "tree"), "across nodes", s -> !s.allLocal()),
             row(Family.PULL, ANY, "any", s -> true));
 
     /**
@@ -91,8 +90,8 @@ public final class Selector {
      * member) is one step whose sends are all in flight at once.
      */
     static final List<Row<String>> BROADCAST_TREE = List.of(
-            row("tree", Set.of("tree"), "any", s -> true),
-            row("tree", Set.of("auto"), "more than " + Collectives.TREE_BROADCAST_ABOVE + " PEs",
+            row("tree", List.of("tree"), "any", s -> true),
+            row("tree", List.of("auto"), "more than " + Collectives.TREE_BROADCAST_ABOVE + " PEs",
                     s -> s.size() > Collectives.TREE_BROADCAST_ABOVE),
             row("flat", ANY, "any", s -> true));
 
@@ -103,8 +102,8 @@ public final class Selector {
      * everyone).
      */
     static final List<Row<String>> LARGE_BROADCAST_TREE = List.of(
-            row("tree", Set.of("tree"), "any", s -> true),
-            row("tree", Set.of("auto"), "more than 2 PEs", s -> s.size() > 2),
+            row("tree", List.of("tree"), "any", s -> true),
+            row("tree", List.of("auto"), "more than 2 PEs", s -> s.size() > 2),
             row("flat", ANY, "any", s -> true));
 
     private Selector() {
