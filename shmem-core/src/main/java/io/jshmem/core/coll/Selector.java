@@ -16,8 +16,8 @@ import java.util.stream.Collectors;
  * shared memory rather than the network transport). The first row that matches wins; the last
  * row of each table matches everything. Every member computes the same shape, so all pick alike.
  *
- * <p>Within a family the collectives still choose per call by data size (push buffers, landing
- * area, small reductions): see {@link Collectives}.
+ * <p>Broadcasts then pick per call by size from {@link #BROADCAST}; the other collectives still
+ * choose by data size inside their kind's class (push buffers, landing area, small reductions).
  */
 public final class Selector {
     /** Up to this many members (all on this node), a sync waits for each member's arrival word directly. */
@@ -106,6 +106,38 @@ public final class Selector {
             row("tree", List.of("auto"), "more than 2 PEs", s -> s.size() > 2),
             row("flat", ANY, "any", s -> true));
 
+    /**
+     * A row of a per-call table: {@code algorithm} for teams of {@code family} (null: any) and
+     * calls of {@code minBytes} to {@code maxBytes} bytes.
+     */
+    record SizeRow(String algorithm, Family family, long minBytes, long maxBytes) {
+        @Override
+        public String toString() {
+            return algorithm + " (" + (family == null ? "any family" : family) + "; "
+                    + (maxBytes == Long.MAX_VALUE ? (minBytes == 0 ? "any size" : "over " + (minBytes - 1) + " B")
+                            : "up to " + maxBytes + " B") + ")";
+        }
+    }
+
+    /**
+     * Broadcasts, by the team's {@link Family} and the call's bytes ({@link Broadcasts} runs the
+     * first row that holds the call): {@code push-down} is {@code push-tree} or {@code push-flat}
+     * and {@code push-into-dest} is {@code push-into-dest-tree} or {@code -flat}, by the broadcast
+     * tree tables.
+     */
+    static final List<SizeRow> BROADCAST = List.of(
+            new SizeRow("push", Family.PUSH_ON_NODE, 0, TeamSlots.BUF_BYTES),
+            new SizeRow("in-place", Family.PUSH_ON_NODE, 0, Long.MAX_VALUE),
+            new SizeRow("push-into-dest", Family.PUSH_ACROSS, TeamSlots.BUF_BYTES + 1, Long.MAX_VALUE),
+            new SizeRow("push-down", Family.PUSH_ACROSS, 0, TeamSlots.BUF_BYTES),
+            new SizeRow("push-down", Family.PUSH_ACROSS_BUFFERS_ONLY, 0, TeamSlots.BUF_BYTES),
+            new SizeRow("pull", null, 0, Long.MAX_VALUE));
+
+    /** The rows of {@code table} a team of {@code family} may use, in order. */
+    static List<SizeRow> rowsFor(List<SizeRow> table, Family family) {
+        return table.stream().filter(r -> r.family() == null || r.family() == family).toList();
+    }
+
     private Selector() {
     }
 
@@ -133,10 +165,10 @@ public final class Selector {
     /** The tables, one line each, for SHMEM_INFO. */
     public static String describe() {
         return "sync: " + text(SYNC) + "\ncollectives: " + text(COLL) + "\nbroadcast tree across nodes: "
-                + text(BROADCAST_TREE) + "\nlarge broadcast tree across nodes: " + text(LARGE_BROADCAST_TREE);
+                + text(BROADCAST_TREE) + "\nlarge broadcast tree across nodes: " + text(LARGE_BROADCAST_TREE) + "\nbroadcast: " + text(BROADCAST);
     }
 
-    private static String text(List<? extends Row<?>> table) {
-        return table.stream().map(Row::toString).collect(Collectors.joining(", "));
+    private static String text(List<?> table) {
+        return table.stream().map(Object::toString).collect(Collectors.joining(", "));
     }
 }
