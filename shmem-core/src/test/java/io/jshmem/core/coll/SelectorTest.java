@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.coll;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Selector}'s tables pick what the if-chains they replaced picked (issue 36: no change of
+ * behaviour), for every setting and for team shapes around each threshold; the chains are
+ * written out here as they were in TeamImpl and Collectives.
+ */
+class SelectorTest {
+    private static final List<String> BARRIER = List.of("auto", "linear", "dissemination", "hierarchical", "central");
+    private static final List<String> COLL = List.of("auto", "push", "tree", "pull");
+    private static final long[] SIZES = {0, 1, TeamSlots.BUF_BYTES - 1, TeamSlots.BUF_BYTES, TeamSlots.BUF_BYTES + 1, 1 << 20};
+
+    /** Shapes: sizes around the thresholds, all mapped here (one node) or not, one PE per node or several. */
+    private static List<NodeShape> shapes() {
+        List<NodeShape> all = new ArrayList<>();
+        for (int n : new int[] {1, 2, 3, 4, 8, 9, 16, 1024, 1025}) {
+            all.add(shape(n, true, n)); // one node, PE 0 its leader
+            all.add(shape(n, false, n)); // across nodes, one PE per node
+            if (n >= 2) {
+                all.add(shape(n, false, 2)); // across nodes, 2 PEs per node
+            }
+        }
+        return all;
+    }
+
+    /** {@code n} PEs, {@code perNode} to a node (the last node may have fewer); all on one node when {@code local}. */
+    private static NodeShape shape(int n, boolean local, int perNode) {
+        int[] leaderOf = new int[n];
+        int per = local ? n : perNode == n ? 1 : perNode;
+        for (int i = 0; i < n; i++) {
+            leaderOf[i] = i - i % per;
+        }
+        return new NodeShape(n, local, leaderOf, (n + per - 1) / per);
+    }
+
+    @Test
+    void syncTablePicksAsTheOldChain() {
+        int checked = 0;
+        for (NodeShape s : shapes()) {
+            for (String b : BARRIER) {
+                int n = s.size();
+                boolean local = s.allLocal();
+                boolean linear = local && (b.equals("linear") || b.equals("auto") && n <= 8);
+                boolean hierarchical = !local && s.nodes() < n && !b.equals("dissemination") && !b.equals("central");
+                boolean central = !local && !hierarchical && n > 1 && (b.equals("central") || b.equals("auto") && n > 2 && n <= 8);
+                String old = linear ? "linear" : hierarchical ? "hierarchical" : central ? "central" : "dissemination";
+                assertEquals(old, Selector.pick(Selector.SYNC, b, s), b + ", " + s);
+                checked++;
+            }
+        }
+        assertTrue(checked > 100);
+    }
+
+    @Test
+    void collectiveTablesPickAsTheOldChains() {
+        for (NodeShape s : shapes()) {
+            for (String c : COLL) {
+                int n = s.size();
+                boolean push = s.allLocal() && !c.equals("pull");
+                boolean pushAcross = !s.allLocal() && !c.equals("pull");
+                boolean pushIntoDest = pushAcross && n <= TeamSlots.ENTRY_WORDS;
+                Selector.Family f = Selector.pick(Selector.COLL, c, s);
+                String what = c + ", " + s;
+                assertEquals(push, f == Selector.Family.PUSH_ON_NODE, what);
+                assertEquals(pushAcross, f == Selector.Family.PUSH_ACROSS || f == Selector.Family.PUSH_ACROSS_BUFFERS_ONLY, what);
+                assertEquals(pushIntoDest, f == Selector.Family.PUSH_ACROSS, what);
+                boolean tree = c.equals("tree") || c.equals("auto") && n > Collectives.TREE_BROADCAST_ABOVE;
+                boolean largeTree = tree || c.equals("auto") && n > 2;
+                assertEquals(tree ? "tree" : "flat", Selector.pick(Selector.BROADCAST_TREE, c, s), what);
+                assertEquals(largeTree ? "tree" : "flat", Selector.pick(Selector.LARGE_BROADCAST_TREE, c, s), what);
+                List<Selector.SizeRow> rows = Selector.rowsFor(Selector.BROADCAST, f);
+                for (long nbytes : SIZES) {
+                    String old = push && nbytes <= TeamSlots.BUF_BYTES ? "push"
+                            : push ? "in-place"
+                            : pushIntoDest && nbytes > TeamSlots.BUF_BYTES ? "push-into-dest"
+                            : pushAcross && nbytes <= TeamSlots.BUF_BYTES ? "push-down"
+                            : "pull";
+                    String picked = rows.stream().filter(r -> nbytes >= r.minBytes() && nbytes <= r.maxBytes())
+                            .findFirst().orElseThrow().algorithm();
+                    assertEquals(old, picked, what + ", " + nbytes + " B");
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyTableEndsWithARowThatMatchesEverything() {
+        NodeShape odd = shape(5, false, 2);
+        for (String b : BARRIER) {
+            assertEquals("dissemination", Selector.SYNC.getLast().algorithm());
+            assertTrue(Selector.SYNC.getLast().matches(b, odd));
+        }
+        assertEquals(Selector.Family.PULL, Selector.COLL.getLast().algorithm());
+        Selector.SizeRow last = Selector.BROADCAST.getLast();
+        assertEquals(null, last.family());
+        assertEquals(0, last.minBytes());
+        assertEquals(Long.MAX_VALUE, last.maxBytes());
+        assertTrue(Selector.describe().lines().count() >= 5, Selector.describe());
+    }
+}
