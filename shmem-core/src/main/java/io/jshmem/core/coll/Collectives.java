@@ -121,7 +121,7 @@ public final class Collectives {
         boolean treeBroadcast = Selector.pick(Selector.BROADCAST_TREE, setting, team.shape).equals("tree");
         this.broadcastTree = treeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
         this.broadcasts = new Broadcasts(this, setting, treeBroadcast, family);
-        this.collects = new Collects(this);
+        this.collects = new Collects(this, family);
         this.allToAlls = new AllToAlls(this);
         this.reduceScans = new ReduceScans(this);
     }

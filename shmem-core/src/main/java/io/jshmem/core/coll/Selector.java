@@ -16,8 +16,9 @@ import java.util.stream.Collectors;
  * shared memory rather than the network transport). The first row that matches wins; the last
  * row of each table matches everything. Every member computes the same shape, so all pick alike.
  *
- * <p>Broadcasts then pick per call by size from {@link #BROADCAST}; the other collectives still
- * choose by data size inside their kind's class (push buffers, landing area, small reductions).
+ * <p>Broadcasts and (f)collects then pick per call by size from {@link #BROADCAST},
+ * {@link #FCOLLECT} and {@link #COLLECT}; alltoalls, reductions and scans still choose by data
+ * size inside their kind's class (push buffers, landing area, small reductions).
  */
 public final class Selector {
     /** Up to this many members (all on this node), a sync waits for each member's arrival word directly. */
@@ -133,6 +134,52 @@ public final class Selector {
             new SizeRow("push-down", Family.PUSH_ACROSS_BUFFERS_ONLY, 0, TeamSlots.BUF_BYTES),
             new SizeRow("pull", null, 0, Long.MAX_VALUE));
 
+    /** Whether a call of {@code nbytes} (per member) on a team of {@code n} members fits a row. */
+    @FunctionalInterface
+    interface SizeFit {
+        boolean fits(long nbytes, int n);
+    }
+
+    /**
+     * A row of a per-call table whose limits depend on the team's size: {@code algorithm} for
+     * teams of one of {@code families} (empty: any), for calls that {@code fit} ({@code sizes}
+     * says how, for SHMEM_INFO).
+     */
+    record CallRow(String algorithm, List<Family> families, String sizes, SizeFit fit) {
+        @Override
+        public String toString() {
+            return algorithm + " (" + (families.isEmpty() ? "any family" : families.stream().map(Enum::name)
+                    .collect(Collectors.joining("/"))) + "; " + sizes + ")";
+        }
+    }
+
+    private static final List<Family> ACROSS = List.of(Family.PUSH_ACROSS, Family.PUSH_ACROSS_BUFFERS_ONLY);
+
+    /** fcollect (the same bytes on every member), by family and the call's bytes per member. */
+    static final List<CallRow> FCOLLECT = List.of(
+            new CallRow("push", List.of(Family.PUSH_ON_NODE), "up to " + (TeamSlots.BUF_BYTES - 8) + " B per PE",
+                    (nbytes, n) -> nbytes + 8 <= TeamSlots.BUF_BYTES),
+            new CallRow("push-exchange", ACROSS, "2 PEs, all within " + TeamSlots.BUF_BYTES + " B",
+                    (nbytes, n) -> n == 2 && nbytes * n <= TeamSlots.BUF_BYTES),
+            new CallRow("push-gather-at-0", ACROSS, "other than 2 PEs, all within " + TeamSlots.BUF_BYTES + " B",
+                    (nbytes, n) -> n != 2 && nbytes * n <= TeamSlots.BUF_BYTES),
+            new CallRow("push-into-dest", List.of(Family.PUSH_ACROSS), "any size", (nbytes, n) -> true),
+            new CallRow("pull", List.of(), "any size", (nbytes, n) -> true));
+
+    /**
+     * collect (sizes differ by member): on one node pushed, or pulled if some member's data does
+     * not fit a push buffer (decided in the call, once all sizes are known); else pulled.
+     */
+    static final List<CallRow> COLLECT = List.of(
+            new CallRow("push", List.of(Family.PUSH_ON_NODE), "any size (pull if some PE's exceeds "
+                    + (TeamSlots.BUF_BYTES - 8) + " B)", (nbytes, n) -> true),
+            new CallRow("pull", List.of(), "any size", (nbytes, n) -> true));
+
+    /** The rows of {@code table} a team of {@code family} may use, in order. */
+    static List<CallRow> callRowsFor(List<CallRow> table, Family family) {
+        return table.stream().filter(r -> r.families().isEmpty() || r.families().contains(family)).toList();
+    }
+
     /** The rows of {@code table} a team of {@code family} may use, in order. */
     static List<SizeRow> rowsFor(List<SizeRow> table, Family family) {
         return table.stream().filter(r -> r.family() == null || r.family() == family).toList();
@@ -165,7 +212,8 @@ public final class Selector {
     /** The tables, one line each, for SHMEM_INFO. */
     public static String describe() {
         return "sync: " + text(SYNC) + "\ncollectives: " + text(COLL) + "\nbroadcast tree across nodes: "
-                + text(BROADCAST_TREE) + "\nlarge broadcast tree across nodes: " + text(LARGE_BROADCAST_TREE) + "\nbroadcast: " + text(BROADCAST);
+                + text(BROADCAST_TREE) + "\nlarge broadcast tree across nodes: " + text(LARGE_BROADCAST_TREE) + "\nbroadcast: " + text(BROADCAST)
+                + "\nfcollect: " + text(FCOLLECT) + "\ncollect: " + text(COLLECT);
     }
 
     private static String text(List<?> table) {

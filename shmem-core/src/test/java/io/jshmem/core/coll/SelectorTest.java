@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link Selector}'s tables pick what the if-chains they replaced picked (issue 36: no change of
  * behaviour), for every setting and for team shapes around each threshold; the chains are
- * written out here as they were in TeamImpl and Collectives.
+ * written out here as they were in TeamImpl and Collectives (broadcast and collect by size too).
  */
 class SelectorTest {
     private static final List<String> BARRIER = List.of("auto", "linear", "dissemination", "hierarchical", "central");
@@ -89,9 +89,20 @@ class SelectorTest {
                     String picked = rows.stream().filter(r -> nbytes >= r.minBytes() && nbytes <= r.maxBytes())
                             .findFirst().orElseThrow().algorithm();
                     assertEquals(old, picked, what + ", " + nbytes + " B");
+                    String oldFixed = push && nbytes + 8 <= TeamSlots.BUF_BYTES ? "push"
+                            : pushAcross && nbytes * n <= TeamSlots.BUF_BYTES ? (n == 2 ? "push-exchange" : "push-gather-at-0")
+                            : pushIntoDest ? "push-into-dest"
+                            : "pull";
+                    assertEquals(oldFixed, firstFit(Selector.callRowsFor(Selector.FCOLLECT, f), nbytes, n), what + ", fcollect " + nbytes + " B");
+                    assertEquals(push ? "push" : "pull", firstFit(Selector.callRowsFor(Selector.COLLECT, f), nbytes, n),
+                            what + ", collect " + nbytes + " B");
                 }
             }
         }
+    }
+
+    private static String firstFit(List<Selector.CallRow> rows, long nbytes, int n) {
+        return rows.stream().filter(r -> r.fit().fits(nbytes, n)).findFirst().orElseThrow().algorithm();
     }
 
     @Test
@@ -106,6 +117,9 @@ class SelectorTest {
         assertEquals(null, last.family());
         assertEquals(0, last.minBytes());
         assertEquals(Long.MAX_VALUE, last.maxBytes());
-        assertTrue(Selector.describe().lines().count() >= 5, Selector.describe());
+        for (List<Selector.CallRow> table : List.of(Selector.FCOLLECT, Selector.COLLECT)) {
+            assertTrue(table.getLast().families().isEmpty() && table.getLast().fit().fits(Long.MAX_VALUE / 2, 1));
+        }
+        assertTrue(Selector.describe().lines().count() >= 7, Selector.describe());
     }
 }
