@@ -73,7 +73,23 @@ final class BootstrapServer implements AutoCloseable {
 
         /** PE {@code pe} broke the protocol, or made a fence impossible to complete; {@code reason} says how. */
         void failed(int pe, String reason);
+
+        /**
+         * Whether PE {@code pe}, silent past the limit, is a process of this host (JVM {@code pid})
+         * that is waiting for a CPU, not stopped: then it is given more time (see {@link #SILENCE_PATIENCE}).
+         */
+        default boolean waitingForCpu(int pe, long pid) {
+            return false;
+        }
     }
+
+    /**
+     * How many more silence limits a PE of this host gets while it is runnable but not running: on a
+     * machine with far more runnable threads than cores (load averages of 100 on 2 cores were seen in
+     * CI) a healthy PE's heartbeat thread can wait seconds for a CPU, and blaming it would end the
+     * job with the wrong PE named. A stopped or vanished PE, or one on another host, gets none.
+     */
+    static final int SILENCE_PATIENCE = 5;
 
     /**
      * How long a PE's HELLO for its next generation may wait for the FINALIZED of its previous one,
@@ -532,9 +548,25 @@ final class BootstrapServer implements AutoCloseable {
                 + last.generation.number;
     }
 
+    /**
+     * The type byte of the next message. A read timeout here is at a message boundary (nothing of the
+     * next message has arrived), so reading again loses nothing.
+     */
+    private byte nextType(Peer peer, DataInputStream in) throws IOException {
+        for (int extra = 0; ; extra++) {
+            try {
+                return in.readByte();
+            } catch (SocketTimeoutException e) {
+                if (extra >= SILENCE_PATIENCE || !listener.waitingForCpu(peer.pe, peer.pid)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     private void readLoop(Peer peer, Socket socket, DataInputStream in) throws IOException {
         while (true) {
-            byte type = in.readByte();
+            byte type = nextType(peer, in);
             switch (type) {
                 case HEARTBEAT -> {
                     // its arrival has reset the read timeout

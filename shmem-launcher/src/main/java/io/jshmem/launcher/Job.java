@@ -5,6 +5,7 @@
 package io.jshmem.launcher;
 
 import io.jshmem.core.base.LaunchEnv;
+import io.jshmem.core.base.ProcFs;
 import io.jshmem.core.base.Setting;
 import io.jshmem.core.bootstrap.BootstrapProtocol;
 import io.jshmem.core.bootstrap.JobSecret;
@@ -529,6 +530,11 @@ final class Job implements BootstrapServer.Listener {
                 // only at JVM exit
             }
         });
+    }
+
+    @Override
+    public boolean waitingForCpu(int pe, long pid) {
+        return pes.get(pe) != null && !(pes.get(pe) instanceof RemotePe) && ProcFs.SYSTEM.waitingForCpu(pid);
     }
 
     @Override

@@ -64,6 +64,32 @@ public final class ProcFs {
         return b == null ? Optional.empty() : parseStat(pid, new String(b, StandardCharsets.UTF_8));
     }
 
+    /**
+     * Whether process {@code pid} is alive and waiting for a CPU rather than stopped: some thread of it
+     * is runnable ({@code R}) and none is stopped ({@code T}, {@code t}). A PE that sent nothing for a
+     * while on a machine with far more runnable threads than cores is starved, not gone.
+     */
+    public boolean waitingForCpu(long pid) {
+        boolean runnable = false;
+        try (var tasks = Files.newDirectoryStream(file(pid, "task"))) {
+            for (Path task : tasks) {
+                byte[] b = readBytes(task.resolve("stat"));
+                Optional<Stat> st = b == null ? Optional.empty() : parseStat(pid, new String(b, StandardCharsets.UTF_8));
+                if (st.isEmpty()) {
+                    continue; // the thread ended meanwhile
+                }
+                char state = st.get().state();
+                if (state == 'T' || state == 't') {
+                    return false;
+                }
+                runnable |= state == 'R';
+            }
+        } catch (IOException | RuntimeException e) {
+            return false; // gone, or not ours to read
+        }
+        return runnable;
+    }
+
     /** Parses a stat line; the command name (field 2) is in parentheses and may hold spaces and parentheses. */
     public static Optional<Stat> parseStat(long pid, String s) {
         int open = s.indexOf('(');
