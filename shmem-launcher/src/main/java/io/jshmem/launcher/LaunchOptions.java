@@ -536,7 +536,9 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           a PE that sends nothing (PEs send a heartbeat every 5 s,
                                           or a third of this if shorter) for this long before
                                           finalize has stopped answering: the job ends (default
-                                          30; PEs give up on a silent oshrun after twice this)
+                                          30; a PE of this host that is runnable but waiting for
+                                          a CPU gets up to 5 more; PEs give up on a silent oshrun
+                                          after twice this)
                 PEs fill the hosts in order, each up to its slots. A host is a node: PEs on the same
                 host share memory directly, PEs on different hosts communicate through the UCX
                 transport (shmem-ucx, libucx0). JSHMEM_NODE is the host's index in the list, whatever
