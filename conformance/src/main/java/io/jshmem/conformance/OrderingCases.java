@@ -274,6 +274,9 @@ final class OrderingCases {
                     firstBad = i;
                 }
             }
+            if (i % 500 == 0) {
+                CaseRunner.Watchdog.progressed(); // 10,000 barriers over UCX under load: 40 s and more, not stuck
+            }
         }
         c.check(bad == 0, bad + " of " + BARRIER_LOOP + " iterations did not see the left neighbour's p after the barrier (first: " + firstBad + ")");
     }
