@@ -25,6 +25,35 @@ import java.lang.foreign.MemorySegment;
 public final class TeamSlot {
     private final Comm comm;
     private final Waiter waiter;
+
+    /**
+     * Test hook (the collective simulator, CollectiveSimulationTest): told of every store to and
+     * load of a slot's synchronization word made here (told before a store, after a load), so that
+     * it can follow which writes a PE's waits observed. Null in a real job (a null check per store
+     * or load).
+     */
+    public static volatile WordProbe probe;
+
+    /** See {@link #probe}: {@code heap} is the segment stored to or loaded from (a PE's own or a mapped peer's). */
+    public interface WordProbe {
+        void stored(MemorySegment heap, long off);
+
+        void loaded(MemorySegment heap, long off);
+    }
+
+    private static void stored(MemorySegment heap, long off) {
+        WordProbe p = probe;
+        if (p != null) {
+            p.stored(heap, off);
+        }
+    }
+
+    private static void loaded(MemorySegment heap, long off) {
+        WordProbe p = probe;
+        if (p != null) {
+            p.loaded(heap, off);
+        }
+    }
     /** This PE's heap. */
     private final MemorySegment self;
     /** World PE numbers by team PE number. */
@@ -69,18 +98,23 @@ public final class TeamSlot {
 
     /** Stores this PE's arrival word with release semantics; wakes nobody (members across nodes poll it). */
     public void publishArrivalRelease(long word) {
+        stored(self, arriveOff);
         Comm.LONG.setRelease(self, arriveOff, word);
     }
 
     /** Stores this PE's arrival word with release semantics and wakes members sleeping on it. */
     public void publishArrivalReleaseAndWake(long word) {
+        stored(self, arriveOff);
         Comm.LONG.setRelease(self, arriveOff, word);
         Waiter.signal(self);
     }
 
     /** Team PE {@code pe}'s arrival word, loaded with acquire semantics (a member mapped on this node). */
     public long arrivalWordAcquire(int pe) {
-        return (long) Comm.LONG.getAcquire(mapped(pe), arriveOff);
+        MemorySegment seg = mapped(pe);
+        long v = (long) Comm.LONG.getAcquire(seg, arriveOff);
+        loaded(seg, arriveOff);
+        return v;
     }
 
     /** Team PE {@code pe}'s arrival word with acquire semantics, through the transport when it is not mapped here. */
@@ -97,13 +131,17 @@ public final class TeamSlot {
 
     /** Stores this PE's exit word (the epoch of the barrier it leaves) with release semantics and wakes sleepers. */
     public void publishExitReleaseAndWake(long e) {
+        stored(self, exitOff);
         Comm.LONG.setRelease(self, exitOff, e);
         Waiter.signal(self);
     }
 
     /** Team PE {@code pe}'s exit word, loaded with acquire semantics. */
     public long exitWordAcquire(int pe) {
-        return (long) Comm.LONG.getAcquire(mapped(pe), exitOff);
+        MemorySegment seg = mapped(pe);
+        long v = (long) Comm.LONG.getAcquire(seg, exitOff);
+        loaded(seg, exitOff);
+        return v;
     }
 
     /** Waits until team PE {@code pe}'s exit word reaches {@code e} (acquire). */
@@ -113,19 +151,24 @@ public final class TeamSlot {
         for (long w = 0; (v = (long) Comm.LONG.getAcquire(seg, exitOff)) < e; ) {
             w = waiter.idle(w, seg, exitOff, 8, v);
         }
+        loaded(seg, exitOff);
     }
 
     // ---------------------------------------------------------------- node release (hierarchical syncs)
 
     /** Stores this (leader) PE's node-release word with release semantics and wakes its followers. */
     public void publishNodeReleaseAndWake(long word) {
+        stored(self, nodeReleaseOff);
         Comm.LONG.setRelease(self, nodeReleaseOff, word);
         Waiter.signal(self);
     }
 
     /** Team PE {@code pe}'s (a leader's) node-release word, loaded with acquire semantics. */
     public long nodeReleaseWordAcquire(int pe) {
-        return (long) Comm.LONG.getAcquire(mapped(pe), nodeReleaseOff);
+        MemorySegment seg = mapped(pe);
+        long v = (long) Comm.LONG.getAcquire(seg, nodeReleaseOff);
+        loaded(seg, nodeReleaseOff);
+        return v;
     }
 
     /** One step of a wait for team PE {@code pe}'s node-release word to change from {@code v}. */
@@ -137,7 +180,9 @@ public final class TeamSlot {
 
     /** A word of this PE's slot (a round flag, a counter, an entry word) loaded with acquire semantics. */
     public long ownWordAcquire(long off) {
-        return (long) Comm.LONG.getAcquire(self, off);
+        long v = (long) Comm.LONG.getAcquire(self, off);
+        loaded(self, off);
+        return v;
     }
 
     /** One step of a wait for the word at {@code off} of this PE's slot to change from {@code v}. */
@@ -150,6 +195,7 @@ public final class TeamSlot {
      * {@link Comm#direct}): stores {@code word} with release semantics and wakes its sleepers.
      */
     public static void raiseFlagReleaseAndWake(MemorySegment to, long off, long word) {
+        stored(to, off);
         Comm.LONG.setRelease(to, off, word);
         Waiter.signal(to);
     }

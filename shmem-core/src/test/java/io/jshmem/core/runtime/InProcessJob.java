@@ -10,9 +10,11 @@ import io.jshmem.core.base.Config;
 import io.jshmem.core.comm.Comm;
 import io.jshmem.core.testing.InProcessBootstrap;
 import io.jshmem.core.testing.PeThreads;
+import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 
 /**
@@ -40,13 +42,22 @@ final class InProcessJob implements AutoCloseable {
 
     /** As above, with JSHMEM_COLL_ALGORITHM {@code collAlgorithm}. */
     InProcessJob(int[] nodes, boolean coherent, String atomics, boolean posted, String collAlgorithm) throws Exception {
+        this(nodes, coherent, atomics, posted, collAlgorithm, "8m", (pe, t) -> t);
+    }
+
+    /**
+     * As above, with SHMEM_SYMMETRIC_SIZE {@code symmetricSize} (small for many PEs), and each PE's
+     * transport being {@code wrap.apply(pe, its loopback)} (a counting wrapper: the simulator).
+     */
+    InProcessJob(int[] nodes, boolean coherent, String atomics, boolean posted, String collAlgorithm, String symmetricSize,
+            BiFunction<Integer, LoopbackTransport, RemoteTransport> wrap) throws Exception {
         int n = nodes.length;
         String jobId = "coretest" + ProcessHandle.current().pid() + "x" + System.nanoTime();
         pes = InProcessBootstrap.job(jobId, nodes, () -> false);
         runtimes = new ShmemRuntime[n];
         transports = new LoopbackTransport[n];
         threads = new PeThreads("in-process job " + jobId + " (nodes " + java.util.Arrays.toString(nodes) + ")", n);
-        Config config = Config.fromEnvironment(Map.of("SHMEM_SYMMETRIC_SIZE", "8m", "JSHMEM_COLL_ALGORITHM", collAlgorithm,
+        Config config = Config.fromEnvironment(Map.of("SHMEM_SYMMETRIC_SIZE", symmetricSize, "JSHMEM_COLL_ALGORITHM", collAlgorithm,
                 "SHMEM_ATOMICS", atomics));
         MemorySegment[] heaps = new MemorySegment[n];
         all(pe -> {
@@ -62,7 +73,7 @@ final class InProcessJob implements AutoCloseable {
                 }
                 transports[pe] = new LoopbackTransport(heaps, coherent, posted);
                 pes[pe].fence(); // like a real wire-up, collective: every PE's heap is known before use
-                return transports[pe];
+                return wrap.apply(pe, transports[pe]);
             });
             return null;
         });

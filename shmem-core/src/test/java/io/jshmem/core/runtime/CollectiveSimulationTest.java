@@ -1,0 +1,312 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jshmem.Shmem;
+import io.jshmem.ShmemTeam;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import io.jshmem.core.coll.TeamSlot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The collective simulator (issue 36 item 5): the real collective code (teams, {@code core.coll}'s
+ * algorithm classes, {@code Comm}) runs in an {@link InProcessJob} of N PEs on simulated nodes, whose
+ * network is a {@link CountingTransport}. Per collective and size it reports the steps on the
+ * critical path (network messages, and all steps including on-node hand-overs), and the messages,
+ * bytes and endpoints (distinct other-node PEs) of the busiest PE; then a fit of each count against
+ * log2 N and N, extrapolated to 65,536 PEs (an extrapolation, not a measurement). Nothing is timed.
+ *
+ * <p>It asserts the issue's bounds (at every simulated N, and on the extrapolation) for what meets
+ * them today, and for the known gaps ({@link #GAPS}) that they still miss them from the N given
+ * there: fixing one fails this test until the gap is taken out of the list (and out of
+ * bench/README.md's). The critical-path steps come from depths that writes carry and waits load
+ * ({@link CountingTransport.Clock}, {@link TeamSlot#probe}).
+ *
+ * <p>Larger runs: {@code -Djshmem.sim.sizes=64,256,1024 -Djshmem.sim.perNode=64}; the table goes
+ * to standard output and {@code target/collective-simulation.txt}.
+ */
+class CollectiveSimulationTest {
+    private static final long SIM_N = 65_536;
+    /** Cases left out of a large run ({@code -Djshmem.sim.skip="sum_reduce 64 KiB"}): n^2 messages take long here. */
+    private static final Set<String> SKIP = Set.of(System.getProperty("jshmem.sim.skip", "").split(","));
+
+    /**
+     * What does not meet the issue's targets today (collective and size, as in the table), from
+     * which N on: there it must still miss them, below it meet them.
+     */
+    private static final Map<String, Integer> GAPS = Map.of(
+            // one push (2 messages) to every other member: 2 (n - 1) at every PE, not Bruck's O(log n)
+            "alltoall 8 B", 64,
+            // gathered at PE 0 up a tree only while n x 8 B fits a push buffer (8 KiB); above, a
+            // reduce-scatter + allgather pushing to every member (and above 8,192 PEs a pull from every member)
+            "sum_reduce 8 B", 1025);
+
+    /** One collective call, run on every PE. */
+    private interface Call {
+        void run(Shmem s, ShmemTeam world, SymLongArray dst, SymLongArray src, int me, int n);
+    }
+
+    private record Case(String name, long bytes, boolean bounded, Call call, Call check) {
+    }
+
+    record Row(int n, int perNode, String name, long bytes, int netRounds, int steps, long busiestMessages, long busiestBytes,
+            int busiestEndpoints, long totalMessages) {
+        String key() {
+            return name + " " + size(bytes);
+        }
+    }
+
+    private static final long VALUE = 1_000_000;
+
+    private static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        cases.add(new Case("barrier", 0, true, (s, w, d, src, me, n) -> s.barrierAll(), (s, w, d, src, me, n) -> { }));
+        for (long bytes : new long[] {8, 64 << 10}) {
+            long len = bytes / 8;
+            cases.add(new Case("broadcast", bytes, bytes == 8, (s, w, d, src, me, n) -> w.broadcast(d, src, len, 0),
+                    (s, w, d, src, me, n) -> {
+                        if (me != 0) {
+                            assertEquals(len - 1, d.get(len - 1), "broadcast on PE " + me);
+                        }
+                    }));
+            cases.add(new Case("sum_reduce", bytes, bytes == 8, (s, w, d, src, me, n) -> w.sumReduce(d, src, len),
+                    (s, w, d, src, me, n) -> assertEquals(VALUE * n * (n - 1) / 2 + (long) n * (len - 1), d.get(len - 1),
+                            "sum_reduce on PE " + me)));
+        }
+        cases.add(new Case("fcollect", 8, true, (s, w, d, src, me, n) -> w.fcollect(d, src, 1),
+                (s, w, d, src, me, n) -> assertEquals(VALUE * (n - 1), d.get(n - 1), "fcollect on PE " + me)));
+        cases.add(new Case("alltoall", 8, true, (s, w, d, src, me, n) -> w.alltoall(d, src, 1),
+                (s, w, d, src, me, n) -> assertEquals(VALUE * (n - 1) + me, d.get(n - 1), "alltoall on PE " + me)));
+        return cases;
+    }
+
+    /** Runs every case once to warm up and once counted, in a job of {@code n} PEs, {@code perNode} per node. */
+    static List<Row> simulate(int n, int perNode) throws Exception {
+        int[] nodes = IntStream.range(0, n).map(i -> i / perNode).toArray();
+        CountingTransport.Clock clock = new CountingTransport.Clock(n);
+        CountingTransport[] counting = new CountingTransport[n];
+        List<Row> rows = new ArrayList<>();
+        // atomics=transport: adds on mapped heaps come through the counting transport too (see there)
+        try (InProcessJob job = new InProcessJob(nodes, true, "transport", false, "auto", "2m",
+                (pe, t) -> counting[pe] = new CountingTransport(pe, nodes, clock, t))) {
+            clock.learn(job.runtimes);
+            int len = Math.max(n, 8192);
+            SymLongArray[] src = new SymLongArray[n];
+            SymLongArray[] dst = new SymLongArray[n];
+            job.all(pe -> {
+                Shmem s = job.shmem(pe);
+                src[pe] = s.malloc(SymType.LONG, len);
+                dst[pe] = s.malloc(SymType.LONG, len);
+                for (int i = 0; i < len; i++) {
+                    src[pe].set(i, VALUE * pe + i);
+                }
+                s.barrierAll();
+                return null;
+            });
+            TeamSlot.probe = clock;
+            try {
+                for (Case c : cases()) {
+                    if (SKIP.contains(c.name + " " + size(c.bytes))) {
+                        continue;
+                    }
+                    for (int pass = 0; pass < 2; pass++) {
+                        clock.reset();
+                        for (CountingTransport t : counting) {
+                            t.reset();
+                        }
+                        job.all(pe -> {
+                            clock.enter(pe);
+                            Shmem s = job.shmem(pe);
+                            c.call.run(s, s.teamWorld(), dst[pe], src[pe], pe, n);
+                            c.check.run(s, s.teamWorld(), dst[pe], src[pe], pe, n);
+                            return null;
+                        });
+                    }
+                    rows.add(row(n, perNode, c, clock, counting));
+                    System.out.println("simulated: " + rows.get(rows.size() - 1)); // progress of a long run
+                }
+            } finally {
+                TeamSlot.probe = null;
+            }
+        }
+        return rows;
+    }
+
+    private static Row row(int n, int perNode, Case c, CountingTransport.Clock clock, CountingTransport[] counting) {
+        int net = 0;
+        int steps = 0;
+        long messages = 0;
+        long bytes = 0;
+        int endpoints = 0;
+        long total = 0;
+        for (int pe = 0; pe < n; pe++) {
+            net = Math.max(net, CountingTransport.Clock.net(clock.depth[pe]));
+            steps = Math.max(steps, CountingTransport.Clock.steps(clock.depth[pe]));
+            messages = Math.max(messages, counting[pe].messages);
+            bytes = Math.max(bytes, counting[pe].bytes);
+            endpoints = Math.max(endpoints, counting[pe].endpoints.cardinality());
+            total += counting[pe].messages;
+        }
+        return new Row(n, perNode, c.name, c.bytes, net, steps, messages, bytes, endpoints, total);
+    }
+
+    static int ceilLog2(long n) {
+        return 64 - Long.numberOfLeadingZeros(n - 1);
+    }
+
+    /** The issue's bound on critical-path steps for barrier, broadcast and reduce (small): ceil(log2 N) + 2. */
+    static long roundBound(int n) {
+        return ceilLog2(n) + 2;
+    }
+
+    /** The issue's bound on the busiest PE's messages: 2 ceil(log2 N) + 64. */
+    static long messageBound(int n) {
+        return 2L * ceilLog2(n) + 64;
+    }
+
+    private static boolean meets(Row r) {
+        boolean rounds = r.name.equals("fcollect") || r.name.equals("alltoall") || r.steps <= roundBound(r.n);
+        return rounds && r.busiestMessages <= messageBound(r.n);
+    }
+
+    @Test
+    void countsAgainstTheIssueBounds() throws Exception {
+        int[] sizes = Arrays.stream(System.getProperty("jshmem.sim.sizes", "16,64,256").split(","))
+                .mapToInt(x -> Integer.parseInt(x.trim())).toArray();
+        int perNode = Integer.getInteger("jshmem.sim.perNode", 4);
+        List<Row> rows = new ArrayList<>();
+        for (int n : sizes) {
+            rows.addAll(simulate(n, perNode));
+        }
+        String report = report(rows);
+        System.out.println(report);
+        Files.writeString(Path.of("target", "collective-simulation.txt"), report);
+        List<String> failures = new ArrayList<>();
+        Map<String, List<Row>> byKey = new LinkedHashMap<>();
+        rows.forEach(r -> byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
+        for (List<Row> rs : byKey.values()) {
+            Row last = rs.get(rs.size() - 1);
+            Case c = cases().stream().filter(x -> x.name.equals(last.name) && x.bytes == last.bytes).findFirst().orElseThrow();
+            for (Row r : rs) {
+                assertTrue(r.busiestEndpoints <= r.n - perNode, "endpoints are PEs on other nodes: " + r);
+            }
+            if (!c.bounded) {
+                continue;
+            }
+            for (Row r : rs) {
+                boolean gap = GAPS.containsKey(r.key()) && r.n >= GAPS.get(r.key());
+                if (gap && meets(r)) {
+                    failures.add(r.key() + " now meets the bounds at N = " + r.n + ": update GAPS (and bench/README.md)");
+                } else if (!gap && !meets(r)) {
+                    failures.add(r.key() + " at N = " + r.n + " misses the bounds (steps <= " + roundBound(r.n)
+                            + ", busiest PE's messages <= " + messageBound(r.n) + "): " + r);
+                }
+            }
+            if (GAPS.containsKey(last.key())) {
+                continue;
+            }
+            if (rs.size() >= 3) { // the extrapolation to 65,536 must meet them too
+                double[] x = rs.stream().mapToDouble(r -> r.n).toArray();
+                double steps = Fit.best(x, rs.stream().mapToDouble(r -> r.steps).toArray()).at(SIM_N);
+                double messages = Fit.best(x, rs.stream().mapToDouble(r -> r.busiestMessages).toArray()).at(SIM_N);
+                boolean roundsBounded = !(last.name.equals("fcollect") || last.name.equals("alltoall"));
+                if ((roundsBounded && steps > roundBound((int) SIM_N) + 0.5) || messages > messageBound((int) SIM_N) + 0.5) {
+                    failures.add(last.key() + " extrapolated to N = 65,536 misses the bounds: " + Math.round(steps) + " steps, "
+                            + Math.round(messages) + " messages at the busiest PE");
+                }
+            }
+        }
+        assertTrue(failures.isEmpty(), String.join("\n", failures));
+    }
+
+    // ---------------------------------------------------------------- the report
+
+    static String size(long bytes) {
+        return bytes == 0 ? "-" : bytes >= 1024 ? (bytes >> 10) + " KiB" : bytes + " B";
+    }
+
+    /** The table, then per collective the fits of steps and busiest messages against log2 N and N, at N = 65,536. */
+    static String report(List<Row> rows) {
+        StringBuilder b = new StringBuilder("collective simulation (real core.coll code, counting transport; steps: on the critical path,"
+                + " network messages / all hand-overs)\n");
+        b.append(String.format("%6s %5s %-11s %7s %5s %5s %9s %10s %9s %9s%n", "N", "/node", "collective", "size", "net",
+                "steps", "busy msgs", "busy bytes", "endpoints", "all msgs"));
+        for (Row r : rows) {
+            b.append(String.format("%6d %5d %-11s %7s %5d %5d %9d %10d %9d %9d%n", r.n, r.perNode, r.name, size(r.bytes), r.netRounds,
+                    r.steps, r.busiestMessages, r.busiestBytes, r.busiestEndpoints, r.totalMessages));
+        }
+        Map<String, List<Row>> byKey = new LinkedHashMap<>();
+        rows.forEach(r -> byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
+        b.append("\nEXTRAPOLATION to N = 65,536 (least squares, a + b log2 N or a + b N, whichever fits better; not measured):\n");
+        b.append(String.format("%-18s %-28s %-28s%n", "collective", "steps", "busiest PE's messages"));
+        for (var e : byKey.entrySet()) {
+            List<Row> rs = e.getValue();
+            if (rs.size() < 3) {
+                continue; // two points fit both models exactly
+            }
+            double[] x = rs.stream().mapToDouble(r -> r.n).toArray();
+            b.append(String.format("%-18s %-28s %-28s%n", e.getKey(), Fit.best(x, rs.stream().mapToDouble(r -> r.steps).toArray()),
+                    Fit.best(x, rs.stream().mapToDouble(r -> r.busiestMessages).toArray())));
+        }
+        b.append(String.format("bounds at N = 65,536: steps <= %d, busiest PE's messages <= %d%n", ceilLog2(SIM_N) + 2,
+                2 * ceilLog2(SIM_N) + 64));
+        // A fit holds only while the algorithm stays the same: the gaps say from which N it does not.
+        GAPS.forEach((key, from) -> b.append("known gap: ").append(key).append(" from N = ").append(from).append('\n'));
+        return b.toString();
+    }
+
+    /** y = a + b f(N), f = log2 or identity: the better fit and its value at 65,536. */
+    record Fit(String model, double a, double b, double residual) {
+        static Fit fit(double[] n, double[] y, boolean log) {
+            int k = n.length;
+            double[] f = Arrays.stream(n).map(v -> log ? Math.log(v) / Math.log(2) : v).toArray();
+            double mf = Arrays.stream(f).average().orElse(0);
+            double my = Arrays.stream(y).average().orElse(0);
+            double sxy = 0;
+            double sxx = 0;
+            for (int i = 0; i < k; i++) {
+                sxy += (f[i] - mf) * (y[i] - my);
+                sxx += (f[i] - mf) * (f[i] - mf);
+            }
+            double b = sxx == 0 ? 0 : sxy / sxx;
+            double a = my - b * mf;
+            double res = 0;
+            for (int i = 0; i < k; i++) {
+                double d = y[i] - (a + b * f[i]);
+                res += d * d;
+            }
+            return new Fit(log ? "log2 N" : "N", a, b, res);
+        }
+
+        static Fit best(double[] n, double[] y) {
+            Fit l = fit(n, y, true);
+            Fit lin = fit(n, y, false);
+            return lin.residual < l.residual - 1e-9 ? lin : l; // ties (e.g. constants): log
+        }
+
+        double at(double n) {
+            return a + b * (model.equals("N") ? n : Math.log(n) / Math.log(2));
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%.0f (%.2f + %.3g %s)", at(SIM_N), a, b, model);
+        }
+    }
+}
