@@ -90,26 +90,6 @@ final class Reductions {
         w(f'                case {t.upper()} -> {name.upper()};\n')
     w('''            };
         }
-
-        /**
-         * The constant named {@code typeName} in lower case ({@code "long"}, {@code "complexf"}):
-         * for callers that still pass type names (today {@code Collectives} and {@code TeamImpl}).
-         */
-        static Elem named(String typeName) {
-            return switch (typeName) {
-''')
-    for t, L, integral in TYPES:
-        w(f'                case "{t}" -> {t.upper()};\n')
-    for name, t, L, size in COMPLEX:
-        w(f'                case "{name}" -> {name.upper()};\n')
-    w('''                default -> throw new IllegalArgumentException(typeName);
-            };
-        }
-    }
-
-    /** Combines {@code n} elements of type {@code typeName} ({@link Elem#named}) at {@code in[inOff..]} into {@code acc[accOff..]}. */
-    static void combine(ReduceOp op, String typeName, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n) {
-        combine(op, Elem.named(typeName), acc, accOff, in, inOff, n);
     }
 
     /** Combines {@code n} elements of {@code elem} at {@code in[inOff..]} into {@code acc[accOff..]}. */

@@ -6,6 +6,7 @@ package io.jshmem.core.coll;
 
 import io.jshmem.ReduceOp;
 import io.jshmem.SymArray;
+import io.jshmem.SymType;
 import io.jshmem.core.comm.Comm;
 import io.jshmem.core.comm.PeState;
 import io.jshmem.core.comm.SymArrayImpl;
@@ -150,8 +151,8 @@ public final class Collectives {
     }
 
     /** {@link ReduceScans#reduceScalar}: one value, through the team's scalar words. */
-    public long reduceScalar(ReduceOp op, String type, String label, int shift, long bits) {
-        return reduceScans.reduceScalar(op, type, label, shift, bits);
+    public long reduceScalar(ReduceOp op, SymType.Kind kind, String label, int shift, long bits) {
+        return reduceScans.reduceScalar(op, kind, label, shift, bits);
     }
 
     public void scan(SymArray<?> dest, SymArray<?> source, long count, boolean inclusive) {

@@ -6,6 +6,7 @@ package io.jshmem.core.coll;
 
 import io.jshmem.ReduceOp;
 import io.jshmem.SymArray;
+import io.jshmem.SymType;
 import io.jshmem.core.comm.Comm;
 import io.jshmem.core.comm.SymArrayImpl;
 import java.lang.foreign.MemorySegment;
@@ -29,13 +30,16 @@ final class ReduceScans extends CollKind {
         SymArrayImpl<?> d = st.check(dest);
         SymArrayImpl<?> s = st.check(source);
         long nbytes = kit.bytes(d, s, count, false, routine);
-        if (op.bitwise() && (d.type.name().equals("float") || d.type.name().equals("double"))) {
+        boolean floating = switch (d.type.kind()) {
+            case FLOAT, DOUBLE -> true;
+            case LONG, INT, SHORT, BYTE, CHAR -> false;
+        };
+        if (op.bitwise() && floating) {
             throw st.error(routine + " is not defined for " + d.type.name() + " (bitwise reductions need an integral type)");
         }
         kit.checkFits(d, nbytes, routine, "dest");
         kit.checkFits(s, nbytes, routine, "source");
-        String type = d.type.name();
-        reduce(op, routine, type, type, d.shift, d.offset, s.offset, count, nbytes);
+        reduce(op, routine, Reductions.Elem.of(d.type.kind()), d.type.name(), d.shift, d.offset, s.offset, count, nbytes);
     }
 
     /**
@@ -49,15 +53,15 @@ final class ReduceScans extends CollKind {
         SymArrayImpl<?> d = st.check(dest);
         SymArrayImpl<?> s = st.check(source);
         long nbytes = kit.bytes(d, s, count, false, routine) << 1;
-        String type = switch (d.type.name()) {
-            case "float" -> "complexf";
-            case "double" -> "complexd";
-            default -> throw st.error(routine + " is defined for float (complexf) and double (complexd) arrays of (re, im)"
-                    + " pairs, not for " + d.type.name());
+        String label = switch (d.type.kind()) { // the element type as the mismatch checks name it
+            case FLOAT -> "complexf";
+            case DOUBLE -> "complexd";
+            case LONG, INT, SHORT, BYTE, CHAR -> throw st.error(routine + " is defined for float (complexf) and double"
+                    + " (complexd) arrays of (re, im) pairs, not for " + d.type.name());
         };
         kit.checkFits(d, nbytes, routine, "dest");
         kit.checkFits(s, nbytes, routine, "source");
-        reduce(op, routine, type, type, d.shift + 1, d.offset, s.offset, count, nbytes);
+        reduce(op, routine, Reductions.Elem.complexOf(d.type.kind()), label, d.shift + 1, d.offset, s.offset, count, nbytes);
     }
 
     /**
@@ -70,13 +74,13 @@ final class ReduceScans extends CollKind {
      * collective, every member calls it with the same operator and type (a scalar call meeting an
      * array reduction is reported as calls that do not match).
      *
-     * @param type the element type ("long", "int", "double")
+     * @param kind the element type ({@code LONG}, {@code INT}, {@code DOUBLE})
      * @param label the type as recorded for mismatch messages and the arguments' hash
      * @param shift log2 of the element size
      * @param bits the value's bits (a double's raw bits, an int sign-extended)
      * @return the result's bits
      */
-    public long reduceScalar(ReduceOp op, String type, String label, int shift, long bits) {
+    public long reduceScalar(ReduceOp op, SymType.Kind kind, String label, int shift, long bits) {
         team.checkLive();
         String routine = Collectives.REDUCE_ROUTINES[op.ordinal()];
         long src = team.scalarOff;
@@ -86,17 +90,17 @@ final class ReduceScans extends CollKind {
         } else {
             Comm.INT.set(st.self, src, (int) bits);
         }
-        reduce(op, routine, type, label, shift, dst, src, 1, 1L << shift);
+        reduce(op, routine, Reductions.Elem.of(kind), label, shift, dst, src, 1, 1L << shift);
         return shift == 3 ? (long) Comm.LONG.get(st.self, dst) : (int) Comm.INT.get(st.self, dst);
     }
 
     /**
-     * A reduction of {@code count} elements of {@code type} ({@link Reductions}), each
+     * A reduction of {@code count} elements of {@code elem} ({@link Reductions}), each
      * {@code 1 << shift} bytes, {@code nbytes} in all, from this PE's heap offset {@code sOff}
      * (the source) into {@code dOff} (the dest), both the same on every member. {@code label}
-     * names the type in the arguments that must match ({@code type}, or the scalar form's).
+     * names the type in the arguments that must match (the array's type name, or the scalar form's).
      */
-    private void reduce(ReduceOp op, String routine, String type, String label, int shift, long dOff, long sOff,
+    private void reduce(ReduceOp op, String routine, Reductions.Elem type, String label, int shift, long dOff, long sOff,
             long count, long nbytes) {
         team.checkSameArgs(routine, "nelems", count, "op (ordinal)", op.ordinal());
         team.begin(SlotProtocol.OP_REDUCE, (count * 131 + op.ordinal()) * 131 + label.hashCode(), -1, count, op.ordinal(), 0, label);
@@ -204,7 +208,7 @@ final class ReduceScans extends CollKind {
      * then allgather ({@link #reducePushed}) takes two; each PE combines all the data instead of
      * half, which costs far less than a hop.
      */
-    private void reduceExchanged(ReduceOp op, String type, int shift, long dOff, long sOff, long count, long nbytes) {
+    private void reduceExchanged(ReduceOp op, Reductions.Elem type, int shift, long dOff, long sOff, long count, long nbytes) {
         long e = team.beginPushRun((int) ((nbytes + TeamSlots.BUF_BYTES - 1) / TeamSlots.BUF_BYTES));
         // The run wraps around the slot's buffers: `head` bytes from buffer(e), the rest from the first buffer.
         long head = Math.min(nbytes, (TeamSlots.PUSH_BUFFERS - (e & (TeamSlots.PUSH_BUFFERS - 1))) * (long) TeamSlots.BUF_BYTES);
@@ -246,7 +250,7 @@ final class ReduceScans extends CollKind {
      * had read its landing area. (Pulled, with three syncs, 64 KiB over UCX/TCP at 4 PEs on 2 cores
      * took 10-30x OSHMEM's time: the gets waited for peers that yielded the core in their waits.)
      */
-    private void reducePushed(ReduceOp op, String type, long dOff, long sOff, long count, int shift) {
+    private void reducePushed(ReduceOp op, Reductions.Elem type, long dOff, long sOff, long count, int shift) {
         int n = team.members.length;
         int me = team.me;
         long perSlice = (TeamSlots.LANDING_BYTES / n) >> shift; // elements of a slice, at most
@@ -296,6 +300,7 @@ final class ReduceScans extends CollKind {
         team.checkSameArgs(routine, "nelems", count);
         team.begin(SlotProtocol.OP_SCAN, (count * 131 + (inclusive ? 1 : 0)) * 131 + d.type.name().hashCode(), -1, count,
                 inclusive ? 1 : 0, 0, d.type.name());
+        Reductions.Elem elem = Reductions.Elem.of(d.type.kind());
         if (push && nbytes <= TeamSlots.BUF_BYTES) {
             kit.algorithm = "push";
             long e = kit.produce(s.offset, nbytes, false);
@@ -304,7 +309,7 @@ final class ReduceScans extends CollKind {
             int upto = inclusive ? team.me + 1 : team.me;
             for (int i = 0; i < upto; i++) {
                 team.awaitArrival(i, e);
-                Reductions.combine(ReduceOp.SUM, d.type.name(), st.self, d.offset, kit.mapped(i), buf, count);
+                Reductions.combine(ReduceOp.SUM, elem, st.self, d.offset, kit.mapped(i), buf, count);
             }
             return;
         }
@@ -322,7 +327,7 @@ final class ReduceScans extends CollKind {
             Collectives.zero(st.self, d.offset, nbytes);
             int upto = inclusive ? team.me + 1 : team.me;
             for (int i = 0; i < upto; i++) {
-                Reductions.combine(ReduceOp.SUM, d.type.name(), st.self, d.offset, st.self, buf + i * nbytes, count);
+                Reductions.combine(ReduceOp.SUM, elem, st.self, d.offset, st.self, buf + i * nbytes, count);
             }
             return;
         }
@@ -332,7 +337,7 @@ final class ReduceScans extends CollKind {
         Collectives.zero(a, 0, nbytes);
         int upto = inclusive ? team.me + 1 : team.me;
         if (upto > 0) {
-            reduceInto(ReduceOp.SUM, d.type.name(), a, s.offset, 0, count, d.shift, upto);
+            reduceInto(ReduceOp.SUM, elem, a, s.offset, 0, count, d.shift, upto);
         }
         team.syncInternal();
         MemorySegment.copy(a, 0, st.self, d.offset, nbytes);
@@ -342,7 +347,7 @@ final class ReduceScans extends CollKind {
      * acc[0..count) = OP over all members of source[from..from+count), combined in team order.
      * Off-node members' inputs are fetched {@link #FETCH_BATCH} at a time, all in flight at once.
      */
-    private void reduceInto(ReduceOp op, String type, MemorySegment a, long from, long accOff, long count, int shift, int n) {
+    private void reduceInto(ReduceOp op, Reductions.Elem type, MemorySegment a, long from, long accOff, long count, int shift, int n) {
         long bytes = count << shift;
         for (int lo = 0; lo < n; lo += FETCH_BATCH) {
             int hi = Math.min(n, lo + FETCH_BATCH);

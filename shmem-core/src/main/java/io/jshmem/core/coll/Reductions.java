@@ -66,30 +66,6 @@ final class Reductions {
                 case DOUBLE -> COMPLEXD;
             };
         }
-
-        /**
-         * The constant named {@code typeName} in lower case ({@code "long"}, {@code "complexf"}):
-         * for callers that still pass type names (today {@code Collectives} and {@code TeamImpl}).
-         */
-        static Elem named(String typeName) {
-            return switch (typeName) {
-                case "long" -> LONG;
-                case "int" -> INT;
-                case "short" -> SHORT;
-                case "byte" -> BYTE;
-                case "char" -> CHAR;
-                case "float" -> FLOAT;
-                case "double" -> DOUBLE;
-                case "complexf" -> COMPLEXF;
-                case "complexd" -> COMPLEXD;
-                default -> throw new IllegalArgumentException(typeName);
-            };
-        }
-    }
-
-    /** Combines {@code n} elements of type {@code typeName} ({@link Elem#named}) at {@code in[inOff..]} into {@code acc[accOff..]}. */
-    static void combine(ReduceOp op, String typeName, MemorySegment acc, long accOff, MemorySegment in, long inOff, long n) {
-        combine(op, Elem.named(typeName), acc, accOff, in, inOff, n);
     }
 
     /** Combines {@code n} elements of {@code elem} at {@code in[inOff..]} into {@code acc[accOff..]}. */

@@ -8,6 +8,7 @@ import io.jshmem.ShmemContext;
 import io.jshmem.ShmemException;
 import io.jshmem.ShmemTeam;
 import io.jshmem.SymArray;
+import io.jshmem.SymType;
 import io.jshmem.TeamConfig;
 import io.jshmem.TeamPair;
 import io.jshmem.core.base.Flight;
@@ -607,21 +608,21 @@ public final class TeamImpl implements ShmemTeam, CollTeam {
 
     private long reduceLong(io.jshmem.ReduceOp op, long value) {
         Flight.Collective ev = collectiveEvent(Collectives.REDUCE_ROUTINES[op.ordinal()], null, Long.BYTES, true);
-        long r = collectives.reduceScalar(op, "long", SCALAR_LONG, 3, value);
+        long r = collectives.reduceScalar(op, SymType.Kind.LONG, SCALAR_LONG, 3, value);
         end(ev);
         return r;
     }
 
     private int reduceInt(io.jshmem.ReduceOp op, int value) {
         Flight.Collective ev = collectiveEvent(Collectives.REDUCE_ROUTINES[op.ordinal()], null, Integer.BYTES, true);
-        int r = (int) collectives.reduceScalar(op, "int", SCALAR_INT, 2, value);
+        int r = (int) collectives.reduceScalar(op, SymType.Kind.INT, SCALAR_INT, 2, value);
         end(ev);
         return r;
     }
 
     private double reduceDouble(io.jshmem.ReduceOp op, double value) {
         Flight.Collective ev = collectiveEvent(Collectives.REDUCE_ROUTINES[op.ordinal()], null, Double.BYTES, true);
-        long r = collectives.reduceScalar(op, "double", SCALAR_DOUBLE, 3, Double.doubleToRawLongBits(value));
+        long r = collectives.reduceScalar(op, SymType.Kind.DOUBLE, SCALAR_DOUBLE, 3, Double.doubleToRawLongBits(value));
         end(ev);
         return Double.longBitsToDouble(r);
     }

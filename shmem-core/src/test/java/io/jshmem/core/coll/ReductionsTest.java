@@ -7,34 +7,32 @@ package io.jshmem.core.coll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.jshmem.ReduceOp;
 import io.jshmem.SymType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
-/** {@link Reductions.Elem}: the element kinds of the kernels, by {@link SymType.Kind} and by name. */
+/** {@link Reductions.Elem}: the element kinds of the kernels, by {@link SymType.Kind}. */
 class ReductionsTest {
     @Test
     void everyKindHasItsKernelsUnderItsName() {
         for (SymType.Kind k : SymType.Kind.values()) {
             Reductions.Elem e = Reductions.Elem.of(k);
             assertEquals(k.name(), e.name());
-            assertSame(e, Reductions.Elem.named(k.name().toLowerCase(Locale.ROOT)));
         }
         assertSame(Reductions.Elem.COMPLEXF, Reductions.Elem.complexOf(SymType.Kind.FLOAT));
         assertSame(Reductions.Elem.COMPLEXD, Reductions.Elem.complexOf(SymType.Kind.DOUBLE));
         assertNull(Reductions.Elem.complexOf(SymType.Kind.LONG));
-        assertSame(Reductions.Elem.COMPLEXF, Reductions.Elem.named("complexf"));
-        assertThrows(IllegalArgumentException.class, () -> Reductions.Elem.named("boolean"));
+        for (SymType.Kind k : java.util.List.of(SymType.Kind.INT, SymType.Kind.SHORT, SymType.Kind.BYTE, SymType.Kind.CHAR)) {
+            assertNull(Reductions.Elem.complexOf(k));
+        }
     }
 
     @Test
-    void combineByKindAndByNameAgree() {
+    void combineRunsTheKernelOfTheElem() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment acc = arena.allocate(32, 8);
             MemorySegment in = arena.allocate(32, 8);
@@ -43,7 +41,7 @@ class ReductionsTest {
                 in.setAtIndex(ValueLayout.JAVA_LONG, i, 100);
             }
             Reductions.combine(ReduceOp.SUM, Reductions.Elem.of(SymType.Kind.LONG), acc, 0, in, 0, 2);
-            Reductions.combine(ReduceOp.MAX, "long", acc, 16, in, 16, 2);
+            Reductions.combine(ReduceOp.MAX, Reductions.Elem.LONG, acc, 16, in, 16, 2);
             assertEquals(110, acc.getAtIndex(ValueLayout.JAVA_LONG, 0));
             assertEquals(111, acc.getAtIndex(ValueLayout.JAVA_LONG, 1));
             assertEquals(100, acc.getAtIndex(ValueLayout.JAVA_LONG, 2));
