@@ -32,11 +32,11 @@ import java.lang.foreign.MemorySegment;
  * receiver's {@code dest} is free once it has entered the call, so it says so (to its parent for a
  * broadcast, to every member for fcollect and alltoall) and the senders put the data straight
  * there, counted; a reduction pushes slices into the members' landing areas and the reduced
- * slices into every dest ({@code ReduceScans.reducePushed}). No sync, and no read that waits for a peer to
+ * slices into every dest ({@link PushedScatterReduce}). No sync, and no read that waits for a peer to
  * serve it: over a network a get completes only when its target progresses, and waiting targets
  * give up the core. A large alltoall on one node whose PEs share cores (contiguous blocks) is
  * pushed into dest too, each block as soon as its receiver has arrived, in whatever order they
- * arrive ({@code AllToAlls.pushAlltoallIntoDest}; writing them only after a sync that all had entered was
+ * arrive ({@link AsArrivedIntoDestAlltoall}; writing them only after a sync that all had entered was
  * measured slower than pulling, 1.1-1.2x).
  *
  * <p><b>Pull</b> (otherwise): after a sync that makes the inputs ready, each member reads what
@@ -51,7 +51,7 @@ import java.lang.foreign.MemorySegment;
  * have entered the call), so the sync after that both delivers the slices and ends the reading of
  * the sources: two syncs instead of three.
  *
- * <p>Each call records the branch it took in {@link #algorithm()} (a string constant), which the
+ * <p>Each call records the algorithm it took in {@link #algorithm()} (its class's constant name), which the
  * JFR {@code jshmem.Collective} event reports: {@code push}, {@code in-place},
  * {@code push-tree}/{@code push-flat} and {@code push-into-dest-tree}/{@code push-into-dest-flat}
  * (broadcasts across nodes, by tree), {@code push-exchange}, {@code push-exchange-run},
@@ -68,7 +68,7 @@ public final class Collectives {
     public static final int TREE_BROADCAST_ABOVE = 8;
     /**
      * Reductions between two members across nodes of up to this many push buffers (64 KiB) are an
-     * exchange of the whole inputs ({@code ReduceScans.reduceExchanged}); at most half the buffers, so that
+     * exchange of the whole inputs ({@link ExchangeRunReduce}); at most half the buffers, so that
      * the run can be reused without a sync in a loop of them.
      */
     static final int EXCHANGE_BUFFERS = TeamSlots.PUSH_BUFFERS / 2;
@@ -76,6 +76,8 @@ public final class Collectives {
     /** The routines' names for messages ("sum_reduce"), by {@link ReduceOp#ordinal()}: built once, not per call. */
     public static final String[] REDUCE_ROUTINES = java.util.Arrays.stream(ReduceOp.values())
             .map(op -> op.name().toLowerCase(java.util.Locale.ROOT) + "_reduce").toArray(String[]::new);
+    /** Pull reductions fetch this many members' inputs at once (staging memory: that many inputs). */
+    private static final int FETCH_BATCH = 8;
     /** A page of zeros, read-only: the source of {@link #zero}. */
     private static final MemorySegment ZEROS = Arena.global().allocate(4096).asReadOnly();
 
@@ -123,8 +125,9 @@ public final class Collectives {
         this.broadcastTree = treeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
         this.broadcasts = new Broadcasts(this, setting, treeBroadcast, family);
         this.collects = new Collects(this, family);
-        this.allToAlls = new AllToAlls(this);
-        this.reduceScans = new ReduceScans(this);
+        Selector.Traits traits = new Selector.Traits(family, st.coreShared, team.linearSync());
+        this.allToAlls = new AllToAlls(this, traits);
+        this.reduceScans = new ReduceScans(this, traits);
     }
 
     // ---------------------------------------------------------------- the routines, by kind
@@ -159,7 +162,7 @@ public final class Collectives {
         reduceScans.scan(dest, source, count, inclusive);
     }
 
-    /** The algorithm the last collective of this PE took, for the JFR event: one of the names assigned in this class. */
+    /** The algorithm the last collective of this PE took, for the JFR event: the {@code name()} of its class. */
     public String algorithm() {
         return algorithm;
     }
@@ -267,9 +270,35 @@ public final class Collectives {
         return e;
     }
 
-    // ---------------------------------------------------------------- alltoall(s)
-
     // ---------------------------------------------------------------- reductions and scans
+
+    /**
+     * acc[0..count) = OP over all members of source[from..from+count), combined in team order.
+     * Off-node members' inputs are fetched {@link #FETCH_BATCH} at a time, all in flight at once.
+     */
+    void reduceInto(ReduceOp op, Reductions.Elem elem, MemorySegment a, long from, long accOff, long count, int shift, int n) {
+        long bytes = count << shift;
+        for (int lo = 0; lo < n; lo += FETCH_BATCH) {
+            int hi = Math.min(n, lo + FETCH_BATCH);
+            MemorySegment tmp = team.allLocal ? null : staging(bytes * (hi - lo)); // only for off-node members
+            for (int i = lo; i < hi; i++) {
+                if (st.comm.direct(team.members[i]) == null) {
+                    fetch(team.members[i], from, tmp, (i - lo) * bytes, bytes);
+                }
+            }
+            fetched();
+            for (int i = lo; i < hi; i++) {
+                MemorySegment peer = st.comm.direct(team.members[i]);
+                MemorySegment src = peer != null ? peer : tmp;
+                long off = peer != null ? from : (i - lo) * bytes;
+                if (i == 0) {
+                    MemorySegment.copy(src, off, a, accOff, bytes);
+                } else {
+                    Reductions.combine(op, elem, a, accOff, src, off, count);
+                }
+            }
+        }
+    }
 
     // ---------------------------------------------------------------- helpers
 

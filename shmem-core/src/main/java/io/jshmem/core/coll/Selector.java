@@ -16,9 +16,10 @@ import java.util.stream.Collectors;
  * shared memory rather than the network transport). The first row that matches wins; the last
  * row of each table matches everything. Every member computes the same shape, so all pick alike.
  *
- * <p>Broadcasts and (f)collects then pick per call by size from {@link #BROADCAST},
- * {@link #FCOLLECT} and {@link #COLLECT}; alltoalls, reductions and scans still choose by data
- * size inside their kind's class (push buffers, landing area, small reductions).
+ * <p>Every collective then picks per call, by size: broadcasts from {@link #BROADCAST},
+ * (f)collects from {@link #FCOLLECT} and {@link #COLLECT}, alltoall(s), reductions and scans from
+ * {@link #ALLTOALL}, {@link #REDUCE} and {@link #SCAN} (whose rows also name team conditions,
+ * {@link Traits}, and call conditions: strides, members, element size).
  */
 public final class Selector {
     /** Up to this many members (all on this node), a sync waits for each member's arrival word directly. */
@@ -175,6 +176,119 @@ public final class Selector {
                     + (TeamSlots.BUF_BYTES - 8) + " B)", (nbytes, n) -> true),
             new CallRow("pull", List.of(), "any size", (nbytes, n) -> true));
 
+    /** Reductions up to this many bytes, pulled, are done whole by every member (one sync fewer). */
+    static final long SMALL_REDUCE_BYTES = 2048;
+
+    /**
+     * What a team's rows of {@link #ALLTOALL}, {@link #REDUCE} and {@link #SCAN} may depend on
+     * besides its family, fixed at team creation: whether this node's PEs share cores, whether
+     * the team's sync is {@link LinearSync} (a caller can then split it and work on each member as
+     * soon as it has arrived).
+     */
+    record Traits(Family family, boolean coreShared, boolean linearSync) {
+    }
+
+    /** A team condition of a row, named for SHMEM_INFO. */
+    record TeamIf(String text, Predicate<Traits> test) {
+    }
+
+    /**
+     * Whether a call fits: its bytes ({@code nbytes}: per member for alltoall, in all for
+     * reductions and scans), the team's members, log2 of the element size, whether both strides
+     * are 1 (alltoall; else true).
+     */
+    @FunctionalInterface
+    interface CallTest {
+        boolean fits(long nbytes, int n, int shift, boolean contiguous);
+    }
+
+    /** A call condition of a row, named for SHMEM_INFO; {@link #and} joins two (nothing allocated per call). */
+    record CallIf(String text, CallTest test) {
+        CallIf and(CallIf o) {
+            CallTest a = test;
+            CallTest b = o.test;
+            return new CallIf(text + ", " + o.text, (nbytes, n, shift, c) -> a.fits(nbytes, n, shift, c) && b.fits(nbytes, n, shift, c));
+        }
+    }
+
+    static final TeamIf ANY_TEAM = new TeamIf("", t -> true);
+    static final TeamIf CORES_SHARED = new TeamIf("PEs share cores", Traits::coreShared);
+    static final TeamIf LINEAR_SYNC = new TeamIf("linear sync", Traits::linearSync);
+    static final CallIf ANY_CALL = new CallIf("any size", (nbytes, n, shift, c) -> true);
+    static final CallIf WITHIN_A_BUFFER = new CallIf("up to " + TeamSlots.BUF_BYTES + " B",
+            (nbytes, n, shift, c) -> nbytes <= TeamSlots.BUF_BYTES);
+    static final CallIf ALL_WITHIN_A_BUFFER = new CallIf("all PEs' within " + TeamSlots.BUF_BYTES + " B",
+            (nbytes, n, shift, c) -> nbytes * n <= TeamSlots.BUF_BYTES);
+    static final CallIf STRIDES_1 = new CallIf("strides 1", (nbytes, n, shift, c) -> c);
+    static final CallIf TWO_PES = new CallIf("2 PEs", (nbytes, n, shift, c) -> n == 2);
+    static final CallIf NOT_TWO_PES = new CallIf("other than 2 PEs", (nbytes, n, shift, c) -> n != 2);
+    static final CallIf MORE_THAN_TWO_PES = new CallIf("more than 2 PEs", (nbytes, n, shift, c) -> n > 2);
+    static final CallIf WITHIN_EXCHANGE_RUN = new CallIf("up to " + Collectives.EXCHANGE_BYTES + " B",
+            (nbytes, n, shift, c) -> nbytes <= Collectives.EXCHANGE_BYTES);
+    static final CallIf LANDING_SLICE_HOLDS_AN_ELEMENT = new CallIf("an element per PE within the "
+            + TeamSlots.LANDING_BYTES + " B landing area", (nbytes, n, shift, c) -> (TeamSlots.LANDING_BYTES / n) >> shift > 0);
+    static final CallIf SMALL_OR_ONE_PE = new CallIf("up to " + SMALL_REDUCE_BYTES + " B or 1 PE",
+            (nbytes, n, shift, c) -> nbytes <= SMALL_REDUCE_BYTES || n == 1);
+
+    /**
+     * A row of {@link #ALLTOALL}, {@link #REDUCE}, {@link #SCAN}: {@code algorithm} for teams of one
+     * of {@code families} (empty: any) for which {@code team} holds, for calls that fit {@code call}.
+     */
+    record KindRow(String algorithm, List<Family> families, TeamIf team, CallIf call) {
+        /** Whether a team of these traits may use this row. */
+        boolean admits(Traits t) {
+            return (families.isEmpty() || families.contains(t.family())) && team.test().test(t);
+        }
+
+        @Override
+        public String toString() {
+            return algorithm + " (" + (families.isEmpty() ? "any family" : families.stream().map(Enum::name)
+                    .collect(Collectors.joining("/"))) + "; " + (team.text().isEmpty() ? "" : team.text() + ", ") + call.text() + ")";
+        }
+    }
+
+    private static KindRow row(String algorithm, List<Family> families, TeamIf team, CallIf call) {
+        return new KindRow(algorithm, families, team, call);
+    }
+
+    private static final List<Family> ON_NODE = List.of(Family.PUSH_ON_NODE);
+    private static final List<Family> ANY_FAMILY = List.of();
+
+    /**
+     * alltoall(s), by family, team and the call's bytes per member and strides: {@code
+     * push-into-dest-as-arrived} (on one node, each block as soon as its receiver has arrived)
+     * reports itself as {@code push-into-dest}, like the one across nodes.
+     */
+    static final List<KindRow> ALLTOALL = List.of(
+            row("push", ON_NODE, ANY_TEAM, ALL_WITHIN_A_BUFFER),
+            row("push-exchange", ACROSS, ANY_TEAM, STRIDES_1.and(ALL_WITHIN_A_BUFFER)),
+            row("push-into-dest", List.of(Family.PUSH_ACROSS), ANY_TEAM, STRIDES_1),
+            row("push-into-dest-as-arrived", ON_NODE, CORES_SHARED, STRIDES_1),
+            row("pull-as-arrived", ANY_FAMILY, LINEAR_SYNC, ANY_CALL),
+            row("pull", ANY_FAMILY, ANY_TEAM, ANY_CALL));
+
+    /** Reductions (array, complex, scalar), by family and the call's bytes, members and element size. */
+    static final List<KindRow> REDUCE = List.of(
+            row("push", ON_NODE, ANY_TEAM, WITHIN_A_BUFFER),
+            row("push-exchange", ACROSS, ANY_TEAM, TWO_PES.and(ALL_WITHIN_A_BUFFER)),
+            row("push-gather-at-0", ACROSS, ANY_TEAM, NOT_TWO_PES.and(ALL_WITHIN_A_BUFFER)),
+            row("push-exchange-run", ACROSS, ANY_TEAM, TWO_PES.and(WITHIN_EXCHANGE_RUN)),
+            row("push-reduce-scatter-allgather", ACROSS, ANY_TEAM, LANDING_SLICE_HOLDS_AN_ELEMENT),
+            row("pull-whole", ANY_FAMILY, ANY_TEAM, SMALL_OR_ONE_PE),
+            row("pull-reduce-scatter-into-dest", ON_NODE, ANY_TEAM, MORE_THAN_TWO_PES),
+            row("pull-reduce-scatter-allgather", ANY_FAMILY, ANY_TEAM, ANY_CALL));
+
+    /** Scans, by family and the call's bytes. */
+    static final List<KindRow> SCAN = List.of(
+            row("push", ON_NODE, ANY_TEAM, WITHIN_A_BUFFER),
+            row("push-to-successors", ACROSS, ANY_TEAM, ALL_WITHIN_A_BUFFER),
+            row("pull", ANY_FAMILY, ANY_TEAM, ANY_CALL));
+
+    /** The rows of {@code table} a team of {@code traits} may use, in order. */
+    static List<KindRow> kindRowsFor(List<KindRow> table, Traits traits) {
+        return table.stream().filter(r -> r.admits(traits)).toList();
+    }
+
     /** The rows of {@code table} a team of {@code family} may use, in order. */
     static List<CallRow> callRowsFor(List<CallRow> table, Family family) {
         return table.stream().filter(r -> r.families().isEmpty() || r.families().contains(family)).toList();
@@ -213,7 +327,8 @@ public final class Selector {
     public static String describe() {
         return "sync: " + text(SYNC) + "\ncollectives: " + text(COLL) + "\nbroadcast tree across nodes: "
                 + text(BROADCAST_TREE) + "\nlarge broadcast tree across nodes: " + text(LARGE_BROADCAST_TREE) + "\nbroadcast: " + text(BROADCAST)
-                + "\nfcollect: " + text(FCOLLECT) + "\ncollect: " + text(COLLECT);
+                + "\nfcollect: " + text(FCOLLECT) + "\ncollect: " + text(COLLECT) + "\nalltoall: " + text(ALLTOALL)
+                + "\nreduce: " + text(REDUCE) + "\nscan: " + text(SCAN);
     }
 
     private static String text(List<?> table) {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link Selector}'s tables pick what the if-chains they replaced picked (issue 36: no change of
  * behaviour), for every setting and for team shapes around each threshold; the chains are
- * written out here as they were in TeamImpl and Collectives (broadcast and collect by size too).
+ * written out here as they were in TeamImpl and Collectives (broadcast and collect by size too;
+ * alltoall, reductions and scans as they were in AllToAlls and ReduceScans).
  */
 class SelectorTest {
     private static final List<String> BARRIER = List.of("auto", "linear", "dissemination", "hierarchical", "central");
@@ -101,6 +102,71 @@ class SelectorTest {
         }
     }
 
+    /** Bytes (per PE for alltoall, in all for reductions and scans) around every threshold of the tables below. */
+    private static final long[] CALL_SIZES = {0, 1, 8, TeamSlots.BUF_BYTES / 4, TeamSlots.BUF_BYTES / 2, TeamSlots.BUF_BYTES - 1,
+        TeamSlots.BUF_BYTES, TeamSlots.BUF_BYTES + 1, Selector.SMALL_REDUCE_BYTES - 1, Selector.SMALL_REDUCE_BYTES,
+        Selector.SMALL_REDUCE_BYTES + 1, Collectives.EXCHANGE_BYTES - 1, Collectives.EXCHANGE_BYTES,
+        Collectives.EXCHANGE_BYTES + 1, TeamSlots.LANDING_BYTES, 1 << 20};
+
+    /**
+     * alltoall(s), reductions and scans: the chains of AllToAlls.alltoall, ReduceScans.reduce and
+     * ReduceScans.scan before their tables, for every collective and barrier setting (the linear
+     * sync), with and without shared cores, sizes, element sizes and strides.
+     */
+    @Test
+    void alltoallReduceAndScanTablesPickAsTheOldChains() {
+        int checked = 0;
+        for (NodeShape s : shapes()) {
+            int n = s.size();
+            for (String c : COLL) {
+                Selector.Family f = Selector.pick(Selector.COLL, c, s);
+                boolean push = f == Selector.Family.PUSH_ON_NODE;
+                boolean pushAcross = f == Selector.Family.PUSH_ACROSS || f == Selector.Family.PUSH_ACROSS_BUFFERS_ONLY;
+                boolean pushIntoDest = f == Selector.Family.PUSH_ACROSS;
+                for (String b : BARRIER) {
+                    boolean linearSync = Selector.pick(Selector.SYNC, b, s).equals("linear");
+                    for (boolean coreShared : new boolean[] {false, true}) {
+                        Selector.Traits t = new Selector.Traits(f, coreShared, linearSync);
+                        List<Selector.KindRow> alltoall = Selector.kindRowsFor(Selector.ALLTOALL, t);
+                        List<Selector.KindRow> reduce = Selector.kindRowsFor(Selector.REDUCE, t);
+                        List<Selector.KindRow> scan = Selector.kindRowsFor(Selector.SCAN, t);
+                        for (long nbytes : CALL_SIZES) {
+                            for (int shift = 0; shift <= 4; shift++) {
+                                String what = c + ", " + b + ", cores shared " + coreShared + ", " + s + ", " + nbytes + " B, shift " + shift;
+                                for (boolean contiguous : new boolean[] {false, true}) {
+                                    String old = push && nbytes * n <= TeamSlots.BUF_BYTES ? "push"
+                                            : pushAcross && contiguous && nbytes * n <= TeamSlots.BUF_BYTES ? "push-exchange"
+                                            : pushIntoDest && contiguous ? "push-into-dest"
+                                            : push && coreShared && contiguous ? "push-into-dest-as-arrived"
+                                            : linearSync ? "pull-as-arrived" : "pull";
+                                    assertEquals(old, firstFit(alltoall, nbytes, n, shift, contiguous), what + ", alltoall, strides 1 " + contiguous);
+                                }
+                                String oldReduce = push && nbytes <= TeamSlots.BUF_BYTES ? "push"
+                                        : pushAcross && nbytes * n <= TeamSlots.BUF_BYTES ? (n == 2 ? "push-exchange" : "push-gather-at-0")
+                                        : pushAcross && n == 2 && nbytes <= Collectives.EXCHANGE_BYTES ? "push-exchange-run"
+                                        : pushAcross && (TeamSlots.LANDING_BYTES / n) >> shift > 0 ? "push-reduce-scatter-allgather"
+                                        : nbytes <= 2048 || n == 1 ? "pull-whole"
+                                        : push && n > 2 ? "pull-reduce-scatter-into-dest"
+                                        : "pull-reduce-scatter-allgather";
+                                assertEquals(oldReduce, firstFit(reduce, nbytes, n, shift, true), what + ", reduce");
+                                String oldScan = push && nbytes <= TeamSlots.BUF_BYTES ? "push"
+                                        : pushAcross && nbytes * n <= TeamSlots.BUF_BYTES ? "push-to-successors"
+                                        : "pull";
+                                assertEquals(oldScan, firstFit(scan, nbytes, n, shift, true), what + ", scan");
+                                checked++;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(checked > 10_000, "checked " + checked);
+    }
+
+    private static String firstFit(List<Selector.KindRow> rows, long nbytes, int n, int shift, boolean contiguous) {
+        return rows.stream().filter(r -> r.call().test().fits(nbytes, n, shift, contiguous)).findFirst().orElseThrow().algorithm();
+    }
+
     private static String firstFit(List<Selector.CallRow> rows, long nbytes, int n) {
         return rows.stream().filter(r -> r.fit().fits(nbytes, n)).findFirst().orElseThrow().algorithm();
     }
@@ -120,6 +186,10 @@ class SelectorTest {
         for (List<Selector.CallRow> table : List.of(Selector.FCOLLECT, Selector.COLLECT)) {
             assertTrue(table.getLast().families().isEmpty() && table.getLast().fit().fits(Long.MAX_VALUE / 2, 1));
         }
-        assertTrue(Selector.describe().lines().count() >= 7, Selector.describe());
+        for (List<Selector.KindRow> table : List.of(Selector.ALLTOALL, Selector.REDUCE, Selector.SCAN)) {
+            Selector.KindRow r = table.getLast();
+            assertTrue(r.families().isEmpty() && r.team() == Selector.ANY_TEAM && r.call() == Selector.ANY_CALL, r.toString());
+        }
+        assertTrue(Selector.describe().lines().count() >= 10, Selector.describe());
     }
 }
