@@ -14,14 +14,14 @@ import java.util.List;
  * that fits the call, as {@link Selector#ALLTOALL} lists them for the team.
  */
 final class AllToAlls extends CollKind {
-    /** The team's algorithms and their rows, in the table's order. */
+    /** The team's algorithms and their call conditions, in the table's order. */
     private final AlltoallAlgorithm[] algorithms;
-    private final Selector.KindRow[] rows;
+    private final Selector.CallTest[] fits;
 
     AllToAlls(Collectives kit, Selector.Traits traits) {
         super(kit);
         List<Selector.KindRow> r = Selector.kindRowsFor(Selector.ALLTOALL, traits);
-        this.rows = r.toArray(Selector.KindRow[]::new);
+        this.fits = r.stream().map(row -> row.call().test()).toArray(Selector.CallTest[]::new);
         this.algorithms = r.stream().map(this::algorithm).toArray(AlltoallAlgorithm[]::new);
     }
 
@@ -58,7 +58,7 @@ final class AllToAlls extends CollKind {
         int shift = Long.numberOfTrailingZeros(unit);
         boolean contiguous = dst == 1 && sst == 1;
         for (int i = 0; ; i++) { // the table's last row takes every call
-            if (rows[i].call().test().fits(nbytes, n, shift, contiguous)) {
+            if (fits[i].fits(nbytes, n, shift, contiguous)) {
                 AlltoallAlgorithm a = algorithms[i];
                 kit.algorithm = a.name();
                 a.alltoall(d, s, dst, sst, nbytes, unit, nbytes / unit);
