@@ -60,7 +60,12 @@ public final class ProcFs {
     }
 
     public Optional<Stat> stat(long pid) {
-        byte[] b = readBytes(file(pid, "stat"));
+        return stat(pid, file(pid, "stat"));
+    }
+
+    /** A stat file of process {@code pid}: its own, or one of its threads' ({@code task/TID/stat}). */
+    private Optional<Stat> stat(long pid, Path statFile) {
+        byte[] b = readBytes(statFile);
         return b == null ? Optional.empty() : parseStat(pid, new String(b, StandardCharsets.UTF_8));
     }
 
@@ -73,8 +78,7 @@ public final class ProcFs {
         boolean runnable = false;
         try (var tasks = Files.newDirectoryStream(file(pid, "task"))) {
             for (Path task : tasks) {
-                byte[] b = readBytes(task.resolve("stat"));
-                Optional<Stat> st = b == null ? Optional.empty() : parseStat(pid, new String(b, StandardCharsets.UTF_8));
+                Optional<Stat> st = stat(pid, task.resolve("stat"));
                 if (st.isEmpty()) {
                     continue; // the thread ended meanwhile
                 }
