@@ -24,6 +24,9 @@ ratio (the kernels' own timed average per iteration), with its range.
                     DIR/SHMEM/Synch_p2p/p2p (their Makefile defaults: see bench/README.md)
   --isx DIR         a checkout of https://github.com/ParRes/ISx with its SHMEM version built:
                     DIR/SHMEM/bin/isx.strong
+  --prk-commit C, --isx-commit C
+                    the commit the sources were taken from, for the summary, when DIR is not a git
+                    checkout (e.g. an exported tree); a git checkout names its own HEAD
   --pes LIST        PE counts (default 1,2,4); over ucx only those >= 2 run
   --rounds R        rounds (default 3; at least 3 for a measurement, 1 for a smoke run)
   --transports LIST shm (shared memory) and/or ucx (UCX over TCP between the PEs of this machine:
@@ -42,7 +45,8 @@ Both sides get the same symmetric heap (1200 MiB per PE: ISx's receive buffer al
 the same binding (bound to cores when PEs <= cores, else unbound) and the originals' own
 warm-up (the first iteration is untimed in every kernel); nothing else is tuned.
 
-Results, in the run directory: results.csv (one row per run), summary.md (the table), run.log.
+Results, in the run directory: results.csv (one row per run), summary.md (the table),
+kernels_<transport>.png (both sides' medians per kernel and PE count), run.log.
 Exit status: 0 if every run verified, 1 if one failed (the table is still written), 2 on bad
 usage, a missing prerequisite or a failed build.
 EOF
@@ -55,6 +59,8 @@ source "$here/lib.sh"
 
 prk=""
 isx=""
+prk_commit=""
+isx_commit=""
 pes_list=()
 rounds=3
 transports=()
@@ -73,6 +79,8 @@ while [[ $# -gt 0 ]]; do
         --rounds=*) rounds=${1#*=} ;;
         --transports|--transport) [[ $# -ge 2 ]] || die "--transports needs a list"; IFS=, read -ra v <<<"$2"; transports+=("${v[@]}"); shift ;;
         --transports=*|--transport=*) IFS=, read -ra v <<<"${1#*=}"; transports+=("${v[@]}") ;;
+        --prk-commit) [[ $# -ge 2 ]] || die "--prk-commit needs a commit"; prk_commit="$2 (as given)"; shift ;;
+        --isx-commit) [[ $# -ge 2 ]] || die "--isx-commit needs a commit"; isx_commit="$2 (as given)"; shift ;;
         --tiny) tiny=1 ;;
         --out) [[ $# -ge 2 ]] || die "--out needs a directory"; out=$2; shift ;;
         --out=*) out=${1#*=} ;;
@@ -145,16 +153,17 @@ jshmem_modules=(shmem-api shmem-core shmem-spawn shmem-ucx shmem-launcher)
 stamp=$root/apps/target/kernels.sh.built # written after a successful build
 need_build=0
 [[ -e $stamp ]] || need_build=1
-for m in "${jshmem_modules[@]}" apps; do
+for m in "${jshmem_modules[@]}" apps shmem-bench; do
     module_jar "$m" >/dev/null || need_build=1
 done
+[[ -f $root/shmem-bench/target/runtime.classpath ]] || need_build=1
 if [[ $need_build -eq 0 ]] &&
     [[ -n $(find "$root/pom.xml" "$root"/shmem-*/pom.xml "$root"/shmem-*/src/main "$root/apps/pom.xml" "$root/apps/src/main" \
-        -newer "$stamp" -type f -print -quit) ]]; then
+        "$root/shmem-bench/pom.xml" "$root/shmem-bench/src/main" -newer "$stamp" -type f -print -quit) ]]; then
     need_build=1
 fi
 if [[ $need_build -eq 1 ]]; then
-    modules=$(IFS=,; echo "${jshmem_modules[*]},apps")
+    modules=$(IFS=,; echo "${jshmem_modules[*]},apps,shmem-bench") # shmem-bench: the plots
     # package, not install: the jars in target/ are used, ~/.m2 stays as it was.
     log "building: mvn -q -Dmaven.test.skip=true package -pl $modules -am"
     (cd "$root" && mvn -q -Dmaven.test.skip=true package -pl "$modules" -am) >&2 || die "build failed"
@@ -166,6 +175,8 @@ snap=$here/build/kernels
 snapshot_jshmem "$snap"
 apps_jar=$snap/app/apps.jar
 cp "$(module_jar apps)" "$apps_jar"
+charts_cp=$snap/app/shmem-bench.jar:$(cat "$root/shmem-bench/target/runtime.classpath")
+cp "$(module_jar shmem-bench)" "$snap/app/shmem-bench.jar"
 jshmem_oshrun=$snap/bin/oshrun
 
 # ---------------------------------------------------------------- one run of each side
@@ -289,8 +300,8 @@ summary=$run_dir/summary.md
     echo
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -r); $rounds round(s)$([[ $tiny -eq 1 ]] && echo ', TINY sizes: a smoke run, not a measurement');"
     echo "jshmem $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(java -version 2>&1 | head -1);"
-    echo "$(oshrun --version 2>&1 | head -1); PRK $(git -C "$prk" rev-parse --short HEAD 2>/dev/null || echo '(not a git checkout)'),"
-    echo "ISx $(git -C "$isx" rev-parse --short HEAD 2>/dev/null || echo '(not a git checkout)'); load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
+    echo "$(oshrun --version 2>&1 | head -1); PRK $(git -C "$prk" rev-parse --short HEAD 2>/dev/null || echo "${prk_commit:-(not a git checkout)}"),"
+    echo "ISx $(git -C "$isx" rev-parse --short HEAD 2>/dev/null || echo "${isx_commit:-(not a git checkout)}"); load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
     echo
     echo "Sizes: stencil ${args[stencil]}, transpose ${args[transpose]}, p2p ${args[p2p]}, isx (strong) ${args[isx]}."
     echo "Time: the kernel's own timed average per iteration (ISx: average total time per iteration"
@@ -339,6 +350,9 @@ done
     fi
     printf '%s\n' "${ratio_lines[@]}"
 } >>"$summary"
+# The plots (kernels_<transport>.png: both sides' medians per kernel and PE count) go next to it.
+"$JAVA_HOME/bin/java" -Djava.awt.headless=true -cp "$charts_cp" io.jshmem.bench.report.KernelCharts \
+    --csv "$csv" --out "$run_dir" >&2 || failures+=("plots")
 
 cat "$summary"
 [[ ${#failures[@]} -eq 0 ]] || exit 1
