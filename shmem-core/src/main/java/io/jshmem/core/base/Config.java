@@ -31,10 +31,11 @@ import java.util.Map;
  * @param atomics          {@link Setting#SHMEM_ATOMICS}
  * @param network          the settings of the network transport and of the PMI bootstraps
  * @param shmPreallocate   {@link Setting#JSHMEM_SHM_PREALLOCATE}
+ * @param reduceAlgorithm  {@link Setting#JSHMEM_REDUCE_ALGORITHM}
  */
 public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, Transport transport,
                      long waitSpinNanos, long waitYieldNanos, BarrierAlgorithm barrierAlgorithm, CollAlgorithm collAlgorithm,
-                     Atomics atomics, Network network, boolean shmPreallocate) {
+                     Atomics atomics, Network network, boolean shmPreallocate, ReduceAlgorithm reduceAlgorithm) {
 
     /** {@link Setting#SHMEM_TRANSPORT}. */
     public enum Transport { AUTO, SHM, UCX }
@@ -47,6 +48,12 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
 
     /** {@link Setting#JSHMEM_COLL_ALGORITHM}. */
     public enum CollAlgorithm { AUTO, PUSH, TREE, PULL }
+
+    /** {@link Setting#JSHMEM_REDUCE_ALGORITHM}: auto, or a row of the reduce table (io.jshmem.core.coll.Selector). */
+    public enum ReduceAlgorithm {
+        AUTO, PUSH, PUSH_EXCHANGE, PUSH_GATHER_AT_0, PUSH_RECURSIVE_DOUBLING, PUSH_EXCHANGE_RUN, PUSH_RABENSEIFNER,
+        PUSH_REDUCE_SCATTER_ALLGATHER, PULL_WHOLE, PULL_REDUCE_SCATTER_INTO_DEST, PULL_REDUCE_SCATTER_ALLGATHER
+    }
 
     /** {@link Setting#JSHMEM_UCX_ERR_MODE}. */
     public enum UcxErrMode { PEER, NONE }
@@ -129,7 +136,8 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 choice(s, Setting.JSHMEM_COLL_ALGORITHM, CollAlgorithm.class),
                 choice(s, Setting.SHMEM_ATOMICS, Atomics.class),
                 Network.from(s),
-                s.on(Setting.JSHMEM_SHM_PREALLOCATE));
+                s.on(Setting.JSHMEM_SHM_PREALLOCATE),
+                choice(s, Setting.JSHMEM_REDUCE_ALGORITHM, ReduceAlgorithm.class));
     }
 
     /** Whether on-node peers are reached through shared memory (false: through the network transport). */
@@ -142,7 +150,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
      * blank: the table's default.
      */
     public static <E extends Enum<E>> E choice(Settings s, Setting setting, Class<E> type) {
-        return Enum.valueOf(type, choice(s, setting).toUpperCase(Locale.ROOT));
+        return Enum.valueOf(type, choice(s, setting).toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 
     /** A choice setting's value in lower case, one of the table's; unset or blank: the default. */

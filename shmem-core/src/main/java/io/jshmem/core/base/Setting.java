@@ -41,6 +41,7 @@ public enum Setting {
     // collectives
     JSHMEM_BARRIER_ALGORITHM(Category.COLLECTIVES, Config.BarrierAlgorithm.class, "team syncs and barriers (auto picks by team size and shape)"),
     JSHMEM_COLL_ALGORITHM(Category.COLLECTIVES, Config.CollAlgorithm.class, "collectives: pushed through per-team buffers or into dest (auto, push, tree) or pulled (pull)"),
+    JSHMEM_REDUCE_ALGORITHM(Category.COLLECTIVES, Config.ReduceAlgorithm.class, "reductions: auto (by team shape and size), or a row of SHMEM_INFO's reduce table, used wherever it can run"),
     // UCX
     JSHMEM_UCX_TIMEOUT(Category.UCX, Kind.SECONDS, "60", "seconds a UCX operation may wait for completion before it fails, naming the peer"),
     JSHMEM_UCX_PROGRESS_SPIN_US(Category.UCX, Kind.MICROS, "auto", "how long the UCX progress thread polls before it sleeps (auto: 50 with a core per PE, else 0)"),
@@ -168,7 +169,8 @@ public enum Setting {
         this.key = null;
         this.category = category;
         this.kind = Kind.CHOICE;
-        this.allowed = Arrays.stream(choices.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT)).toList();
+        // PUSH_GATHER_AT_0 is written push-gather-at-0, as the algorithm tables name it
+        this.allowed = Arrays.stream(choices.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT).replace('_', '-')).toList();
         this.defaultValue = allowed.getFirst();
         this.help = help;
         this.choices = choices;

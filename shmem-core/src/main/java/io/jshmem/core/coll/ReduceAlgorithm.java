@@ -8,11 +8,13 @@ import io.jshmem.ReduceOp;
 
 /**
  * One reduction algorithm, a class each: {@link PushReduce}, {@link ExchangeReduce},
- * {@link GatherAt0Reduce}, {@link ExchangeRunReduce}, {@link PushedScatterReduce},
- * {@link PullWholeReduce}, {@link PullScatterReduce}. The {@link Selector#REDUCE} table says which
- * a team may use, for which calls, in which order; {@link ReduceScans} checks the arguments (array,
- * complex and scalar forms alike), begins the operation and runs the first that fits. Every
- * member combines the inputs in team order, so all get bitwise the same (floating-point) result.
+ * {@link GatherAt0Reduce}, {@link RecursiveDoublingReduce}, {@link ExchangeRunReduce},
+ * {@link RabenseifnerReduce}, {@link PushedScatterReduce}, {@link PullWholeReduce},
+ * {@link PullScatterReduce}. The {@link Selector#REDUCE} table says which a team may use, for which
+ * calls, in which order; {@link ReduceScans} checks the arguments (array, complex and scalar forms
+ * alike), begins the operation and runs the first that fits. Every member combines the inputs in
+ * team order (left to right; recursive doubling and Rabenseifner group them in a tree), so all get
+ * bitwise the same (floating-point) result.
  * Nothing is allocated per call (but the scratch memory, once, when it grows).
  */
 interface ReduceAlgorithm {

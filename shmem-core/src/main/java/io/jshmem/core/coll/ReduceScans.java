@@ -15,7 +15,8 @@ import java.util.List;
  * The reductions (array, complex, scalar) and the scans for one team (what they share:
  * {@link CollKind}): checks the arguments, begins the operation and runs the first of the team's
  * {@link ReduceAlgorithm}s or {@link ScanAlgorithm}s that fits the call, as {@link Selector#REDUCE}
- * and {@link Selector#SCAN} list them for the team.
+ * (after the row JSHMEM_REDUCE_ALGORITHM names, if any: {@link Selector#reduceRowsFor}) and
+ * {@link Selector#SCAN} list them for the team.
  */
 final class ReduceScans extends CollKind {
     /** The team's algorithms and their call conditions, in the tables' order. */
@@ -26,7 +27,7 @@ final class ReduceScans extends CollKind {
 
     ReduceScans(Collectives kit, Selector.Traits traits) {
         super(kit);
-        List<Selector.KindRow> r = Selector.kindRowsFor(Selector.REDUCE, traits);
+        List<Selector.KindRow> r = Selector.reduceRowsFor(traits, Selector.label(st.config.reduceAlgorithm()));
         List<Selector.KindRow> sc = Selector.kindRowsFor(Selector.SCAN, traits);
         this.reduceFits = r.stream().map(row -> row.call().test()).toArray(Selector.CallTest[]::new);
         this.reduceAlgorithms = r.stream().map(this::reduceAlgorithm).toArray(ReduceAlgorithm[]::new);
@@ -40,6 +41,8 @@ final class ReduceScans extends CollKind {
             case "push-exchange" -> new ExchangeReduce(kit);
             case "push-gather-at-0" -> new GatherAt0Reduce(kit);
             case "push-exchange-run" -> new ExchangeRunReduce(kit);
+            case "push-recursive-doubling" -> new RecursiveDoublingReduce(kit);
+            case "push-rabenseifner" -> new RabenseifnerReduce(kit);
             case "push-reduce-scatter-allgather" -> new PushedScatterReduce(kit);
             case "pull-whole" -> new PullWholeReduce(kit);
             case "pull-reduce-scatter-into-dest" -> new PullScatterReduce(kit, true);

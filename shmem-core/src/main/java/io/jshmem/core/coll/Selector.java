@@ -32,7 +32,7 @@ public final class Selector {
      * ...), so that a row and SHMEM_INFO read like the settings reference. Called at team creation only.
      */
     static String label(Enum<?> setting) {
-        return setting.name().toLowerCase(java.util.Locale.ROOT);
+        return setting.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
     /** A row matches whatever the setting. */
@@ -229,6 +229,18 @@ public final class Selector {
             + TeamSlots.LANDING_BYTES + " B landing area", (nbytes, n, shift, c) -> (TeamSlots.LANDING_BYTES / n) >> shift > 0);
     static final CallIf SMALL_OR_ONE_PE = new CallIf("up to " + SMALL_REDUCE_BYTES + " B or 1 PE",
             (nbytes, n, shift, c) -> nbytes <= SMALL_REDUCE_BYTES || n == 1);
+    /**
+     * Across nodes, reductions over up to this many members take a fixed number of hops (gathered at
+     * team PE 0, or slices pushed to every member: O(N) messages at some PE, few at this size);
+     * larger teams recursive doubling or Rabenseifner (log2 N rounds, O(log N) messages per PE).
+     */
+    public static final int FLAT_REDUCE_MAX = 8;
+    static final CallIf FLAT_REDUCE_PES = new CallIf("up to " + FLAT_REDUCE_MAX + " PEs", (nbytes, n, shift, c) -> n <= FLAT_REDUCE_MAX);
+    static final CallIf MORE_THAN_FLAT_REDUCE_PES = new CallIf("more than " + FLAT_REDUCE_MAX + " PEs",
+            (nbytes, n, shift, c) -> n > FLAT_REDUCE_MAX);
+    /** Recursive doubling's inputs (its rounds' and the fold's) all fit one push buffer ({@link RecursiveDoublingReduce}). */
+    static final CallIf ROUNDS_WITHIN_A_BUFFER = new CallIf("(ceil(log2 N) + 1) x the bytes within " + TeamSlots.BUF_BYTES + " B",
+            (nbytes, n, shift, c) -> nbytes * (KnomialTree.ceilLog(n, 2) + 1) <= TeamSlots.BUF_BYTES);
 
     /**
      * A row of {@link #ALLTOALL}, {@link #REDUCE}, {@link #SCAN}: {@code algorithm} for teams of one
@@ -267,16 +279,51 @@ public final class Selector {
             row("pull-as-arrived", ANY_FAMILY, LINEAR_SYNC, ANY_CALL),
             row("pull", ANY_FAMILY, ANY_TEAM, ANY_CALL));
 
-    /** Reductions (array, complex, scalar), by family and the call's bytes, members and element size. */
+    /**
+     * Reductions (array, complex, scalar), by family and the call's bytes, members and element size
+     * (JSHMEM_REDUCE_ALGORITHM=auto). Across nodes, teams of more than {@link #FLAT_REDUCE_MAX}
+     * members take recursive doubling while its rounds' inputs fit a push buffer, else Rabenseifner.
+     */
     static final List<KindRow> REDUCE = List.of(
             row("push", ON_NODE, ANY_TEAM, WITHIN_A_BUFFER),
             row("push-exchange", ACROSS, ANY_TEAM, TWO_PES.and(ALL_WITHIN_A_BUFFER)),
-            row("push-gather-at-0", ACROSS, ANY_TEAM, NOT_TWO_PES.and(ALL_WITHIN_A_BUFFER)),
+            row("push-gather-at-0", ACROSS, ANY_TEAM, NOT_TWO_PES.and(FLAT_REDUCE_PES).and(ALL_WITHIN_A_BUFFER)),
+            row("push-recursive-doubling", ACROSS, ANY_TEAM, MORE_THAN_FLAT_REDUCE_PES.and(ROUNDS_WITHIN_A_BUFFER)),
             row("push-exchange-run", ACROSS, ANY_TEAM, TWO_PES.and(WITHIN_EXCHANGE_RUN)),
+            row("push-rabenseifner", ACROSS, ANY_TEAM, MORE_THAN_FLAT_REDUCE_PES),
             row("push-reduce-scatter-allgather", ACROSS, ANY_TEAM, LANDING_SLICE_HOLDS_AN_ELEMENT),
             row("pull-whole", ANY_FAMILY, ANY_TEAM, SMALL_OR_ONE_PE),
             row("pull-reduce-scatter-into-dest", ON_NODE, ANY_TEAM, MORE_THAN_TWO_PES),
             row("pull-reduce-scatter-allgather", ANY_FAMILY, ANY_TEAM, ANY_CALL));
+
+    /**
+     * Where each reduction algorithm can run at all: JSHMEM_REDUCE_ALGORITHM set to a row's name
+     * puts that row first ({@link #reduceRowsFor}), for the teams and calls it admits here; the
+     * {@link #REDUCE} table takes the others. Every row of REDUCE lies within its row here.
+     */
+    static final List<KindRow> REDUCE_LIMITS = List.of(
+            row("push", ON_NODE, ANY_TEAM, WITHIN_A_BUFFER),
+            row("push-exchange", ACROSS, ANY_TEAM, TWO_PES.and(ALL_WITHIN_A_BUFFER)),
+            row("push-gather-at-0", ACROSS, ANY_TEAM, ALL_WITHIN_A_BUFFER),
+            row("push-recursive-doubling", ACROSS, ANY_TEAM, ROUNDS_WITHIN_A_BUFFER),
+            row("push-exchange-run", ACROSS, ANY_TEAM, TWO_PES.and(WITHIN_EXCHANGE_RUN)),
+            row("push-rabenseifner", ACROSS, ANY_TEAM, ANY_CALL),
+            row("push-reduce-scatter-allgather", ACROSS, ANY_TEAM, LANDING_SLICE_HOLDS_AN_ELEMENT),
+            row("pull-whole", ANY_FAMILY, ANY_TEAM, ANY_CALL),
+            row("pull-reduce-scatter-into-dest", ON_NODE, ANY_TEAM, MORE_THAN_TWO_PES),
+            row("pull-reduce-scatter-allgather", ANY_FAMILY, ANY_TEAM, ANY_CALL));
+
+    /**
+     * The reduction rows a team of {@code traits} uses, in order, under JSHMEM_REDUCE_ALGORITHM
+     * {@code setting} ({@code auto} or a row's name): that row of {@link #REDUCE_LIMITS} first when
+     * the team admits it, then {@link #REDUCE}'s.
+     */
+    static List<KindRow> reduceRowsFor(Traits traits, String setting) {
+        List<KindRow> rows = new java.util.ArrayList<>(kindRowsFor(REDUCE_LIMITS, traits).stream()
+                .filter(r -> r.algorithm().equals(setting)).toList());
+        rows.addAll(kindRowsFor(REDUCE, traits));
+        return List.copyOf(rows);
+    }
 
     /** Scans, by family and the call's bytes. */
     static final List<KindRow> SCAN = List.of(
@@ -328,7 +375,8 @@ public final class Selector {
         return "sync: " + text(SYNC) + "\ncollectives: " + text(COLL) + "\nbroadcast tree across nodes: "
                 + text(BROADCAST_TREE) + "\nlarge broadcast tree across nodes: " + text(LARGE_BROADCAST_TREE) + "\nbroadcast: " + text(BROADCAST)
                 + "\nfcollect: " + text(FCOLLECT) + "\ncollect: " + text(COLLECT) + "\nalltoall: " + text(ALLTOALL)
-                + "\nreduce: " + text(REDUCE) + "\nscan: " + text(SCAN);
+                + "\nreduce: " + text(REDUCE) + "\nreduce by JSHMEM_REDUCE_ALGORITHM (that row first, where it can run): "
+                + text(REDUCE_LIMITS) + "\nscan: " + text(SCAN);
     }
 
     private static String text(List<?> table) {

@@ -84,13 +84,15 @@ public final class InfoReport {
                     + " PEs across nodes, one per node: gathered at team PE 0, released from there; else dissemination)";
             case JSHMEM_COLL_ALGORITHM -> label(c.collAlgorithm()) + " (auto, push, tree: through per-team buffers up to "
                     + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
-                    + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast; exchanged between 2 PEs),"
+                    + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast; exchanged between 2 PEs;"
+                    + " reductions over more than " + io.jshmem.core.coll.Selector.FLAT_REDUCE_MAX + " PEs by recursive doubling),"
                     + " broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
                     + " PEs, or above the buffers from 3 PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
                     + " into every PE's dest, larger broadcasts there are read from the root's source in place, larger alltoalls there"
                     + " put into each receiver's dest once it has entered where PEs share cores; larger collectives across nodes push into the receivers' dest once they have"
                     + " entered (reductions: slices into a " + TeamSlots.LANDING_BYTES / 1024 + " KiB landing area per round,"
-                    + " results into every dest; 2 PEs exchange inputs up to " + Collectives.EXCHANGE_BYTES / 1024 + " KiB), no sync; else pull)";
+                    + " results into every dest; over " + io.jshmem.core.coll.Selector.FLAT_REDUCE_MAX + " PEs Rabenseifner's reduce-scatter"
+                    + " and allgather, log2 N rounds each; 2 PEs exchange inputs up to " + Collectives.EXCHANGE_BYTES / 1024 + " KiB), no sync; else pull)";
             case SHMEM_ATOMICS -> label(c.atomics()) + " (auto: CPU atomics on this node's PEs unless the network"
                     + " transport's atomics are not atomic with them, as with InfiniBand/RoCE device atomics; transport:"
                     + " every atomic through the network transport)";

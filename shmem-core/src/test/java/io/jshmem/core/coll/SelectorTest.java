@@ -128,7 +128,7 @@ class SelectorTest {
                     for (boolean coreShared : new boolean[] {false, true}) {
                         Selector.Traits t = new Selector.Traits(f, coreShared, linearSync);
                         List<Selector.KindRow> alltoall = Selector.kindRowsFor(Selector.ALLTOALL, t);
-                        List<Selector.KindRow> reduce = Selector.kindRowsFor(Selector.REDUCE, t);
+                        List<Selector.KindRow> reduce = Selector.reduceRowsFor(t, "auto");
                         List<Selector.KindRow> scan = Selector.kindRowsFor(Selector.SCAN, t);
                         for (long nbytes : CALL_SIZES) {
                             for (int shift = 0; shift <= 4; shift++) {
@@ -148,7 +148,11 @@ class SelectorTest {
                                         : nbytes <= 2048 || n == 1 ? "pull-whole"
                                         : push && n > 2 ? "pull-reduce-scatter-into-dest"
                                         : "pull-reduce-scatter-allgather";
-                                assertEquals(oldReduce, firstFit(reduce, nbytes, n, shift, true), what + ", reduce");
+                                // Issue 36: across nodes, teams over 8 PEs reduce in log2 N rounds instead.
+                                String newReduce = pushAcross && n > 8
+                                        ? nbytes * (ceilLog2(n) + 1) <= TeamSlots.BUF_BYTES ? "push-recursive-doubling" : "push-rabenseifner"
+                                        : oldReduce;
+                                assertEquals(newReduce, firstFit(reduce, nbytes, n, shift, true), what + ", reduce");
                                 String oldScan = push && nbytes <= TeamSlots.BUF_BYTES ? "push"
                                         : pushAcross && nbytes * n <= TeamSlots.BUF_BYTES ? "push-to-successors"
                                         : "pull";
@@ -161,6 +165,59 @@ class SelectorTest {
             }
         }
         assertTrue(checked > 10_000, "checked " + checked);
+    }
+
+    static int ceilLog2(int n) {
+        return 32 - Integer.numberOfLeadingZeros(n - 1);
+    }
+
+    /**
+     * JSHMEM_REDUCE_ALGORITHM: each value but auto names a row of REDUCE_LIMITS and the other way
+     * round; a value puts its algorithm first wherever that can run (written out here for the new
+     * rows) and leaves every other call to the auto table; and the auto table never picks an
+     * algorithm outside its limits.
+     */
+    @Test
+    void reduceSettingPutsItsRowFirstWhereItCanRun() {
+        List<String> values = java.util.Arrays.stream(io.jshmem.core.base.Config.ReduceAlgorithm.values()).map(Selector::label).toList();
+        assertEquals("auto", values.getFirst());
+        assertEquals(values.subList(1, values.size()).stream().sorted().toList(),
+                Selector.REDUCE_LIMITS.stream().map(Selector.KindRow::algorithm).sorted().toList());
+        assertEquals(Selector.REDUCE.stream().map(Selector.KindRow::algorithm).sorted().toList(),
+                Selector.REDUCE_LIMITS.stream().map(Selector.KindRow::algorithm).sorted().toList());
+        int forced = 0;
+        for (NodeShape s : shapes()) {
+            int n = s.size();
+            for (String c : COLL) {
+                Selector.Family f = Selector.pick(Selector.COLL, c, s);
+                boolean across = f == Selector.Family.PUSH_ACROSS || f == Selector.Family.PUSH_ACROSS_BUFFERS_ONLY;
+                Selector.Traits t = new Selector.Traits(f, false, false);
+                List<Selector.KindRow> auto = Selector.reduceRowsFor(t, "auto");
+                for (long nbytes : CALL_SIZES) {
+                    for (int sh = 0; sh <= 4; sh++) {
+                        int shift = sh;
+                        String picked = firstFit(auto, nbytes, n, shift, true);
+                        Selector.KindRow limit = Selector.REDUCE_LIMITS.stream().filter(r -> r.algorithm().equals(picked)).findFirst().orElseThrow();
+                        String what = c + ", " + s + ", " + nbytes + " B, shift " + shift;
+                        assertTrue(limit.admits(t) && limit.call().test().fits(nbytes, n, shift, true), what + ": auto picks " + picked
+                                + " outside its limits");
+                        for (String v : values) {
+                            boolean can = switch (v) {
+                                case "auto" -> false;
+                                case "push-recursive-doubling" -> across && nbytes * (ceilLog2(n) + 1) <= TeamSlots.BUF_BYTES;
+                                case "push-rabenseifner" -> across;
+                                default -> Selector.REDUCE_LIMITS.stream().anyMatch(r -> r.algorithm().equals(v) && r.admits(t)
+                                        && r.call().test().fits(nbytes, n, shift, true));
+                            };
+                            assertEquals(can ? v : picked, firstFit(Selector.reduceRowsFor(t, v), nbytes, n, shift, true),
+                                    what + ", JSHMEM_REDUCE_ALGORITHM=" + v);
+                            forced += can ? 1 : 0;
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(forced > 1000, "forced " + forced);
     }
 
     private static String firstFit(List<Selector.KindRow> rows, long nbytes, int n, int shift, boolean contiguous) {
@@ -186,10 +243,10 @@ class SelectorTest {
         for (List<Selector.CallRow> table : List.of(Selector.FCOLLECT, Selector.COLLECT)) {
             assertTrue(table.getLast().families().isEmpty() && table.getLast().fit().fits(Long.MAX_VALUE / 2, 1));
         }
-        for (List<Selector.KindRow> table : List.of(Selector.ALLTOALL, Selector.REDUCE, Selector.SCAN)) {
+        for (List<Selector.KindRow> table : List.of(Selector.ALLTOALL, Selector.REDUCE, Selector.REDUCE_LIMITS, Selector.SCAN)) {
             Selector.KindRow r = table.getLast();
             assertTrue(r.families().isEmpty() && r.team() == Selector.ANY_TEAM && r.call() == Selector.ANY_CALL, r.toString());
         }
-        assertTrue(Selector.describe().lines().count() >= 10, Selector.describe());
+        assertTrue(Selector.describe().lines().count() >= 11, Selector.describe());
     }
 }

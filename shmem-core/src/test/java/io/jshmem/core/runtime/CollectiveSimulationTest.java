@@ -52,10 +52,10 @@ class CollectiveSimulationTest {
      */
     private static final Map<String, Integer> GAPS = Map.of(
             // one push (2 messages) to every other member: 2 (n - 1) at every PE, not Bruck's O(log n)
-            "alltoall 8 B", 64,
-            // gathered at PE 0 up a tree only while n x 8 B fits a push buffer (8 KiB); above, a
-            // reduce-scatter + allgather pushing to every member (and above 8,192 PEs a pull from every member)
-            "sum_reduce 8 B", 1025);
+            "alltoall 8 B", 64);
+
+    /** Cases held to the bound on the busiest PE's messages but not on rounds (large data: rounds per chunk). */
+    private static final Set<String> MESSAGES_BOUNDED = Set.of("sum_reduce 64 KiB");
 
     /** One collective call, run on every PE. */
     private interface Call {
@@ -181,7 +181,8 @@ class CollectiveSimulationTest {
     }
 
     private static boolean meets(Row r) {
-        boolean rounds = r.name.equals("fcollect") || r.name.equals("alltoall") || r.steps <= roundBound(r.n);
+        boolean rounds = r.name.equals("fcollect") || r.name.equals("alltoall") || MESSAGES_BOUNDED.contains(r.key())
+                || r.steps <= roundBound(r.n);
         return rounds && r.busiestMessages <= messageBound(r.n);
     }
 
@@ -206,7 +207,7 @@ class CollectiveSimulationTest {
             for (Row r : rs) {
                 assertTrue(r.busiestEndpoints <= r.n - perNode, "endpoints are PEs on other nodes: " + r);
             }
-            if (!c.bounded) {
+            if (!c.bounded && !MESSAGES_BOUNDED.contains(last.key())) {
                 continue;
             }
             for (Row r : rs) {
@@ -225,7 +226,7 @@ class CollectiveSimulationTest {
                 double[] x = rs.stream().mapToDouble(r -> r.n).toArray();
                 double steps = Fit.best(x, rs.stream().mapToDouble(r -> r.steps).toArray()).at(SIM_N);
                 double messages = Fit.best(x, rs.stream().mapToDouble(r -> r.busiestMessages).toArray()).at(SIM_N);
-                boolean roundsBounded = !(last.name.equals("fcollect") || last.name.equals("alltoall"));
+                boolean roundsBounded = !(last.name.equals("fcollect") || last.name.equals("alltoall") || MESSAGES_BOUNDED.contains(last.key()));
                 if ((roundsBounded && steps > roundBound((int) SIM_N) + 0.5) || messages > messageBound((int) SIM_N) + 0.5) {
                     failures.add(last.key() + " extrapolated to N = 65,536 misses the bounds: " + Math.round(steps) + " steps, "
                             + Math.round(messages) + " messages at the busiest PE");

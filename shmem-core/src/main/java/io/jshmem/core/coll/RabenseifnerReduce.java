@@ -1,0 +1,119 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.coll;
+
+import io.jshmem.ReduceOp;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * {@code push-rabenseifner}: a large reduction across nodes, Rabenseifner's way over
+ * {@link RecursiveDoubling}'s schedule: a reduce-scatter by recursive halving, then an allgather
+ * by recursive doubling, in chunks that fit the landing area ({@link TeamSlots#LANDING_BYTES},
+ * half of it when the team folds). 2 log2 N pushes per PE and chunk, each PE sending and
+ * combining about twice the data once in all, whatever N; no sync.
+ *
+ * <p>The p2 virtual ranks own the chunk's p2 blocks by position: rank v owns position
+ * {@code reverse(v)} (its bits read backwards), so that in reduce-scatter round k, with partner
+ * {@code v ^ (1 << k)}, the two halve the range they share by position bit {@code log2 p2 - 1 - k}
+ * and each pushes the half the other keeps, from its dest (its source in round 0), into the other's
+ * landing area; the receiver combines it with its own, the lower group's first (a partial result
+ * then always covers a run of consecutive team PEs, combined in team order), into its dest. Each
+ * round's input lands after the previous round's (the two partners agree where: they have kept the
+ * same ranges so far). The allgather runs the rounds backwards, each PE pushing the part of the
+ * result it has straight into its partner's dest, which is free: the partner pushed to this PE
+ * before, so it has entered the call, and it no longer reads that part. An extra pushes its chunk
+ * into its survivor's landing area (after the rounds' inputs) first and gets the result into its
+ * dest at the end.
+ *
+ * <p>Two epochs a chunk, whose counters count the pushes by round ({@link RoundPushes}): the
+ * first the fold and the reduce-scatter, the second the allgather and the result to the extra.
+ * The landing area is free at the start of a chunk: a member starts one only with the whole result
+ * of the one before, each of whose parts was sent after its member had read its landing area.
+ */
+final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
+    private final RecursiveDoubling rd;
+
+    RabenseifnerReduce(Collectives kit) {
+        super(kit);
+        this.rd = new RecursiveDoubling(team.members.length);
+    }
+
+    @Override
+    public String name() {
+        return "push-rabenseifner";
+    }
+
+    /** The first element of position {@code x} (0 to p2) of a chunk of {@code c} elements. */
+    private long at(long c, long x) {
+        return c * x / rd.p2;
+    }
+
+    @Override
+    public void reduce(ReduceOp op, Reductions.Elem elem, int shift, long dOff, long sOff, long count, long nbytes) {
+        int me = team.me;
+        int rounds = rd.rounds;
+        boolean extra = rd.extra(me);
+        boolean survivor = rd.survivor(me);
+        int v = extra ? 0 : rd.virtual(me);
+        long p = rounds == 0 ? 0 : Integer.reverse(v) >>> 32 - rounds; // the position this PE owns after the reduce-scatter
+        long chunk = ((long) TeamSlots.LANDING_BYTES >> (rd.rem > 0 ? 1 : 0)) >> shift;
+        long landing = team.landingOff;
+        long foldAt = landing + (chunk << shift); // an extra's chunk, after the rounds' inputs (under a chunk in all)
+        long base = 0;
+        do {
+            long c = Math.min(chunk, count - base);
+            long d = dOff + (base << shift);
+            long s = sOff + (base << shift);
+            long e1 = team.beginPush(); // the fold, the reduce-scatter
+            long e2 = team.beginPush(); // the allgather, the result to the extra
+            if (extra) {
+                RoundPushes.push(team, me + 1, e1, 0, foldAt, s, c << shift);
+                RoundPushes.await(team, e2, rounds, me + 1);
+                RoundPushes.received(team, e2, 1 << rounds);
+            } else {
+                long mine = s; // this PE's partial result: its source until it has combined one
+                if (survivor) {
+                    RoundPushes.await(team, e1, 0, me - 1);
+                    RecursiveDoublingReduce.combineInOrder(st, op, elem, d, s, foldAt, c, c << shift, false);
+                    mine = d;
+                }
+                long got = landing; // where this round's input lands
+                for (int k = 0; k < rounds; k++) {
+                    int b = rounds - 1 - k; // the position bit the two halve by
+                    long keep = p >> b << b;
+                    long give = keep ^ 1L << b;
+                    long kLo = at(c, keep);
+                    long kHi = at(c, keep + (1L << b));
+                    long gLo = at(c, give);
+                    int partner = rd.partner(v, k);
+                    RoundPushes.push(team, partner, e1, k + 1, got, mine + (gLo << shift), (at(c, give + (1L << b)) - gLo) << shift);
+                    RoundPushes.await(team, e1, k + 1, partner);
+                    RecursiveDoublingReduce.combineInOrder(st, op, elem, d + (kLo << shift), mine + (kLo << shift), got, kHi - kLo,
+                            (kHi - kLo) << shift, (v & 1 << k) == 0);
+                    mine = d;
+                    got += (kHi - kLo) << shift;
+                }
+                if (mine != d) { // a team of one
+                    MemorySegment.copy(st.self, mine, st.self, d, c << shift);
+                }
+                for (int j = 0; j < rounds; j++) { // this PE has the result at positions [own, own + 2^j)
+                    long own = p >> j << j;
+                    long lo = at(c, own);
+                    int partner = rd.partner(v, rounds - 1 - j);
+                    RoundPushes.push(team, partner, e2, j, d + (lo << shift), d + (lo << shift), (at(c, own + (1L << j)) - lo) << shift);
+                    RoundPushes.await(team, e2, j, partner);
+                }
+                if (survivor) {
+                    RoundPushes.push(team, me - 1, e2, rounds, d, d, c << shift);
+                }
+                RoundPushes.received(team, e1, (1 << rounds + 1) - 2 | (survivor ? 1 : 0));
+                RoundPushes.received(team, e2, (1 << rounds) - 1);
+            }
+            // Every member has begun e2 (before its first push) and finished its reduce-scatter.
+            team.receivedFromAll(e2);
+            base += c;
+        } while (base < count);
+    }
+}

@@ -1,0 +1,86 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.coll;
+
+import io.jshmem.ReduceOp;
+import io.jshmem.core.comm.PeState;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * {@code push-recursive-doubling}: a small reduction across nodes ({@link RecursiveDoubling}'s
+ * schedule): in round k each virtual rank pushes its partial result (in its dest) into its
+ * partner's push buffer of the epoch, at place k + 1, and combines the partner's into it, the
+ * lower group's first, so that both get bitwise the same value and every member the team-order
+ * result. An extra pushes its input to place 0 of its survivor first and gets the result there at
+ * the end. log2 N rounds (two more when N is not a power of two), log2 N pushes per PE, no sync;
+ * the buffer holds (rounds + 1) inputs ({@link Selector#ROUNDS_WITHIN_A_BUFFER}). Pushes are
+ * counted by round ({@link RoundPushes}): a later round's partner may come first.
+ */
+final class RecursiveDoublingReduce extends CollKind implements ReduceAlgorithm {
+    private final RecursiveDoubling rd;
+
+    RecursiveDoublingReduce(Collectives kit) {
+        super(kit);
+        this.rd = new RecursiveDoubling(team.members.length);
+    }
+
+    @Override
+    public String name() {
+        return "push-recursive-doubling";
+    }
+
+    @Override
+    public void reduce(ReduceOp op, Reductions.Elem elem, int shift, long dOff, long sOff, long count, long nbytes) {
+        int me = team.me;
+        long e = team.beginPush();
+        long buf = team.buffer(e);
+        if (rd.extra(me)) {
+            RoundPushes.push(team, me + 1, e, 0, buf, sOff, nbytes);
+            RoundPushes.await(team, e, 0, me + 1);
+            MemorySegment.copy(st.self, buf, st.self, dOff, nbytes);
+            RoundPushes.received(team, e, 1);
+            team.receivedFromAll(e); // the result holds every member's input of epoch e
+            return;
+        }
+        if (rd.survivor(me)) {
+            RoundPushes.await(team, e, 0, me - 1);
+            combineInOrder(st, op, elem, dOff, sOff, buf, count, nbytes, false);
+        } else if (dOff != sOff) {
+            MemorySegment.copy(st.self, sOff, st.self, dOff, nbytes);
+        }
+        int v = rd.virtual(me);
+        for (int k = 0; k < rd.rounds; k++) {
+            int partner = rd.partner(v, k);
+            long at = buf + (k + 1) * nbytes;
+            RoundPushes.push(team, partner, e, k + 1, at, dOff, nbytes);
+            RoundPushes.await(team, e, k + 1, partner);
+            combineInOrder(st, op, elem, dOff, dOff, at, count, nbytes, (v & 1 << k) == 0);
+        }
+        if (rd.survivor(me)) {
+            RoundPushes.push(team, me - 1, e, 0, buf, dOff, nbytes);
+        }
+        RoundPushes.received(team, e, (1 << rd.rounds + 1) - 2 | (rd.survivor(me) ? 1 : 0));
+        team.receivedFromAll(e);
+    }
+
+    /**
+     * The heap at {@code dOff} gets {@code count} elements of mine (at {@code mine}, which may be
+     * {@code dOff}) combined with theirs (at {@code theirs}, a place this PE received them into and may
+     * overwrite): mine OP theirs when {@code mineFirst}, else theirs OP mine, in that order, so that
+     * the PE on the other side, combining the same two the other way round, gets the same bits.
+     */
+    static void combineInOrder(PeState st, ReduceOp op, Reductions.Elem elem, long dOff, long mine, long theirs, long count,
+            long nbytes, boolean mineFirst) {
+        if (mineFirst) {
+            if (mine != dOff) {
+                MemorySegment.copy(st.self, mine, st.self, dOff, nbytes);
+            }
+            Reductions.combine(op, elem, st.self, dOff, st.self, theirs, count);
+        } else {
+            Reductions.combine(op, elem, st.self, theirs, st.self, mine, count);
+            MemorySegment.copy(st.self, theirs, st.self, dOff, nbytes);
+        }
+    }
+}
