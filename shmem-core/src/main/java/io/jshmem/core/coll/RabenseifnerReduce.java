@@ -27,17 +27,23 @@ import java.lang.foreign.MemorySegment;
  * into its survivor's landing area (after the rounds' inputs) first and gets the result into its
  * dest at the end.
  *
- * <p>Two epochs a chunk, whose counters count the pushes by round ({@link RoundPushes}): the
- * first the fold and the reduce-scatter, the second the allgather and the result to the extra.
- * The landing area is free at the start of a chunk: a member starts one only with the whole result
- * of the one before, each of whose parts was sent after its member had read its landing area.
+ * <p>An epoch a chunk, and a word per round ({@link RoundPushes}: the fold and the reduce-scatter's,
+ * the allgather's and the result to the extra); no push buffer, so never a sync. The landing area
+ * is free at the start of a chunk: a member starts one only with the whole result of the one
+ * before, each of whose parts was sent after its member had read its landing area.
  */
 final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
     private final RecursiveDoubling rd;
+    /** Word 0: the fold; word k + 1: reduce-scatter round k. */
+    private final RoundPushes scatter;
+    /** Word j: allgather round j; word log2 p2: the result to the extra. */
+    private final RoundPushes gather;
 
     RabenseifnerReduce(Collectives kit) {
         super(kit);
         this.rd = new RecursiveDoubling(team.members.length);
+        this.scatter = new RoundPushes(team, 32, 32);
+        this.gather = new RoundPushes(team, 64, 32);
     }
 
     @Override
@@ -66,16 +72,14 @@ final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
             long c = Math.min(chunk, count - base);
             long d = dOff + (base << shift);
             long s = sOff + (base << shift);
-            long e1 = team.beginPush(); // the fold, the reduce-scatter
-            long e2 = team.beginPush(); // the allgather, the result to the extra
+            long e = team.beginEntered(); // no push buffer: no sync
             if (extra) {
-                RoundPushes.push(team, me + 1, e1, 0, foldAt, s, c << shift);
-                RoundPushes.await(team, e2, rounds, me + 1);
-                RoundPushes.received(team, e2, 1 << rounds);
+                scatter.push(me + 1, e, 0, foldAt, s, c << shift);
+                gather.await(e, rounds, me + 1);
             } else {
                 long mine = s; // this PE's partial result: its source until it has combined one
                 if (survivor) {
-                    RoundPushes.await(team, e1, 0, me - 1);
+                    scatter.await(e, 0, me - 1);
                     RecursiveDoublingReduce.combineInOrder(st, op, elem, d, s, foldAt, c, c << shift, false);
                     mine = d;
                 }
@@ -88,8 +92,8 @@ final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
                     long kHi = at(c, keep + (1L << b));
                     long gLo = at(c, give);
                     int partner = rd.partner(v, k);
-                    RoundPushes.push(team, partner, e1, k + 1, got, mine + (gLo << shift), (at(c, give + (1L << b)) - gLo) << shift);
-                    RoundPushes.await(team, e1, k + 1, partner);
+                    scatter.push(partner, e, k + 1, got, mine + (gLo << shift), (at(c, give + (1L << b)) - gLo) << shift);
+                    scatter.await(e, k + 1, partner);
                     RecursiveDoublingReduce.combineInOrder(st, op, elem, d + (kLo << shift), mine + (kLo << shift), got, kHi - kLo,
                             (kHi - kLo) << shift, (v & 1 << k) == 0);
                     mine = d;
@@ -102,17 +106,15 @@ final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
                     long own = p >> j << j;
                     long lo = at(c, own);
                     int partner = rd.partner(v, rounds - 1 - j);
-                    RoundPushes.push(team, partner, e2, j, d + (lo << shift), d + (lo << shift), (at(c, own + (1L << j)) - lo) << shift);
-                    RoundPushes.await(team, e2, j, partner);
+                    gather.push(partner, e, j, d + (lo << shift), d + (lo << shift), (at(c, own + (1L << j)) - lo) << shift);
+                    gather.await(e, j, partner);
                 }
                 if (survivor) {
-                    RoundPushes.push(team, me - 1, e2, rounds, d, d, c << shift);
+                    gather.push(me - 1, e, rounds, d, d, c << shift);
                 }
-                RoundPushes.received(team, e1, (1 << rounds + 1) - 2 | (survivor ? 1 : 0));
-                RoundPushes.received(team, e2, (1 << rounds) - 1);
             }
-            // Every member has begun e2 (before its first push) and finished its reduce-scatter.
-            team.receivedFromAll(e2);
+            // Every member has entered e (the result holds its chunk) and finished its reduce-scatter.
+            team.receivedFromAll(e);
             base += c;
         } while (base < count);
     }

@@ -15,15 +15,18 @@ import java.lang.foreign.MemorySegment;
  * lower group's first, so that both get bitwise the same value and every member the team-order
  * result. An extra pushes its input to place 0 of its survivor first and gets the result there at
  * the end. log2 N rounds (two more when N is not a power of two), log2 N pushes per PE, no sync;
- * the buffer holds (rounds + 1) inputs ({@link Selector#ROUNDS_WITHIN_A_BUFFER}). Pushes are
- * counted by round ({@link RoundPushes}): a later round's partner may come first.
+ * the buffer holds (rounds + 1) inputs ({@link Selector#ROUNDS_WITHIN_A_BUFFER}). Each round's
+ * push raises its own word ({@link RoundPushes}): a later round's partner may come first.
  */
 final class RecursiveDoublingReduce extends CollKind implements ReduceAlgorithm {
     private final RecursiveDoubling rd;
+    /** Word 0: the fold (in at a survivor, out at an extra); word k + 1: round k. */
+    private final RoundPushes words;
 
     RecursiveDoublingReduce(Collectives kit) {
         super(kit);
         this.rd = new RecursiveDoubling(team.members.length);
+        this.words = new RoundPushes(team, 0, 32);
     }
 
     @Override
@@ -37,15 +40,14 @@ final class RecursiveDoublingReduce extends CollKind implements ReduceAlgorithm 
         long e = team.beginPush();
         long buf = team.buffer(e);
         if (rd.extra(me)) {
-            RoundPushes.push(team, me + 1, e, 0, buf, sOff, nbytes);
-            RoundPushes.await(team, e, 0, me + 1);
+            words.push(me + 1, e, 0, buf, sOff, nbytes);
+            words.await(e, 0, me + 1);
             MemorySegment.copy(st.self, buf, st.self, dOff, nbytes);
-            RoundPushes.received(team, e, 1);
             team.receivedFromAll(e); // the result holds every member's input of epoch e
             return;
         }
         if (rd.survivor(me)) {
-            RoundPushes.await(team, e, 0, me - 1);
+            words.await(e, 0, me - 1);
             combineInOrder(st, op, elem, dOff, sOff, buf, count, nbytes, false);
         } else if (dOff != sOff) {
             MemorySegment.copy(st.self, sOff, st.self, dOff, nbytes);
@@ -54,14 +56,13 @@ final class RecursiveDoublingReduce extends CollKind implements ReduceAlgorithm 
         for (int k = 0; k < rd.rounds; k++) {
             int partner = rd.partner(v, k);
             long at = buf + (k + 1) * nbytes;
-            RoundPushes.push(team, partner, e, k + 1, at, dOff, nbytes);
-            RoundPushes.await(team, e, k + 1, partner);
+            words.push(partner, e, k + 1, at, dOff, nbytes);
+            words.await(e, k + 1, partner);
             combineInOrder(st, op, elem, dOff, dOff, at, count, nbytes, (v & 1 << k) == 0);
         }
         if (rd.survivor(me)) {
-            RoundPushes.push(team, me - 1, e, 0, buf, dOff, nbytes);
+            words.push(me - 1, e, 0, buf, dOff, nbytes);
         }
-        RoundPushes.received(team, e, (1 << rd.rounds + 1) - 2 | (rd.survivor(me) ? 1 : 0));
         team.receivedFromAll(e);
     }
 

@@ -5,63 +5,76 @@
 package io.jshmem.core.coll;
 
 /**
- * Pushes counted by round, for algorithms whose rounds each bring one push from a different
- * partner (recursive doubling, recursive halving): a partner of a later round may push before the
- * partner of an earlier one, so a plain count ({@link SlotProtocol#awaitPushes}) cannot tell which
- * has come. Here the push of round {@code bit} adds {@code 1 << bit} (plus the operation's
- * identity in the high half, as every push does) to the receiver's counter of the epoch: the low
- * half, less what the counter held before the operation, is the set of rounds received.
+ * Pushes signalled by round, for algorithms whose rounds each bring one push from a partner fixed
+ * for the team (recursive doubling and halving, the fold's pair): a partner of a later round may
+ * push before the partner of an earlier one, so a count of pushes cannot tell which has come.
+ * Each round has its own word in every member's slot, written only by that member's partner of
+ * the round: the push puts the data, then adds to the word what takes it to the operation's epoch
+ * and identity ({@code e << 24 | ident}, as an arrival word; the sender keeps what it has added,
+ * so it knows the word's value), ordered after the data ({@link io.jshmem.core.comm.Comm#pushCounted}).
+ * The receiver waits until the word reaches its epoch; the same epoch with another identity is a
+ * call that does not match, and ends the job. A word only grows, so a partner already in a later
+ * operation leaves it past the epoch, which still says the data came.
  *
- * <p>Each round pushes to a PE at most once per epoch, up to 31 rounds an epoch; a receiver awaits
- * every round pushed to it and then declares them ({@link #received}), which keeps the counter's
- * expected value ({@link SlotProtocol#pushCounterExpected}) what {@link SlotProtocol#awaitPushes}
- * and later operations on that counter rely on. Calls that do not match show as an identity that
- * is not this operation's, and end the job as theirs do.
+ * <p>The words are the seven spare ones of each push buffer's counter line (a line each, of which
+ * the counter takes the first; {@link TeamSlots}): word w is word {@code 1 + w % 7} of line
+ * {@code w / 7}, up to {@link #WORDS}. An algorithm takes its own range ({@code first}), so
+ * that each word keeps one writer per receiver. Nothing is allocated per call.
  */
 final class RoundPushes {
-    private RoundPushes() {
+    /** Spare words in a slot's counter lines. */
+    static final int WORDS = TeamSlots.PUSH_BUFFERS * 7;
+
+    private final SlotProtocol team;
+    private final int first;
+    /** What this PE has added so far to each of its words at the partner it pushes that word to. */
+    private final long[] sent;
+
+    /** The words {@code [first, first + count)} of the spare words, for one algorithm of {@code team}. */
+    RoundPushes(SlotProtocol team, int first, int count) {
+        if (first < 0 || first + count > WORDS) {
+            throw new IllegalArgumentException("round words " + first + "+" + count + " outside the " + WORDS + " spare words");
+        }
+        this.team = team;
+        this.first = first;
+        this.sent = new long[count];
     }
 
-    /** The increment of round {@code bit}'s push at this PE's current operation. */
-    private static long increment(SlotProtocol t, int bit) {
-        return (1L << bit) + ((long) t.ident << 32);
+    /** Heap offset of round word {@code w} (of this range) in every member's slot. */
+    private long word(int w) {
+        int i = first + w;
+        return team.words.pushCounter(i / 7) + 8L * (1 + i % 7);
     }
 
     /**
      * Puts {@code n} bytes at this PE's heap offset {@code from} into team PE {@code pe}'s heap at
-     * {@code off} (a place the algorithm knows to be free there), then counts it as round
-     * {@code bit} of epoch {@code e} on {@code pe}'s counter of that epoch.
+     * {@code off} (a place the algorithm knows to be free there), then raises round word {@code w}
+     * there to epoch {@code e}. Every push of word {@code w} from this PE goes to the same partner.
      */
-    static void push(SlotProtocol t, int pe, long e, int bit, long off, long from, long n) {
-        t.words.pushCounted(pe, e, off, from, n, increment(t, bit));
+    void push(int pe, long e, int w, long off, long from, long n) {
+        long value = e << SlotProtocol.IDENT_BITS | team.ident;
+        long add = value - sent[w];
+        sent[w] = value;
+        team.st.comm.pushCounted(team.members[pe], off, from, n, word(w), add);
     }
 
     /**
-     * Waits until round {@code bit}'s push of epoch {@code e} has come (from team PE {@code from},
-     * whose arrival word is checked for another operation while waiting); its data is then in place.
+     * Waits until round word {@code w} of this PE has reached epoch {@code e} (raised by team PE
+     * {@code from}, whose arrival word is checked for another operation while waiting); the data
+     * pushed with it is then in place.
      */
-    static void await(SlotProtocol t, long e, int bit, int from) {
-        long base = t.pushCounterExpected[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))];
-        long off = t.words.pushCounter(e);
-        long v = t.words.ownWordAcquire(off);
-        if (((int) (v - base) & 1 << bit) == 0) {
-            t.startWait();
-            for (long w = 0; ((int) ((v = t.words.ownWordAcquire(off)) - base) & 1 << bit) == 0; ) {
-                w = t.words.idleOnOwnWord(off, v, w);
-                t.checkWhileWaiting(w, e, from, from + 1);
+    void await(long e, int w, int from) {
+        long off = word(w);
+        long v = team.words.ownWordAcquire(off);
+        if (v >>> SlotProtocol.IDENT_BITS < e) {
+            team.startWait();
+            for (long t = 0; (v = team.words.ownWordAcquire(off)) >>> SlotProtocol.IDENT_BITS < e; ) {
+                t = team.words.idleOnOwnWord(off, v, t);
+                team.checkWhileWaiting(t, e, from, from + 1);
             }
         }
-        long got = v - base;
-        // Every push so far carried this operation's identity once per round bit (no bit twice).
-        if (got >>> 32 != ((long) Integer.bitCount((int) got) * t.ident & 0xFFFF_FFFFL)) {
-            throw t.abortJob("collective calls do not match on " + t.name + " (operation #" + e + "): PE " + t.st.me
-                    + " called " + SlotProtocol.opName(t.ident & 0xFF) + ", but a member that sent it data called another"
-                    + " collective, or passed other arguments (size, count, root or type)");
+        if (v >>> SlotProtocol.IDENT_BITS == e && (int) (v & SlotProtocol.IDENT_MASK) != team.ident) {
+            team.mismatch(from, e, (int) (v & SlotProtocol.IDENT_MASK));
         }
-    }
-
-    /** Ends this PE's rounds of epoch {@code e}: it awaited the rounds whose bits are set in {@code bits}, and got no other. */
-    static void received(SlotProtocol t, long e, int bits) {
-        t.pushCounterExpected[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))] += bits + (long) Integer.bitCount(bits) * ((long) t.ident << 32);
     }
 }

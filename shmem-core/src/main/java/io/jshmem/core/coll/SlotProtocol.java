@@ -68,9 +68,9 @@ public final class SlotProtocol {
      * Network push collectives (members not all on this node): what each counter (one per push
      * buffer, by epoch; {@link TeamSlot#pushCounter}), to which senders add {@code 1 + (ident << 32)}
      * after putting their data into this PE's push buffer of that epoch, should hold by now if
-     * every call matched. ({@link RoundPushes} adds its rounds' pushes here too.)
+     * every call matched.
      */
-    final long[] pushCounterExpected = new long[TeamSlots.PUSH_BUFFERS];
+    private final long[] pushCounterExpected = new long[TeamSlots.PUSH_BUFFERS];
     /**
      * Every member has finished every team operation before this epoch (known from a sync, or
      * from having received data from every member at this epoch): a push buffer last used at
