@@ -600,7 +600,9 @@ final class CollectiveCases {
      * array or reduce-scatter, what fits the push buffers at 2-8 PEs; counts not divisible by the
      * number of PEs), all issued one after another without a barrier, every other one in place.
      * The doubles mix magnitudes so that the sum depends on the order of the additions: every PE
-     * must get the team-order sum, and the same bits as every other PE.
+     * must get the team-order sum (left to right), or the team-order inputs grouped as recursive
+     * doubling and Rabenseifner group them ({@link #treeSum}: across nodes over 8 PEs, or forced),
+     * and the same bits as every other PE.
      */
     private static void reduceLarge(CaseContext c, ShmemTeam w) {
         long[] counts = {255, 257, 1023, 1025, 2047, 3001, 8192, 8193, 40_001};
@@ -633,18 +635,22 @@ final class CollectiveCases {
         long bits = 17;
         for (int j = 0; j < k; j++) {
             long n = counts[j];
+            double[] inputs = new double[np];
             for (long i = 0; i < n; i++) {
                 long want = 0;
                 double wantD = mixedMagnitude(members[0], i);
                 for (int m = 0; m < np; m++) {
                     want += largeValue(members[m], i, j);
                     wantD = m == 0 ? wantD : wantD + mixedMagnitude(members[m], i);
+                    inputs[m] = mixedMagnitude(members[m], i);
                 }
+                double tree = treeSum(inputs);
                 double got = ddst[j].get(i);
                 bits = bits * 31 + Double.doubleToRawLongBits(got);
                 if (!c.checkEq(want, dst[j].get(i), "sum of " + n + " longs (" + (j % 2 == 0 ? "in place" : "into another array")
-                        + "), element " + i) || !c.check(Double.doubleToRawLongBits(wantD) == Double.doubleToRawLongBits(got),
-                        "sum of " + n + " doubles, element " + i + ": expected the team-order sum " + wantD + ", got " + got)) {
+                        + "), element " + i) || !c.check(Double.doubleToRawLongBits(wantD) == Double.doubleToRawLongBits(got)
+                        || Double.doubleToRawLongBits(tree) == Double.doubleToRawLongBits(got), "sum of " + n + " doubles, element "
+                        + i + ": expected the team-order sum " + wantD + " (or " + tree + ", grouped as recursive doubling does), got " + got)) {
                     return;
                 }
             }
@@ -685,6 +691,27 @@ final class CollectiveCases {
     }
 
     /** Alternately huge and small, signs mixed: a sum of these rounds differently in another order. */
+    /**
+     * The sum of {@code x} (in team order) as recursive doubling and Rabenseifner group it: with p2
+     * the largest power of two up to n, the first 2 (n - p2) inputs added in pairs, then the p2
+     * partial sums added as a balanced tree, the lower half first at every level.
+     */
+    static double treeSum(double[] x) {
+        int n = x.length;
+        int p2 = Integer.highestOneBit(n);
+        int rem = n - p2;
+        double[] part = new double[p2];
+        for (int v = 0; v < p2; v++) {
+            part[v] = v < rem ? x[2 * v] + x[2 * v + 1] : x[v + rem];
+        }
+        for (int width = 1; width < p2; width *= 2) {
+            for (int v = 0; v < p2; v += 2 * width) {
+                part[v] = part[v] + part[v + width];
+            }
+        }
+        return part[0];
+    }
+
     private static double mixedMagnitude(int pe, long i) {
         double scale = (pe + i) % 2 == 0 ? 1e16 : 1.0;
         return scale * (1 + i % 13) * ((pe + i) % 3 == 0 ? -1 : 1) + pe * 0.1 + i * 1e-3;

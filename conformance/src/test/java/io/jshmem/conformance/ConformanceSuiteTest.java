@@ -21,7 +21,7 @@ import org.junit.jupiter.api.TestFactory;
  * The conformance cases, run for real: one job through bin/oshrun per PE count and configuration
  * (2 and 4 PEs with every case; 4 PEs again with the dissemination sync and pull collectives forced;
  * 8 PEs with the barrier loop and the collectives; 4 PEs on two "hosts" joined by UCX with atomics
- * through UCX), reported through jshmem-test's {@link ShmemCases}: one dynamic test per case and job
+ * through UCX; the reductions with recursive doubling and Rabenseifner forced over UCX), reported through jshmem-test's {@link ShmemCases}: one dynamic test per case and job
  * asserting that every PE reported PASS (a case that reports SKIP is a skipped test), plus one per
  * job asserting it exited with status 0.
  */
@@ -47,7 +47,19 @@ class ConformanceSuiteTest {
                 ucxJob(teamCases(), TEAM_FILTERS, List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
                         "-x", "JSHMEM_COLL_ALGORITHM=tree", "-x", "JSHMEM_BARRIER_ALGORITHM=dissemination")),
                 ucxJob(teamCases(), TEAM_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
-                        "-x", "JSHMEM_COLL_ALGORITHM=pull", "-x", "JSHMEM_BARRIER_ALGORITHM=hierarchical")));
+                        "-x", "JSHMEM_COLL_ALGORITHM=pull", "-x", "JSHMEM_BARRIER_ALGORITHM=hierarchical")),
+                // The reductions across nodes that auto takes only above 8 PEs, forced (where they can
+                // run) on 4 PEs: every peer over UCX, then 2 hosts.
+                ucxJob(reduceCases(), REDUCE_FILTERS, List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
+                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-recursive-doubling")),
+                ucxJob(reduceCases(), REDUCE_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
+                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-rabenseifner")));
+    }
+
+    private static final List<String> REDUCE_FILTERS = List.of("coll.reduce.");
+
+    private static List<String> reduceCases() {
+        return AllCases.names().stream().filter(n -> n.startsWith("coll.reduce.")).toList();
     }
 
     /** The collective, synchronization and team cases: what the algorithm settings change. */

@@ -55,7 +55,8 @@ import java.lang.foreign.MemorySegment;
  * JFR {@code jshmem.Collective} event reports: {@code push}, {@code in-place},
  * {@code push-tree}/{@code push-flat} and {@code push-into-dest-tree}/{@code push-into-dest-flat}
  * (broadcasts across nodes, by tree), {@code push-exchange}, {@code push-exchange-run},
- * {@code push-gather-at-0}, {@code push-into-dest}, {@code push-reduce-scatter-allgather},
+ * {@code push-gather-at-0}, {@code push-recursive-doubling}, {@code push-rabenseifner},
+ * {@code push-into-dest}, {@code push-reduce-scatter-allgather},
  * {@code push-to-successors}, {@code pull}, {@code pull-as-arrived}, {@code pull-whole},
  * {@code pull-reduce-scatter-into-dest}, {@code pull-reduce-scatter-allgather}.
  */

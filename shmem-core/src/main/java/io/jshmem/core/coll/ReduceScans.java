@@ -30,7 +30,11 @@ final class ReduceScans extends CollKind {
         List<Selector.KindRow> r = Selector.reduceRowsFor(traits, Selector.label(st.config.reduceAlgorithm()));
         List<Selector.KindRow> sc = Selector.kindRowsFor(Selector.SCAN, traits);
         this.reduceFits = r.stream().map(row -> row.call().test()).toArray(Selector.CallTest[]::new);
-        this.reduceAlgorithms = r.stream().map(this::reduceAlgorithm).toArray(ReduceAlgorithm[]::new);
+        // One instance per algorithm, also when the setting's row repeats one of the table's: the
+        // round-pushing ones keep what they have sent (RoundPushes), which two would split.
+        java.util.Map<String, ReduceAlgorithm> byName = new java.util.HashMap<>();
+        this.reduceAlgorithms = r.stream().map(row -> byName.computeIfAbsent(row.algorithm(), a -> reduceAlgorithm(row)))
+                .toArray(ReduceAlgorithm[]::new);
         this.scanFits = sc.stream().map(row -> row.call().test()).toArray(Selector.CallTest[]::new);
         this.scanAlgorithms = sc.stream().map(this::scanAlgorithm).toArray(ScanAlgorithm[]::new);
     }
