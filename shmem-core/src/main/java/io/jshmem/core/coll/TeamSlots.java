@@ -90,7 +90,7 @@ public final class TeamSlots {
         return base + slot * SLOT_BYTES + EXIT_AT;
     }
 
-    /** Offset of the counter of push buffer {@code i} of a slot (a line each). */
+    /** Offset of the counter of push buffer {@code i} of a slot (a line each; {@link RoundPushes} uses the line's other seven words). */
     long pushCounter(int slot, int i) {
         return base + slot * SLOT_BYTES + COUNTERS_AT + (long) i * LINE;
     }
