@@ -28,6 +28,8 @@ import java.util.Map;
  *                         for 3 to {@value io.jshmem.core.team.TeamImpl#CENTRAL_SYNC_MAX} members across
  *                         nodes, one per node, else dissemination
  * @param collAlgorithm    {@link Setting#JSHMEM_COLL_ALGORITHM} (see docs/settings.md)
+ * @param alltoallAlgorithm {@link Setting#JSHMEM_ALLTOALL_ALGORITHM}
+ * @param fcollectAlgorithm {@link Setting#JSHMEM_FCOLLECT_ALGORITHM}
  * @param atomics          {@link Setting#SHMEM_ATOMICS}
  * @param network          the settings of the network transport and of the PMI bootstraps
  * @param shmPreallocate   {@link Setting#JSHMEM_SHM_PREALLOCATE}
@@ -35,6 +37,7 @@ import java.util.Map;
  */
 public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, Transport transport,
                      long waitSpinNanos, long waitYieldNanos, BarrierAlgorithm barrierAlgorithm, CollAlgorithm collAlgorithm,
+                     AlltoallAlgorithm alltoallAlgorithm, FcollectAlgorithm fcollectAlgorithm,
                      Atomics atomics, Network network, boolean shmPreallocate, ReduceAlgorithm reduceAlgorithm) {
 
     /** {@link Setting#SHMEM_TRANSPORT}. */
@@ -54,6 +57,11 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
         AUTO, PUSH, PUSH_EXCHANGE, PUSH_GATHER_AT_0, PUSH_RECURSIVE_DOUBLING, PUSH_EXCHANGE_RUN, PUSH_RABENSEIFNER,
         PUSH_REDUCE_SCATTER_ALLGATHER, PULL_WHOLE, PULL_REDUCE_SCATTER_INTO_DEST, PULL_REDUCE_SCATTER_ALLGATHER
     }
+    /** {@link Setting#JSHMEM_ALLTOALL_ALGORITHM}: auto, or a row of the alltoall table (core.coll.Selector), '_' written '-'. */
+    public enum AlltoallAlgorithm { AUTO, PUSH_BRUCK, PUSH_PAIRWISE, PUSH_EXCHANGE, PUSH_INTO_DEST, PULL }
+
+    /** {@link Setting#JSHMEM_FCOLLECT_ALGORITHM}: auto, or a row of the fcollect table, '_' written '-'. */
+    public enum FcollectAlgorithm { AUTO, PUSH_BRUCK, PUSH_RING, PUSH_EXCHANGE, PUSH_GATHER_AT_0, PUSH_INTO_DEST, PULL }
 
     /** {@link Setting#JSHMEM_UCX_ERR_MODE}. */
     public enum UcxErrMode { PEER, NONE }
@@ -134,6 +142,8 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 nanos(s, Setting.JSHMEM_WAIT_YIELD_US),
                 choice(s, Setting.JSHMEM_BARRIER_ALGORITHM, BarrierAlgorithm.class),
                 choice(s, Setting.JSHMEM_COLL_ALGORITHM, CollAlgorithm.class),
+                choice(s, Setting.JSHMEM_ALLTOALL_ALGORITHM, AlltoallAlgorithm.class),
+                choice(s, Setting.JSHMEM_FCOLLECT_ALGORITHM, FcollectAlgorithm.class),
                 choice(s, Setting.SHMEM_ATOMICS, Atomics.class),
                 Network.from(s),
                 s.on(Setting.JSHMEM_SHM_PREALLOCATE),

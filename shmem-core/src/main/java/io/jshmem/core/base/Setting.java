@@ -42,6 +42,10 @@ public enum Setting {
     JSHMEM_BARRIER_ALGORITHM(Category.COLLECTIVES, Config.BarrierAlgorithm.class, "team syncs and barriers (auto picks by team size and shape)"),
     JSHMEM_COLL_ALGORITHM(Category.COLLECTIVES, Config.CollAlgorithm.class, "collectives: pushed through per-team buffers or into dest (auto, push, tree) or pulled (pull)"),
     JSHMEM_REDUCE_ALGORITHM(Category.COLLECTIVES, Config.ReduceAlgorithm.class, "reductions: auto (by team shape and size), or a row of SHMEM_INFO's reduce table, used wherever it can run"),
+    JSHMEM_ALLTOALL_ALGORITHM(Category.COLLECTIVES, Config.AlltoallAlgorithm.class,
+            "alltoall(s): auto (by size and team shape), or that row of the alltoall table first, for the teams and calls it can take (push- rows: across nodes)"),
+    JSHMEM_FCOLLECT_ALGORITHM(Category.COLLECTIVES, Config.FcollectAlgorithm.class,
+            "fcollect: auto (by size and team shape), or that row of the fcollect table first, for the teams and calls it can take (push- rows: across nodes)"),
     // UCX
     JSHMEM_UCX_TIMEOUT(Category.UCX, Kind.SECONDS, "60", "seconds a UCX operation may wait for completion before it fails, naming the peer"),
     JSHMEM_UCX_PROGRESS_SPIN_US(Category.UCX, Kind.MICROS, "auto", "how long the UCX progress thread polls before it sleeps (auto: 50 with a core per PE, else 0)"),
@@ -169,11 +173,15 @@ public enum Setting {
         this.key = null;
         this.category = category;
         this.kind = Kind.CHOICE;
-        // PUSH_GATHER_AT_0 is written push-gather-at-0, as the algorithm tables name it
-        this.allowed = Arrays.stream(choices.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT).replace('_', '-')).toList();
+        this.allowed = Arrays.stream(choices.getEnumConstants()).map(Setting::choiceName).toList();
         this.defaultValue = allowed.getFirst();
         this.help = help;
         this.choices = choices;
+    }
+
+    /** A choice's value as users write it: the enum constant in lower case, '_' written '-' (push-into-dest). */
+    public static String choiceName(Enum<?> choice) {
+        return choice.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** The environment variable (the constant's name), or the system property for {@link #fromProperty()}. */

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * alltoall(s) and their mem forms for one team (what they share: {@link CollKind}): checks the
  * arguments, begins the operation and runs the first of the team's {@link AlltoallAlgorithm}s
- * that fits the call, as {@link Selector#ALLTOALL} lists them for the team.
+ * that fits the call, as {@link Selector#ALLTOALL} lists them for the team (after a row that
+ * JSHMEM_ALLTOALL_ALGORITHM forces, {@link Selector#ALLTOALL_FORCED}).
  */
 final class AllToAlls extends CollKind {
     /** The team's algorithms and their call conditions, in the table's order. */
@@ -20,7 +21,8 @@ final class AllToAlls extends CollKind {
 
     AllToAlls(Collectives kit, Selector.Traits traits) {
         super(kit);
-        List<Selector.KindRow> r = Selector.kindRowsFor(Selector.ALLTOALL, traits);
+        List<Selector.KindRow> r = Selector.kindRowsFor(Selector.ALLTOALL, Selector.ALLTOALL_FORCED,
+                Selector.label(st.config.alltoallAlgorithm()), traits);
         this.fits = r.stream().map(row -> row.call().test()).toArray(Selector.CallTest[]::new);
         this.algorithms = r.stream().map(this::algorithm).toArray(AlltoallAlgorithm[]::new);
     }
@@ -28,7 +30,9 @@ final class AllToAlls extends CollKind {
     private AlltoallAlgorithm algorithm(Selector.KindRow r) {
         return switch (r.algorithm()) {
             case "push" -> new PushAlltoall(kit);
+            case "push-bruck" -> new BruckAlltoall(kit);
             case "push-exchange" -> new ExchangeAlltoall(kit);
+            case "push-pairwise" -> new PairwiseAlltoall(kit);
             case "push-into-dest" -> new PushIntoDestAlltoall(kit);
             case "push-into-dest-as-arrived" -> new AsArrivedIntoDestAlltoall(kit);
             case "pull-as-arrived" -> new PullAlltoall(kit, true);

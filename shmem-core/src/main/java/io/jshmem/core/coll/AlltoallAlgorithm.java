@@ -7,7 +7,7 @@ package io.jshmem.core.coll;
 import io.jshmem.core.comm.SymArrayImpl;
 
 /**
- * One alltoall(s) algorithm, a class each: {@link PushAlltoall}, {@link ExchangeAlltoall},
+ * One alltoall(s) algorithm, a class each: {@link PushAlltoall}, {@link BruckAlltoall}, {@link ExchangeAlltoall}, {@link PairwiseAlltoall},
  * {@link PushIntoDestAlltoall}, {@link AsArrivedIntoDestAlltoall}, {@link PullAlltoall}. The
  * {@link Selector#ALLTOALL} table says which a team may use, for which calls, in which order;
  * {@link AllToAlls} checks the arguments, begins the operation and runs the first that fits.

@@ -7,7 +7,7 @@ package io.jshmem.core.coll;
 import io.jshmem.core.comm.SymArrayImpl;
 
 /**
- * One (f)collect algorithm, a class each: {@link PushCollect}, {@link ExchangeCollect},
+ * One (f)collect algorithm, a class each: {@link PushCollect}, {@link ExchangeCollect}, {@link BruckFcollect}, {@link RingFcollect},
  * {@link GatherAt0Collect}, {@link PushIntoDestCollect}, {@link PullCollect}. The
  * {@link Selector#FCOLLECT} and {@link Selector#COLLECT} tables say which a team may use, for which
  * sizes, in which order; {@link Collects} checks the arguments (for fcollect also that every

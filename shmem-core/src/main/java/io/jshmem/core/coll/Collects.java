@@ -12,7 +12,7 @@ import java.util.List;
  * collect, fcollect and their mem forms for one team (what they share: {@link CollKind}): checks
  * the arguments, begins the operation and runs the first of the team's {@link CollectAlgorithm}s
  * that fits the call, as {@link Selector#FCOLLECT} and {@link Selector#COLLECT} list them for the
- * team's family.
+ * team's family (fcollect after a row that JSHMEM_FCOLLECT_ALGORITHM forces, {@link Selector#FCOLLECT_FORCED}).
  */
 final class Collects extends CollKind {
     /** The team's algorithms and their rows, in the tables' order: fcollect, collect. */
@@ -23,7 +23,8 @@ final class Collects extends CollKind {
 
     Collects(Collectives kit, Selector.Family family) {
         super(kit);
-        List<Selector.CallRow> f = Selector.callRowsFor(Selector.FCOLLECT, family);
+        List<Selector.CallRow> f = Selector.callRowsFor(Selector.FCOLLECT, Selector.FCOLLECT_FORCED,
+                Selector.label(st.config.fcollectAlgorithm()), family);
         List<Selector.CallRow> v = Selector.callRowsFor(Selector.COLLECT, family);
         this.fixedRows = f.toArray(Selector.CallRow[]::new);
         this.variableRows = v.toArray(Selector.CallRow[]::new);
@@ -35,6 +36,8 @@ final class Collects extends CollKind {
         return switch (r.algorithm()) {
             case "push" -> new PushCollect(kit);
             case "push-exchange" -> new ExchangeCollect(kit);
+            case "push-bruck" -> new BruckFcollect(kit);
+            case "push-ring" -> new RingFcollect(kit);
             case "push-gather-at-0" -> new GatherAt0Collect(kit);
             case "push-into-dest" -> new PushIntoDestCollect(kit);
             case "pull" -> new PullCollect(kit);

@@ -19,7 +19,9 @@ import java.util.stream.Collectors;
  * <p>Every collective then picks per call, by size: broadcasts from {@link #BROADCAST},
  * (f)collects from {@link #FCOLLECT} and {@link #COLLECT}, alltoall(s), reductions and scans from
  * {@link #ALLTOALL}, {@link #REDUCE} and {@link #SCAN} (whose rows also name team conditions,
- * {@link Traits}, and call conditions: strides, members, element size).
+ * {@link Traits}, and call conditions: strides, members, element size). JSHMEM_ALLTOALL_ALGORITHM
+ * and JSHMEM_FCOLLECT_ALGORITHM force a row ({@link #ALLTOALL_FORCED}, {@link #FCOLLECT_FORCED})
+ * ahead of the table, for the teams and calls it can take.
  */
 public final class Selector {
     /** Up to this many members (all on this node), a sync waits for each member's arrival word directly. */
@@ -32,7 +34,7 @@ public final class Selector {
      * ...), so that a row and SHMEM_INFO read like the settings reference. Called at team creation only.
      */
     static String label(Enum<?> setting) {
-        return setting.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return io.jshmem.core.base.Setting.choiceName(setting);
     }
 
     /** A row matches whatever the setting. */
@@ -155,6 +157,20 @@ public final class Selector {
     }
 
     private static final List<Family> ACROSS = List.of(Family.PUSH_ACROSS, Family.PUSH_ACROSS_BUFFERS_ONLY);
+    private static final List<Family> INTO_DEST = List.of(Family.PUSH_ACROSS);
+
+    /**
+     * alltoall and fcollect across nodes go Bruck's way ({@link BruckAlltoall}, {@link BruckFcollect}:
+     * ceil(log2 N) pushes per PE) in {@code auto} from this many members on, as MPICH's alltoall does;
+     * below, one round of pushes to every member costs fewer steps.
+     */
+    static final int BRUCK_MIN_PES = 8;
+    /** ... for blocks (alltoall: per member; fcollect: each PE's data) of up to this many bytes (MPICH's short alltoall). */
+    static final long BRUCK_BLOCK_BYTES = 256;
+    /** alltoall across nodes from {@link #BRUCK_MIN_PES} members on is paced in pairs ({@link PairwiseAlltoall}) from this block size on. */
+    static final long PAIRWISE_BLOCK_BYTES = 4096;
+    /** fcollect across nodes from {@link #BRUCK_MIN_PES} members on goes round a ring ({@link RingFcollect}) above this many bytes in all (MPICH's long allgather). */
+    static final long RING_BYTES = 512 << 10;
 
     /** fcollect (the same bytes on every member), by family and the call's bytes per member. */
     static final List<CallRow> FCOLLECT = List.of(
@@ -162,9 +178,26 @@ public final class Selector {
                     (nbytes, n) -> nbytes + 8 <= TeamSlots.BUF_BYTES),
             new CallRow("push-exchange", ACROSS, "2 PEs, all within " + TeamSlots.BUF_BYTES + " B",
                     (nbytes, n) -> n == 2 && nbytes * n <= TeamSlots.BUF_BYTES),
+            new CallRow("push-bruck", ACROSS, BRUCK_MIN_PES + " PEs or more, up to " + BRUCK_BLOCK_BYTES + " B per PE",
+                    (nbytes, n) -> n >= BRUCK_MIN_PES && nbytes <= BRUCK_BLOCK_BYTES),
             new CallRow("push-gather-at-0", ACROSS, "other than 2 PEs, all within " + TeamSlots.BUF_BYTES + " B",
                     (nbytes, n) -> n != 2 && nbytes * n <= TeamSlots.BUF_BYTES),
+            new CallRow("push-ring", INTO_DEST, BRUCK_MIN_PES + " PEs or more, all over " + RING_BYTES / 1024 + " KiB",
+                    (nbytes, n) -> n >= BRUCK_MIN_PES && nbytes * n > RING_BYTES),
             new CallRow("push-into-dest", List.of(Family.PUSH_ACROSS), "any size", (nbytes, n) -> true),
+            new CallRow("pull", List.of(), "any size", (nbytes, n) -> true));
+
+    /**
+     * The fcollect rows JSHMEM_FCOLLECT_ALGORITHM may force, each for every call it can take (others,
+     * and teams of other families, use {@link #FCOLLECT}).
+     */
+    static final List<CallRow> FCOLLECT_FORCED = List.of(
+            new CallRow("push-bruck", ACROSS, "any size", (nbytes, n) -> true),
+            new CallRow("push-ring", INTO_DEST, "any size", (nbytes, n) -> true),
+            new CallRow("push-exchange", ACROSS, "2 PEs, all within " + TeamSlots.BUF_BYTES + " B",
+                    (nbytes, n) -> n == 2 && nbytes * n <= TeamSlots.BUF_BYTES),
+            new CallRow("push-gather-at-0", ACROSS, "all within " + TeamSlots.BUF_BYTES + " B", (nbytes, n) -> nbytes * n <= TeamSlots.BUF_BYTES),
+            new CallRow("push-into-dest", INTO_DEST, "any size", (nbytes, n) -> true),
             new CallRow("pull", List.of(), "any size", (nbytes, n) -> true));
 
     /**
@@ -223,6 +256,11 @@ public final class Selector {
     static final CallIf TWO_PES = new CallIf("2 PEs", (nbytes, n, shift, c) -> n == 2);
     static final CallIf NOT_TWO_PES = new CallIf("other than 2 PEs", (nbytes, n, shift, c) -> n != 2);
     static final CallIf MORE_THAN_TWO_PES = new CallIf("more than 2 PEs", (nbytes, n, shift, c) -> n > 2);
+    static final CallIf BRUCK_PES = new CallIf(BRUCK_MIN_PES + " PEs or more", (nbytes, n, shift, c) -> n >= BRUCK_MIN_PES);
+    static final CallIf SMALL_BLOCKS = new CallIf("up to " + BRUCK_BLOCK_BYTES + " B per PE",
+            (nbytes, n, shift, c) -> nbytes <= BRUCK_BLOCK_BYTES);
+    static final CallIf LARGE_BLOCKS = new CallIf(PAIRWISE_BLOCK_BYTES + " B per PE or more",
+            (nbytes, n, shift, c) -> nbytes >= PAIRWISE_BLOCK_BYTES);
     static final CallIf WITHIN_EXCHANGE_RUN = new CallIf("up to " + Collectives.EXCHANGE_BYTES + " B",
             (nbytes, n, shift, c) -> nbytes <= Collectives.EXCHANGE_BYTES);
     static final CallIf LANDING_SLICE_HOLDS_AN_ELEMENT = new CallIf("an element per PE within the "
@@ -273,10 +311,24 @@ public final class Selector {
      */
     static final List<KindRow> ALLTOALL = List.of(
             row("push", ON_NODE, ANY_TEAM, ALL_WITHIN_A_BUFFER),
+            row("push-bruck", ACROSS, ANY_TEAM, BRUCK_PES.and(SMALL_BLOCKS)),
             row("push-exchange", ACROSS, ANY_TEAM, STRIDES_1.and(ALL_WITHIN_A_BUFFER)),
+            row("push-pairwise", INTO_DEST, ANY_TEAM, BRUCK_PES.and(LARGE_BLOCKS).and(STRIDES_1)),
             row("push-into-dest", List.of(Family.PUSH_ACROSS), ANY_TEAM, STRIDES_1),
             row("push-into-dest-as-arrived", ON_NODE, CORES_SHARED, STRIDES_1),
             row("pull-as-arrived", ANY_FAMILY, LINEAR_SYNC, ANY_CALL),
+            row("pull", ANY_FAMILY, ANY_TEAM, ANY_CALL));
+
+    /**
+     * The alltoall rows JSHMEM_ALLTOALL_ALGORITHM may force, each for every call it can take
+     * (strided calls only {@code push-bruck} and {@code pull}); other calls, and teams of other
+     * families, use {@link #ALLTOALL}.
+     */
+    static final List<KindRow> ALLTOALL_FORCED = List.of(
+            row("push-bruck", ACROSS, ANY_TEAM, ANY_CALL),
+            row("push-pairwise", INTO_DEST, ANY_TEAM, STRIDES_1),
+            row("push-exchange", ACROSS, ANY_TEAM, STRIDES_1.and(ALL_WITHIN_A_BUFFER)),
+            row("push-into-dest", INTO_DEST, ANY_TEAM, STRIDES_1),
             row("pull", ANY_FAMILY, ANY_TEAM, ANY_CALL));
 
     /**
@@ -336,9 +388,24 @@ public final class Selector {
         return table.stream().filter(r -> r.admits(traits)).toList();
     }
 
+    /**
+     * The rows a team of {@code traits} uses under {@code setting} ({@code auto}, or a row name of
+     * {@code forced}): the forced rows of that name it may use, then {@code table}'s.
+     */
+    static List<KindRow> kindRowsFor(List<KindRow> table, List<KindRow> forced, String setting, Traits traits) {
+        return java.util.stream.Stream.concat(forced.stream().filter(r -> r.algorithm().equals(setting)), table.stream())
+                .filter(r -> r.admits(traits)).toList();
+    }
+
     /** The rows of {@code table} a team of {@code family} may use, in order. */
     static List<CallRow> callRowsFor(List<CallRow> table, Family family) {
         return table.stream().filter(r -> r.families().isEmpty() || r.families().contains(family)).toList();
+    }
+
+    /** As {@link #kindRowsFor(List, List, String, Traits)}, for the (f)collect tables. */
+    static List<CallRow> callRowsFor(List<CallRow> table, List<CallRow> forced, String setting, Family family) {
+        return callRowsFor(java.util.stream.Stream.concat(forced.stream().filter(r -> r.algorithm().equals(setting)),
+                table.stream()).toList(), family);
     }
 
     /** The rows of {@code table} a team of {@code family} may use, in order. */
@@ -374,7 +441,9 @@ public final class Selector {
     public static String describe() {
         return "sync: " + text(SYNC) + "\ncollectives: " + text(COLL) + "\nbroadcast tree across nodes: "
                 + text(BROADCAST_TREE) + "\nlarge broadcast tree across nodes: " + text(LARGE_BROADCAST_TREE) + "\nbroadcast: " + text(BROADCAST)
-                + "\nfcollect: " + text(FCOLLECT) + "\ncollect: " + text(COLLECT) + "\nalltoall: " + text(ALLTOALL)
+                + "\nfcollect: " + text(FCOLLECT) + "\nfcollect forced by JSHMEM_FCOLLECT_ALGORITHM: " + text(FCOLLECT_FORCED)
+                + "\ncollect: " + text(COLLECT) + "\nalltoall: " + text(ALLTOALL)
+                + "\nalltoall forced by JSHMEM_ALLTOALL_ALGORITHM: " + text(ALLTOALL_FORCED)
                 + "\nreduce: " + text(REDUCE) + "\nreduce by JSHMEM_REDUCE_ALGORITHM (that row first, where it can run): "
                 + text(REDUCE_LIMITS) + "\nscan: " + text(SCAN);
     }

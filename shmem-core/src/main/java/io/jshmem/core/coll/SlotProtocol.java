@@ -222,6 +222,16 @@ public final class SlotProtocol {
     }
 
     /**
+     * Waits until at least {@code count} more pushes than {@link #awaitPushes} has awaited so far
+     * have come to this PE at epoch {@code e}, from team PE {@code from}, which may run ahead (a
+     * ring): their number is checked by the awaitPushes that ends the operation.
+     */
+    public void awaitPushesSoFar(long e, int count, int from) {
+        startWait();
+        awaitCount(words.pushCounter(e), pushCounterExpected[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))] + count, e, from, from + 1);
+    }
+
+    /**
      * Publishes this PE's current operation in its arrival word (members not all on this node:
      * nobody waits on it, so no wake-up), for {@link #checkWhileWaiting}.
      */

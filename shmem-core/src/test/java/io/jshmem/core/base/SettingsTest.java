@@ -72,6 +72,9 @@ class SettingsTest {
         assertEquals(Config.BarrierAlgorithm.CENTRAL, c.barrierAlgorithm());
         assertEquals(Config.Atomics.CPU, c.atomics());
         assertFalse(c.directOnNode());
+        Config forced = Config.fromEnvironment(Map.of("JSHMEM_ALLTOALL_ALGORITHM", "Push-Bruck", "JSHMEM_FCOLLECT_ALGORITHM", "push-gather-at-0"));
+        assertEquals(Config.AlltoallAlgorithm.PUSH_BRUCK, forced.alltoallAlgorithm(), "a row name: '-' for the constant's '_'");
+        assertEquals(Config.FcollectAlgorithm.PUSH_GATHER_AT_0, forced.fcollectAlgorithm());
         assertEquals(ForkPolicy.REFUSE, ForkPolicy.parse("Refuse"));
     }
 

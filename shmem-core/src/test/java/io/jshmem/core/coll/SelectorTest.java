@@ -15,17 +15,21 @@ import org.junit.jupiter.api.Test;
  * {@link Selector}'s tables pick what the if-chains they replaced picked (issue 36: no change of
  * behaviour), for every setting and for team shapes around each threshold; the chains are
  * written out here as they were in TeamImpl and Collectives (broadcast and collect by size too;
- * alltoall, reductions and scans as they were in AllToAlls and ReduceScans).
+ * alltoall, reductions and scans as they were in AllToAlls and ReduceScans), plus the rows added
+ * since, each written into the chain where its row stands (Bruck and pairwise alltoall, Bruck and
+ * ring fcollect across nodes), and the rows JSHMEM_ALLTOALL_ALGORITHM and
+ * JSHMEM_FCOLLECT_ALGORITHM force.
  */
 class SelectorTest {
     private static final List<String> BARRIER = List.of("auto", "linear", "dissemination", "hierarchical", "central");
     private static final List<String> COLL = List.of("auto", "push", "tree", "pull");
-    private static final long[] SIZES = {0, 1, TeamSlots.BUF_BYTES - 1, TeamSlots.BUF_BYTES, TeamSlots.BUF_BYTES + 1, 1 << 20};
+    private static final long[] SIZES = {0, 1, Selector.BRUCK_BLOCK_BYTES, Selector.BRUCK_BLOCK_BYTES + 1, TeamSlots.BUF_BYTES - 1,
+        TeamSlots.BUF_BYTES, TeamSlots.BUF_BYTES + 1, 1 << 20};
 
     /** Shapes: sizes around the thresholds, all mapped here (one node) or not, one PE per node or several. */
     private static List<NodeShape> shapes() {
         List<NodeShape> all = new ArrayList<>();
-        for (int n : new int[] {1, 2, 3, 4, 8, 9, 16, 1024, 1025}) {
+        for (int n : new int[] {1, 2, 3, 4, 7, 8, 9, 16, 1024, 1025}) {
             all.add(shape(n, true, n)); // one node, PE 0 its leader
             all.add(shape(n, false, n)); // across nodes, one PE per node
             if (n >= 2) {
@@ -90,8 +94,12 @@ class SelectorTest {
                     String picked = rows.stream().filter(r -> nbytes >= r.minBytes() && nbytes <= r.maxBytes())
                             .findFirst().orElseThrow().algorithm();
                     assertEquals(old, picked, what + ", " + nbytes + " B");
+                    boolean bruck = n >= 8 && nbytes <= 256; // rows added after the chains: Bruck, ring
                     String oldFixed = push && nbytes + 8 <= TeamSlots.BUF_BYTES ? "push"
-                            : pushAcross && nbytes * n <= TeamSlots.BUF_BYTES ? (n == 2 ? "push-exchange" : "push-gather-at-0")
+                            : pushAcross && n == 2 && nbytes * n <= TeamSlots.BUF_BYTES ? "push-exchange"
+                            : pushAcross && bruck ? "push-bruck"
+                            : pushAcross && nbytes * n <= TeamSlots.BUF_BYTES ? "push-gather-at-0"
+                            : pushIntoDest && n >= 8 && nbytes * n > 512 << 10 ? "push-ring"
                             : pushIntoDest ? "push-into-dest"
                             : "pull";
                     assertEquals(oldFixed, firstFit(Selector.callRowsFor(Selector.FCOLLECT, f), nbytes, n), what + ", fcollect " + nbytes + " B");
@@ -103,7 +111,7 @@ class SelectorTest {
     }
 
     /** Bytes (per PE for alltoall, in all for reductions and scans) around every threshold of the tables below. */
-    private static final long[] CALL_SIZES = {0, 1, 8, TeamSlots.BUF_BYTES / 4, TeamSlots.BUF_BYTES / 2, TeamSlots.BUF_BYTES - 1,
+    private static final long[] CALL_SIZES = {0, 1, 8, 256, 257, 4095, TeamSlots.BUF_BYTES / 4, TeamSlots.BUF_BYTES / 2, TeamSlots.BUF_BYTES - 1,
         TeamSlots.BUF_BYTES, TeamSlots.BUF_BYTES + 1, Selector.SMALL_REDUCE_BYTES - 1, Selector.SMALL_REDUCE_BYTES,
         Selector.SMALL_REDUCE_BYTES + 1, Collectives.EXCHANGE_BYTES - 1, Collectives.EXCHANGE_BYTES,
         Collectives.EXCHANGE_BYTES + 1, TeamSlots.LANDING_BYTES, 1 << 20};
@@ -135,7 +143,9 @@ class SelectorTest {
                                 String what = c + ", " + b + ", cores shared " + coreShared + ", " + s + ", " + nbytes + " B, shift " + shift;
                                 for (boolean contiguous : new boolean[] {false, true}) {
                                     String old = push && nbytes * n <= TeamSlots.BUF_BYTES ? "push"
+                                            : pushAcross && n >= 8 && nbytes <= 256 ? "push-bruck" // added after the chain
                                             : pushAcross && contiguous && nbytes * n <= TeamSlots.BUF_BYTES ? "push-exchange"
+                                            : pushIntoDest && contiguous && n >= 8 && nbytes >= 4096 ? "push-pairwise" // likewise
                                             : pushIntoDest && contiguous ? "push-into-dest"
                                             : push && coreShared && contiguous ? "push-into-dest-as-arrived"
                                             : linearSync ? "pull-as-arrived" : "pull";
@@ -220,6 +230,63 @@ class SelectorTest {
         assertTrue(forced > 1000, "forced " + forced);
     }
 
+    /**
+     * A forced alltoall or fcollect row takes every call it can (its team's family, strides, sizes);
+     * every other call goes as in {@code auto}. The settings' values are the forced rows' names.
+     */
+    @Test
+    void forcedRowsTakeTheCallsTheyCanAndLeaveTheRestToAuto() {
+        List<String> alltoall = java.util.Arrays.stream(io.jshmem.core.base.Config.AlltoallAlgorithm.values()).map(Selector::label).toList();
+        List<String> fcollect = java.util.Arrays.stream(io.jshmem.core.base.Config.FcollectAlgorithm.values()).map(Selector::label).toList();
+        assertEquals(alltoall.subList(1, alltoall.size()).stream().sorted().toList(),
+                Selector.ALLTOALL_FORCED.stream().map(Selector.KindRow::algorithm).sorted().toList());
+        assertEquals(fcollect.subList(1, fcollect.size()).stream().sorted().toList(),
+                Selector.FCOLLECT_FORCED.stream().map(Selector.CallRow::algorithm).sorted().toList());
+        int forced = 0;
+        for (NodeShape s : shapes()) {
+            int n = s.size();
+            for (String c : COLL) {
+                Selector.Family f = Selector.pick(Selector.COLL, c, s);
+                boolean pushAcross = f == Selector.Family.PUSH_ACROSS || f == Selector.Family.PUSH_ACROSS_BUFFERS_ONLY;
+                boolean pushIntoDest = f == Selector.Family.PUSH_ACROSS;
+                Selector.Traits t = new Selector.Traits(f, false, false);
+                for (long nbytes : CALL_SIZES) {
+                    boolean within = nbytes * n <= TeamSlots.BUF_BYTES;
+                    for (boolean contiguous : new boolean[] {false, true}) {
+                        String auto = firstFit(Selector.kindRowsFor(Selector.ALLTOALL, t), nbytes, n, 3, contiguous);
+                        for (String a : alltoall) {
+                            boolean can = switch (a) {
+                                case "auto" -> false;
+                                case "push-bruck" -> pushAcross;
+                                case "push-exchange" -> pushAcross && contiguous && within;
+                                case "push-pairwise", "push-into-dest" -> pushIntoDest && contiguous;
+                                default -> true; // pull
+                            };
+                            String what = a + ", " + c + ", " + s + ", " + nbytes + " B, strides 1 " + contiguous;
+                            assertEquals(can ? a : auto, firstFit(Selector.kindRowsFor(Selector.ALLTOALL, Selector.ALLTOALL_FORCED, a, t),
+                                    nbytes, n, 3, contiguous), what);
+                            forced += can ? 1 : 0;
+                        }
+                    }
+                    String auto = firstFit(Selector.callRowsFor(Selector.FCOLLECT, f), nbytes, n);
+                    for (String a : fcollect) {
+                        boolean can = switch (a) {
+                            case "auto" -> false;
+                            case "push-bruck" -> pushAcross;
+                            case "push-exchange" -> pushAcross && n == 2 && within;
+                            case "push-gather-at-0" -> pushAcross && within;
+                            case "push-ring", "push-into-dest" -> pushIntoDest;
+                            default -> true; // pull
+                        };
+                        assertEquals(can ? a : auto, firstFit(Selector.callRowsFor(Selector.FCOLLECT, Selector.FCOLLECT_FORCED, a, f), nbytes, n),
+                                a + ", " + c + ", " + s + ", fcollect " + nbytes + " B");
+                    }
+                }
+            }
+        }
+        assertTrue(forced > 1000, "forced " + forced);
+    }
+
     private static String firstFit(List<Selector.KindRow> rows, long nbytes, int n, int shift, boolean contiguous) {
         return rows.stream().filter(r -> r.call().test().fits(nbytes, n, shift, contiguous)).findFirst().orElseThrow().algorithm();
     }
@@ -240,10 +307,10 @@ class SelectorTest {
         assertEquals(null, last.family());
         assertEquals(0, last.minBytes());
         assertEquals(Long.MAX_VALUE, last.maxBytes());
-        for (List<Selector.CallRow> table : List.of(Selector.FCOLLECT, Selector.COLLECT)) {
+        for (List<Selector.CallRow> table : List.of(Selector.FCOLLECT, Selector.COLLECT, Selector.FCOLLECT_FORCED)) {
             assertTrue(table.getLast().families().isEmpty() && table.getLast().fit().fits(Long.MAX_VALUE / 2, 1));
         }
-        for (List<Selector.KindRow> table : List.of(Selector.ALLTOALL, Selector.REDUCE, Selector.REDUCE_LIMITS, Selector.SCAN)) {
+        for (List<Selector.KindRow> table : List.of(Selector.ALLTOALL, Selector.REDUCE, Selector.REDUCE_LIMITS, Selector.SCAN, Selector.ALLTOALL_FORCED)) {
             Selector.KindRow r = table.getLast();
             assertTrue(r.families().isEmpty() && r.team() == Selector.ANY_TEAM && r.call() == Selector.ANY_CALL, r.toString());
         }

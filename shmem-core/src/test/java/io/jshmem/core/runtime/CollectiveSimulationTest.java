@@ -51,8 +51,7 @@ class CollectiveSimulationTest {
      * which N on: there it must still miss them, below it meet them.
      */
     private static final Map<String, Integer> GAPS = Map.of(
-            // one push (2 messages) to every other member: 2 (n - 1) at every PE, not Bruck's O(log n)
-            "alltoall 8 B", 64);
+    );
 
     /** Cases held to the bound on the busiest PE's messages but not on rounds (large data: rounds per chunk). */
     private static final Set<String> MESSAGES_BOUNDED = Set.of("sum_reduce 64 KiB");
@@ -89,11 +88,27 @@ class CollectiveSimulationTest {
                     (s, w, d, src, me, n) -> assertEquals(VALUE * n * (n - 1) / 2 + (long) n * (len - 1), d.get(len - 1),
                             "sum_reduce on PE " + me)));
         }
-        cases.add(new Case("fcollect", 8, true, (s, w, d, src, me, n) -> w.fcollect(d, src, 1),
-                (s, w, d, src, me, n) -> assertEquals(VALUE * (n - 1), d.get(n - 1), "fcollect on PE " + me)));
-        cases.add(new Case("alltoall", 8, true, (s, w, d, src, me, n) -> w.alltoall(d, src, 1),
-                (s, w, d, src, me, n) -> assertEquals(VALUE * (n - 1) + me, d.get(n - 1), "alltoall on PE " + me)));
+        // Small (bounded: Bruck across nodes) and large blocks (pairwise alltoall; fcollect into dest, a ring from 512 KiB in all).
+        for (long bytes : new long[] {8, LARGE_BLOCK}) {
+            long per = bytes / 8;
+            cases.add(new Case("fcollect", bytes, bytes == 8, (s, w, d, src, me, n) -> w.fcollect(d, src, per),
+                    (s, w, d, src, me, n) -> checkBlocks("fcollect", d, me, n, per, i -> VALUE * i)));
+            cases.add(new Case("alltoall", bytes, bytes == 8, (s, w, d, src, me, n) -> w.alltoall(d, src, per),
+                    (s, w, d, src, me, n) -> checkBlocks("alltoall", d, me, n, per, i -> VALUE * i + me * per)));
+        }
         return cases;
+    }
+
+    /** The block size of the large fcollect and alltoall cases, run up to {@link #LARGE_MAX_N} PEs (n blocks per array). */
+    private static final long LARGE_BLOCK = 4096;
+    private static final int LARGE_MAX_N = 256;
+
+    /** dest's first and last element of each member's block: member i's block starts with {@code first(i)}, then counts up by 1. */
+    private static void checkBlocks(String what, SymLongArray d, int me, int n, long per, java.util.function.IntToLongFunction first) {
+        for (int i = 0; i < n; i++) {
+            assertEquals(first.applyAsLong(i), d.get(i * per), what + " on PE " + me + ", block " + i);
+            assertEquals(first.applyAsLong(i) + per - 1, d.get(i * per + per - 1), what + " on PE " + me + ", end of block " + i);
+        }
     }
 
     /** Runs every case once to warm up and once counted, in a job of {@code n} PEs, {@code perNode} per node. */
@@ -103,10 +118,11 @@ class CollectiveSimulationTest {
         CountingTransport[] counting = new CountingTransport[n];
         List<Row> rows = new ArrayList<>();
         // atomics=transport: adds on mapped heaps come through the counting transport too (see there)
-        try (InProcessJob job = new InProcessJob(nodes, true, "transport", false, "auto", "2m",
+        boolean large = n <= LARGE_MAX_N;
+        try (InProcessJob job = new InProcessJob(nodes, true, "transport", false, "auto", large ? "4m" : "2m",
                 (pe, t) -> counting[pe] = new CountingTransport(pe, nodes, clock, t))) {
             clock.learn(job.runtimes);
-            int len = Math.max(n, 8192);
+            int len = (int) Math.max(n * (large ? LARGE_BLOCK / 8 : 1), 8192);
             SymLongArray[] src = new SymLongArray[n];
             SymLongArray[] dst = new SymLongArray[n];
             job.all(pe -> {
@@ -122,7 +138,7 @@ class CollectiveSimulationTest {
             TeamSlot.probe = clock;
             try {
                 for (Case c : cases()) {
-                    if (SKIP.contains(c.name + " " + size(c.bytes))) {
+                    if (SKIP.contains(c.name + " " + size(c.bytes)) || !large && c.bytes == LARGE_BLOCK) {
                         continue;
                     }
                     for (int pass = 0; pass < 2; pass++) {

@@ -1,0 +1,88 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.coll;
+
+import io.jshmem.core.comm.SymArrayImpl;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * {@code push-bruck}: alltoall(s) across nodes for small blocks, Bruck's algorithm (as MPICH's
+ * short alltoall), for any number of members: ceil(log2 N) rounds of one push each (chunked by the
+ * push buffers, {@link BufferedRounds}), so O(log N) messages per PE for O(N log N) bytes instead
+ * of a push to every member.
+ *
+ * <p>This PE's blocks are first rotated into a private working array W, W[i] being the block for
+ * member me + i (mod N). In round k (distance 2^k) it sends every W[i] whose index has bit k set,
+ * packed, to member me + 2^k and receives the same places from member me - 2^k: a block at place
+ * i moves by the distances of i's bits, so it ends at member (sender + i), still at place i. So
+ * at the end W[i] is member me - i's block for this PE, and dest gets it at block me - i. The
+ * packed run is staged in this PE's dest (free: nobody else writes it in this call), which is
+ * written last. Strides apply only to the first and last copies.
+ */
+final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
+    BruckAlltoall(Collectives kit) {
+        super(kit);
+    }
+
+    @Override
+    public String name() {
+        return "push-bruck";
+    }
+
+    @Override
+    public void alltoall(SymArrayImpl<?> d, SymArrayImpl<?> s, long dst, long sst, long nbytes, long unit, long per) {
+        int n = team.members.length;
+        int me = team.me;
+        if (nbytes == 0) {
+            return;
+        }
+        long all = nbytes * n;
+        MemorySegment w = kit.staging(all + (n / 2) * nbytes); // W, then the received run of a round
+        long received = all;
+        for (int i = 0; i < n; i++) {
+            copyBlock(st.self, s.offset, sst, (me + i) % n, w, i, nbytes, unit, per);
+        }
+        long first = 0;
+        for (int dist = 1; dist < n; dist <<= 1) {
+            int to = (me + dist) % n;
+            int from = (me - dist + n) % n;
+            long len = 0;
+            for (int lo = dist; lo < n; lo += 2 * dist) { // the places with bit k set: runs of dist
+                long run = (Math.min(lo + dist, n) - lo) * nbytes;
+                MemorySegment.copy(w, lo * nbytes, st.self, d.offset + len, run);
+                len += run;
+            }
+            first = BufferedRounds.sendReceive(team, to, d.offset, from, w, received, len, first);
+            len = 0;
+            for (int lo = dist; lo < n; lo += 2 * dist) {
+                long run = (Math.min(lo + dist, n) - lo) * nbytes;
+                MemorySegment.copy(w, received + len, w, lo * nbytes, run);
+                len += run;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            int block = (me - i + n) % n;
+            if (dst == 1) {
+                MemorySegment.copy(w, i * nbytes, st.self, d.offset + block * nbytes, nbytes);
+            } else {
+                for (long k = 0; k < per; k++) {
+                    MemorySegment.copy(w, i * nbytes + k * unit, st.self, d.offset + dst * (block * per + k) * unit, unit);
+                }
+            }
+        }
+        BufferedRounds.finished(team, first);
+    }
+
+    /** Block {@code b} of {@code per} elements of {@code unit} bytes, {@code stride} elements apart from heap offset {@code off}, into place {@code i} of {@code w}. */
+    private static void copyBlock(MemorySegment heap, long off, long stride, int b, MemorySegment w, int i, long nbytes, long unit, long per) {
+        if (stride == 1) {
+            MemorySegment.copy(heap, off + b * nbytes, w, i * nbytes, nbytes);
+            return;
+        }
+        for (long k = 0; k < per; k++) {
+            MemorySegment.copy(heap, off + stride * (b * per + k) * unit, w, i * nbytes + k * unit, unit);
+        }
+    }
+}

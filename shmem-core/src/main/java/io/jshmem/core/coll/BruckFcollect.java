@@ -1,0 +1,53 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.coll;
+
+import io.jshmem.core.comm.SymArrayImpl;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * {@code push-bruck}: fcollect across nodes, Bruck's allgather, for any number of members (for a
+ * power of two it takes the rounds and pushes of recursive doubling): ceil(log2 N) rounds of one
+ * push each (chunked by the push buffers, {@link BufferedRounds}), each PE sending N - 1 PEs' data
+ * in all. dest holds the working array: place i is member me + i's data (mod N). In the round of
+ * distance d this PE has places [0, d) and sends the first min(d, N - d) of them to member me - d,
+ * receiving member me + d's into places [d, 2d). Then a rotation by me places puts every member's
+ * data at its own place.
+ */
+final class BruckFcollect extends CollKind implements CollectAlgorithm {
+    BruckFcollect(Collectives kit) {
+        super(kit);
+    }
+
+    @Override
+    public String name() {
+        return "push-bruck";
+    }
+
+    @Override
+    public void collect(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, boolean fixed, String routine) {
+        int n = team.members.length;
+        int me = team.me;
+        if (nbytes == 0) {
+            return;
+        }
+        MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
+        long first = 0;
+        for (int dist = 1; dist < n; dist <<= 1) {
+            long len = Math.min(dist, n - dist) * nbytes;
+            first = BufferedRounds.sendReceive(team, (me - dist + n) % n, d.offset, (me + dist) % n, st.self, d.offset + dist * nbytes,
+                    len, first);
+        }
+        if (me != 0) { // place i to block me + i: a rotation, through the staging memory
+            long all = nbytes * n;
+            long head = (n - me) * nbytes;
+            MemorySegment w = kit.staging(all);
+            MemorySegment.copy(st.self, d.offset, w, 0, all);
+            MemorySegment.copy(w, 0, st.self, d.offset + me * nbytes, head);
+            MemorySegment.copy(w, head, st.self, d.offset, all - head);
+        }
+        BufferedRounds.finished(team, first);
+    }
+}
