@@ -19,7 +19,7 @@ import java.lang.foreign.MemorySegment;
  * i moves by the distances of i's bits, so it ends at member (sender + i), still at place i. So
  * at the end W[i] is member me - i's block for this PE, and dest gets it at block me - i. The
  * packed run is staged in this PE's dest (free: nobody else writes it in this call), which is
- * written last. Strides apply only to the first and last copies.
+ * written last; so strided calls (whose dest has gaps to keep) go another way.
  */
 final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
     BruckAlltoall(Collectives kit) {
@@ -41,9 +41,8 @@ final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
         long all = nbytes * n;
         MemorySegment w = kit.staging(all + (n / 2) * nbytes); // W, then the received run of a round
         long received = all;
-        for (int i = 0; i < n; i++) {
-            copyBlock(st.self, s.offset, sst, (me + i) % n, w, i, nbytes, unit, per);
-        }
+        MemorySegment.copy(st.self, s.offset + me * nbytes, w, 0, all - me * nbytes);
+        MemorySegment.copy(st.self, s.offset, w, all - me * nbytes, me * nbytes);
         long first = 0;
         for (int dist = 1; dist < n; dist <<= 1) {
             int to = (me + dist) % n;
@@ -63,26 +62,8 @@ final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
             }
         }
         for (int i = 0; i < n; i++) {
-            int block = (me - i + n) % n;
-            if (dst == 1) {
-                MemorySegment.copy(w, i * nbytes, st.self, d.offset + block * nbytes, nbytes);
-            } else {
-                for (long k = 0; k < per; k++) {
-                    MemorySegment.copy(w, i * nbytes + k * unit, st.self, d.offset + dst * (block * per + k) * unit, unit);
-                }
-            }
+            MemorySegment.copy(w, i * nbytes, st.self, d.offset + ((me - i + n) % n) * nbytes, nbytes);
         }
         BufferedRounds.finished(team, first);
-    }
-
-    /** Block {@code b} of {@code per} elements of {@code unit} bytes, {@code stride} elements apart from heap offset {@code off}, into place {@code i} of {@code w}. */
-    private static void copyBlock(MemorySegment heap, long off, long stride, int b, MemorySegment w, int i, long nbytes, long unit, long per) {
-        if (stride == 1) {
-            MemorySegment.copy(heap, off + b * nbytes, w, i * nbytes, nbytes);
-            return;
-        }
-        for (long k = 0; k < per; k++) {
-            MemorySegment.copy(heap, off + stride * (b * per + k) * unit, w, i * nbytes + k * unit, unit);
-        }
     }
 }

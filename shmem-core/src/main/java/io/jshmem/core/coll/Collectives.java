@@ -39,6 +39,11 @@ import java.lang.foreign.MemorySegment;
  * arrive ({@link AsArrivedIntoDestAlltoall}; writing them only after a sync that all had entered was
  * measured slower than pulling, 1.1-1.2x).
  *
+ * <p><b>Bruck, pairwise, ring</b> (alltoall and fcollect across nodes from 8 members on): small
+ * blocks go Bruck's way in ceil(log2 N) rounds of one push each through the push buffers
+ * ({@link BruckAlltoall}, {@link BruckFcollect}); large alltoall blocks are pushed into dest in
+ * pairs, round by round ({@link PairwiseAlltoall}), and large fcollects round a ring ({@link RingFcollect}).
+ *
  * <p><b>Pull</b> (otherwise): after a sync that makes the inputs ready, each member reads what
  * it needs from the others' symmetric source arrays, then a final sync guarantees nobody still
  * reads before anyone reuses its arrays. Rounds are O(log N) (two or three dissemination syncs);
@@ -57,6 +62,7 @@ import java.lang.foreign.MemorySegment;
  * (broadcasts across nodes, by tree), {@code push-exchange}, {@code push-exchange-run},
  * {@code push-gather-at-0}, {@code push-recursive-doubling}, {@code push-rabenseifner},
  * {@code push-into-dest}, {@code push-reduce-scatter-allgather},
+ * {@code push-bruck}, {@code push-pairwise}, {@code push-ring},
  * {@code push-to-successors}, {@code pull}, {@code pull-as-arrived}, {@code pull-whole},
  * {@code pull-reduce-scatter-into-dest}, {@code pull-reduce-scatter-allgather}.
  */

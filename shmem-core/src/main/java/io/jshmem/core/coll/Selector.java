@@ -311,7 +311,7 @@ public final class Selector {
      */
     static final List<KindRow> ALLTOALL = List.of(
             row("push", ON_NODE, ANY_TEAM, ALL_WITHIN_A_BUFFER),
-            row("push-bruck", ACROSS, ANY_TEAM, BRUCK_PES.and(SMALL_BLOCKS)),
+            row("push-bruck", ACROSS, ANY_TEAM, BRUCK_PES.and(SMALL_BLOCKS).and(STRIDES_1)),
             row("push-exchange", ACROSS, ANY_TEAM, STRIDES_1.and(ALL_WITHIN_A_BUFFER)),
             row("push-pairwise", INTO_DEST, ANY_TEAM, BRUCK_PES.and(LARGE_BLOCKS).and(STRIDES_1)),
             row("push-into-dest", List.of(Family.PUSH_ACROSS), ANY_TEAM, STRIDES_1),
@@ -321,11 +321,10 @@ public final class Selector {
 
     /**
      * The alltoall rows JSHMEM_ALLTOALL_ALGORITHM may force, each for every call it can take
-     * (strided calls only {@code push-bruck} and {@code pull}); other calls, and teams of other
-     * families, use {@link #ALLTOALL}.
+     * (strided calls only {@code pull}); other calls, and teams of other families, use {@link #ALLTOALL}.
      */
     static final List<KindRow> ALLTOALL_FORCED = List.of(
-            row("push-bruck", ACROSS, ANY_TEAM, ANY_CALL),
+            row("push-bruck", ACROSS, ANY_TEAM, STRIDES_1),
             row("push-pairwise", INTO_DEST, ANY_TEAM, STRIDES_1),
             row("push-exchange", ACROSS, ANY_TEAM, STRIDES_1.and(ALL_WITHIN_A_BUFFER)),
             row("push-into-dest", INTO_DEST, ANY_TEAM, STRIDES_1),

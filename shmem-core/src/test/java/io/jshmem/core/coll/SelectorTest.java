@@ -143,7 +143,7 @@ class SelectorTest {
                                 String what = c + ", " + b + ", cores shared " + coreShared + ", " + s + ", " + nbytes + " B, shift " + shift;
                                 for (boolean contiguous : new boolean[] {false, true}) {
                                     String old = push && nbytes * n <= TeamSlots.BUF_BYTES ? "push"
-                                            : pushAcross && n >= 8 && nbytes <= 256 ? "push-bruck" // added after the chain
+                                            : pushAcross && contiguous && n >= 8 && nbytes <= 256 ? "push-bruck" // added after the chain
                                             : pushAcross && contiguous && nbytes * n <= TeamSlots.BUF_BYTES ? "push-exchange"
                                             : pushIntoDest && contiguous && n >= 8 && nbytes >= 4096 ? "push-pairwise" // likewise
                                             : pushIntoDest && contiguous ? "push-into-dest"
@@ -257,7 +257,7 @@ class SelectorTest {
                         for (String a : alltoall) {
                             boolean can = switch (a) {
                                 case "auto" -> false;
-                                case "push-bruck" -> pushAcross;
+                                case "push-bruck" -> pushAcross && contiguous;
                                 case "push-exchange" -> pushAcross && contiguous && within;
                                 case "push-pairwise", "push-into-dest" -> pushIntoDest && contiguous;
                                 default -> true; // pull
