@@ -21,7 +21,9 @@ import org.junit.jupiter.api.TestFactory;
  * The conformance cases, run for real: one job through bin/oshrun per PE count and configuration
  * (2 and 4 PEs with every case; 4 PEs again with the dissemination sync and pull collectives forced;
  * 8 PEs with the barrier loop and the collectives; 4 PEs on two "hosts" joined by UCX with atomics
- * through UCX; the reductions with recursive doubling and Rabenseifner forced over UCX), reported through jshmem-test's {@link ShmemCases}: one dynamic test per case and job
+ * through UCX; over UCX the other algorithms forced, among them Bruck's, pairwise and ring alltoall
+ * and fcollect, and the reductions by recursive doubling and Rabenseifner), reported through
+ * jshmem-test's {@link ShmemCases}: one dynamic test per case and job
  * asserting that every PE reported PASS (a case that reports SKIP is a skipped test), plus one per
  * job asserting it exited with status 0.
  */
@@ -45,13 +47,16 @@ class ConformanceSuiteTest {
                         "-x", "SHMEM_ATOMICS=transport")),
                 // The other algorithms forced in turn (the defaults ran above): every peer over UCX, then 2 hosts.
                 ucxJob(teamCases(), TEAM_FILTERS, List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
-                        "-x", "JSHMEM_COLL_ALGORITHM=tree", "-x", "JSHMEM_BARRIER_ALGORITHM=dissemination")),
+                        "-x", "JSHMEM_COLL_ALGORITHM=tree", "-x", "JSHMEM_BARRIER_ALGORITHM=dissemination",
+                        "-x", "JSHMEM_ALLTOALL_ALGORITHM=push-bruck", "-x", "JSHMEM_FCOLLECT_ALGORITHM=push-bruck")),
+                ucxJob(collCases(), List.of("coll."), List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
+                        "-x", "JSHMEM_ALLTOALL_ALGORITHM=push-pairwise", "-x", "JSHMEM_FCOLLECT_ALGORITHM=push-ring",
+                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-recursive-doubling")),
                 ucxJob(teamCases(), TEAM_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
                         "-x", "JSHMEM_COLL_ALGORITHM=pull", "-x", "JSHMEM_BARRIER_ALGORITHM=hierarchical")),
                 // The reductions across nodes that auto takes only above 8 PEs, forced (where they can
-                // run) on 4 PEs: every peer over UCX, then 2 hosts.
-                ucxJob(reduceCases(), REDUCE_FILTERS, List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
-                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-recursive-doubling")),
+                // run) on 4 PEs: recursive doubling in the coll. job above (every peer over UCX),
+                // Rabenseifner on 2 hosts.
                 ucxJob(reduceCases(), REDUCE_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
                         "-x", "JSHMEM_REDUCE_ALGORITHM=push-rabenseifner")));
     }
@@ -64,6 +69,11 @@ class ConformanceSuiteTest {
 
     /** The collective, synchronization and team cases: what the algorithm settings change. */
     private static final List<String> TEAM_FILTERS = List.of("coll.", "sync.", "team.", "order.barrier-loop");
+
+    /** The collective cases: what JSHMEM_ALLTOALL_ALGORITHM and JSHMEM_FCOLLECT_ALGORITHM change. */
+    private static List<String> collCases() {
+        return AllCases.names().stream().filter(n -> n.startsWith("coll.")).toList();
+    }
 
     private static List<String> teamCases() {
         return AllCases.names().stream().filter(n -> TEAM_FILTERS.stream().anyMatch(n::startsWith)).toList();
