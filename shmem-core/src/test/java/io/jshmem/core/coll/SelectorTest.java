@@ -97,8 +97,8 @@ class SelectorTest {
                     boolean bruck = n >= 8 && nbytes <= 256; // rows added after the chains: Bruck, ring
                     String oldFixed = push && nbytes + 8 <= TeamSlots.BUF_BYTES ? "push"
                             : pushAcross && n == 2 && nbytes * n <= TeamSlots.BUF_BYTES ? "push-exchange"
-                            : pushAcross && bruck ? "push-bruck"
                             : pushAcross && nbytes * n <= TeamSlots.BUF_BYTES ? "push-gather-at-0"
+                            : pushAcross && bruck ? "push-bruck"
                             : pushIntoDest && n >= 8 && nbytes * n > 512 << 10 ? "push-ring"
                             : pushIntoDest ? "push-into-dest"
                             : "pull";
