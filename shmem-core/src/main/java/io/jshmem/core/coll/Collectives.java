@@ -40,7 +40,8 @@ import java.lang.foreign.MemorySegment;
  * measured slower than pulling, 1.1-1.2x).
  *
  * <p><b>Bruck, pairwise, ring</b> (alltoall and fcollect across nodes from 8 members on): small
- * blocks go Bruck's way in ceil(log2 N) rounds of one push each through the push buffers
+ * blocks (fcollect: above the push buffers) go Bruck's way in ceil(log2 N) rounds of a push per
+ * 8 KiB each through the push buffers
  * ({@link BruckAlltoall}, {@link BruckFcollect}); large alltoall blocks are pushed into dest in
  * pairs, round by round ({@link PairwiseAlltoall}), and large fcollects round a ring ({@link RingFcollect}).
  *
