@@ -115,9 +115,14 @@ public final class ScaleProbe {
 
     /** To DIR/pe-PE.csv with {@code --out DIR} (the launcher may interleave the PEs' output), else stdout. */
     private static void write(String[] args, int me, String line) {
-        if (args.length == 2 && args[0].equals("--out")) {
+        write(args.length == 2 && args[0].equals("--out") ? args[1] : null, me, line);
+    }
+
+    /** To DIR/pe-PE.csv if {@code dir} is not null, else stdout. */
+    static void write(String dir, int me, String line) {
+        if (dir != null) {
             try {
-                Files.writeString(Path.of(args[1], "pe-" + me + ".csv"), line);
+                Files.writeString(Path.of(dir, "pe-" + me + ".csv"), line);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -127,7 +132,7 @@ public final class ScaleProbe {
         }
     }
 
-    private static long nowUs() {
+    static long nowUs() {
         return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
     }
 
