@@ -2,13 +2,15 @@
 # Copyright 2026 The jshmem developers
 # SPDX-License-Identifier: Apache-2.0
 # Scale probe: init time, wire-up and memory per PE of jshmem and of Open MPI's OSHMEM over UCX
-# (UCX_TLS=tcp,self) at several PE counts on this machine, interleaved, several rounds; then
-# bench/scale_report.py writes the medians. See --help and bench/README.md ("Scale").
+# (UCX_TLS=tcp,self) at several PE counts on this machine, interleaved, several rounds; with --nodes,
+# jshmem jobs across Docker containers as nodes too; then bench/scale_report.py writes the medians.
+# See --help and bench/README.md ("Scale").
 set -euo pipefail
 
 usage() {
     cat <<'EOF'
-usage: bench/scale.sh [--pes N,...] [--rounds R] [--no-trace] [--timeout S] [--out DIR] [--help]
+usage: bench/scale.sh [--pes N,...|none] [--nodes KxP,...] [--wireup W,...] [--rounds R] [--no-trace]
+                      [--timeout S] [--out DIR] [--help]
 
 For each round and each PE count (ascending), runs as jobs one after the other (the order of
 jshmem and OSHMEM alternates from round to round):
@@ -23,7 +25,16 @@ Each PE reports when it reached main, finished init and passed the first barrier
 (Rss, Pss, USS from /proc/self/smaps_rollup; jshmem also the Java heap after a full GC) before
 and after init, its CPU time, and barrier_all and 8-byte broadcast latencies.
 
-  --pes N,...    PE counts (default 2,4,8,16,32); more PEs than cores run unbound
+  --pes N,...    PE counts (default 2,4,8,16,32); more PEs than cores run unbound; none: no
+                 one-node jobs (only --nodes)
+  --nodes KxP,...  also jobs across K Docker containers as nodes, P PEs each (e.g. 8x2), jshmem
+                 only (the node image has no OSHMEM): bin/oshrun --host with "docker exec -i" as
+                 the launch agent, PEs of a node on shared memory, across nodes UCX (tcp,self),
+                 running io.jshmem.bench.MultiNodeProbe (init, a barrier, a ring put, a broadcast,
+                 a sum reduction, the values checked); each PE records its init time, memory
+                 and established TCP connections. Needs a Docker daemon and the image
+                 jshmem-node:1 (multinode/setup-docker.sh; built here if missing)
+  --wireup W,...   JSHMEM_UCX_WIREUP of the --nodes jobs, one job each (default lazy,eager)
   --rounds R     rounds (default 3); the report takes the median over rounds
   --no-trace     skip the JFR-traced jshmem jobs
   --timeout S    per job (default 900: 32 JVMs on 2 cores with other work take minutes)
@@ -31,8 +42,9 @@ and after init, its CPU time, and barrier_all and 8-byte broadcast latencies.
   -h, --help     this text
 
 Writes into the run directory: jobs.csv (one row per job: wall, CPU-seconds, load, other busy
-cores), probes.csv (one row per PE), ucx.csv (the shim's rows), jfr.csv (traced init steps),
-summary.md (bench/scale_report.py) and run.log. Exit status: 0 if every job succeeded, 1 if one
+cores; for --nodes jobs the CPU is oshrun's only, the PEs run under Docker), probes.csv (one row
+per PE), ucx.csv (the shim's rows), jfr.csv (traced init steps), nodes.csv (one row per PE of
+the --nodes jobs), summary.md (bench/scale_report.py) and run.log. Exit status: 0 if every job succeeded, 1 if one
 failed or a traced step recorded no event (the report is still written), 2 on bad usage, a failed
 build, or traced methods (bench/scale_report.py's TRACED) that the code no longer has.
 EOF
@@ -44,6 +56,8 @@ root=$(cd "$here/.." && pwd)
 source "$here/lib.sh"
 
 pes_list=(2 4 8 16 32)
+nodes_list=()
+wireups=(lazy eager)
 rounds=3
 trace=1
 timeout_s=900
@@ -52,6 +66,10 @@ while [[ $# -gt 0 ]]; do
     case $1 in
         --pes) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra pes_list <<<"$2"; shift ;;
         --pes=*) IFS=, read -ra pes_list <<<"${1#*=}" ;;
+        --nodes) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra nodes_list <<<"$2"; shift ;;
+        --nodes=*) IFS=, read -ra nodes_list <<<"${1#*=}" ;;
+        --wireup) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra wireups <<<"$2"; shift ;;
+        --wireup=*) IFS=, read -ra wireups <<<"${1#*=}" ;;
         --rounds) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; rounds=$2; shift ;;
         --rounds=*) rounds=${1#*=} ;;
         --timeout) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; timeout_s=$2; shift ;;
@@ -64,9 +82,18 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
+[[ ${pes_list[*]} == none ]] && pes_list=()
 for n in "${pes_list[@]}"; do
     [[ $n =~ ^[0-9]+$ && $n -ge 2 ]] || { echo "scale.sh: --pes needs integers >= 2, got '$n'" >&2; exit 2; }
 done
+for shape in "${nodes_list[@]}"; do
+    [[ $shape =~ ^([0-9]+)x([0-9]+)$ && ${BASH_REMATCH[1]} -ge 2 && ${BASH_REMATCH[1]} -le 26 && ${BASH_REMATCH[2]} -ge 1 ]] ||
+        { echo "scale.sh: --nodes needs KxP shapes with 2-26 nodes, got '$shape'" >&2; exit 2; }
+done
+for w in "${wireups[@]}"; do
+    [[ $w =~ ^(lazy|eager|auto)$ ]] || { echo "scale.sh: --wireup needs lazy, eager or auto, got '$w'" >&2; exit 2; }
+done
+[[ ${#pes_list[@]} -gt 0 || ${#nodes_list[@]} -gt 0 ]] || { echo "scale.sh: nothing to run (--pes none and no --nodes)" >&2; exit 2; }
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "scale.sh: --rounds needs a positive integer, got '$rounds'" >&2; exit 2; }
 [[ $timeout_s =~ ^[1-9][0-9]*$ ]] || { echo "scale.sh: --timeout needs seconds, got '$timeout_s'" >&2; exit 2; }
 
@@ -113,7 +140,8 @@ snapshot_jshmem "$snap"
 cp "$(module_jar shmem-bench)" "$snap/app/shmem-bench.jar"
 oshrun=$snap/bin/oshrun
 
-if ! command -v oshcc >/dev/null || ! command -v oshrun >/dev/null; then
+# OSHMEM runs in the one-node jobs only.
+if [[ ${#pes_list[@]} -gt 0 ]] && { ! command -v oshcc >/dev/null || ! command -v oshrun >/dev/null; }; then
     log "oshcc/oshrun missing: installing openmpi-bin libopenmpi-dev libucx0 (as bench/oshmem.sh does)"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >&2
@@ -121,10 +149,10 @@ if ! command -v oshcc >/dev/null || ! command -v oshrun >/dev/null; then
 fi
 cdir=$here/build/c
 mkdir -p "$cdir"
-if [[ ! -x $cdir/scale || $here/c/scale.c -nt $cdir/scale ]]; then
+if [[ ${#pes_list[@]} -gt 0 && ( ! -x $cdir/scale || $here/c/scale.c -nt $cdir/scale ) ]]; then
     oshcc -O2 -Wall -Wextra -o "$cdir/scale" "$here/c/scale.c"
 fi
-if [[ ! -f $cdir/ucxtime.so || $here/c/ucxtime.c -nt $cdir/ucxtime.so ]]; then
+if [[ ${#pes_list[@]} -gt 0 && ( ! -f $cdir/ucxtime.so || $here/c/ucxtime.c -nt $cdir/ucxtime.so ) ]]; then
     gcc -O2 -Wall -Wextra -shared -fPIC -o "$cdir/ucxtime.so" "$here/c/ucxtime.c" -ldl
 fi
 
@@ -138,6 +166,7 @@ fi
 # UcxJob::peer), in these jobs by init's closing barrier and the probe's; WireUp::connectEveryone
 # and ::checkConnections run only with eager wire-up (JSHMEM_UCX_WIREUP=eager, or auto with UCX 1.13
 # or older).
+[[ ${#pes_list[@]} -gt 0 ]] || trace=0
 if [[ $trace -eq 1 ]]; then
     snap_jars=("$snap"/lib/*.jar)
     python3 "$here/scale_report.py" --check-methods "$(IFS=:; echo "${snap_jars[*]}")" ||
@@ -150,6 +179,7 @@ echo "round,impl,npes,bind,rc,t_launch_us,wall_s,cpu_s,load_avg,other_cpu" >"$ru
 echo "round,variant,probe,impl,npes,pe,pid,t_start_us,t_main_us,t_init_us,t_ready_us,rss0,pss0,uss0,rss1,pss1,uss1,jheap0,jheap1,cpu_ready_ms,barrier_us,bcast_us,iters" >"$run_dir/probes.csv"
 echo "round,npes,kind,pid,function,a,b,c,d" >"$run_dir/ucx.csv"
 echo "round,npes,pid,method,caller,start_us,duration_us" >"$run_dir/jfr.csv"
+echo "round,shape,wireup,probe,impl,npes,pe,pid,host,local_npes,t_launch_us,t_start_us,t_main_us,t_init_us,t_ready_us,t_end_us,rss0,uss0,rss1,pss1,uss1,rss2,pss2,uss2,cpu_ready_ms,cpu_end_ms,tcp_ready,tcp_bcast,tcp_end,tcp_launcher,peer_hosts,checks" >"$run_dir/nodes.csv"
 failures=()
 
 # job ROUND IMPL N: one job, its rows appended to the CSV files.
@@ -210,7 +240,83 @@ job() {
     fi
 }
 
-log "run directory $run_dir; PEs ${pes_list[*]}; $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
+# ---------------------------------------------------------------- jobs across containers (--nodes)
+
+# Docker containers as nodes, as the multinode module's Cluster makes them (with the docker CLI
+# here): the image jshmem-node:1 (Debian 12, libucx0), a network of their own, hostnames node-a,
+# node-b, ...; the JDK and the snapshot bind-mounted read-only at the same paths (so oshrun's
+# command lines are valid inside), the run directory read-write (the PEs write their rows there).
+cluster_net=""
+cluster_nodes=()
+stop_nodes() {
+    [[ ${#cluster_nodes[@]} -gt 0 ]] && docker rm -f "${cluster_nodes[@]}" >/dev/null 2>&1
+    [[ -n $cluster_net ]] && docker network rm "$cluster_net" >/dev/null 2>&1
+    cluster_nodes=()
+    cluster_net=""
+}
+trap stop_nodes EXIT
+
+# start_nodes K: K nodes up; sets cluster_nodes (container names) and cluster_gateway.
+start_nodes() {
+    local k=$1 i letter letters=abcdefghijklmnopqrstuvwxyz
+    cluster_net=jshmem-scale-$$-$k
+    docker network create "$cluster_net" >/dev/null
+    for ((i = 0; i < k; i++)); do
+        letter=${letters:i:1}
+        cluster_nodes+=("$cluster_net-$letter")
+        docker run -d --name "$cluster_net-$letter" --hostname "node-$letter" --network "$cluster_net" \
+            --network-alias "node-$letter" --shm-size 1g -v "$JAVA_HOME:$JAVA_HOME:ro" -v "$snap:$snap:ro" \
+            -v "$run_dir:$run_dir" "$node_image" sleep infinity >/dev/null
+    done
+    cluster_gateway=$(docker network inspect -f '{{(index .IPAM.Config 0).Gateway}}' "$cluster_net")
+}
+
+# node_job ROUND KxP WIREUP: one job across the nodes started for KxP, its rows appended to nodes.csv.
+node_job() {
+    local r=$1 shape=$2 w=$3 rc=0 t0 jd hosts="" name
+    local p=${shape#*x} n=$((${shape%x*} * ${shape#*x}))
+    for name in "${cluster_nodes[@]}"; do hosts+=${hosts:+,}$name:$p; done
+    jd=$run_dir/jobs/r$r-nodes-$shape-$w
+    rm -rf "$jd"
+    mkdir -p "$jd"
+    t0=$(now_us)
+    measure_job "$jd/stats" env "JSHMEM_AOT=${JSHMEM_AOT:-auto}" "$oshrun" --host "$hosts" \
+        --launch-agent "docker exec -i" --bootstrap-address "$cluster_gateway" --timeout "$timeout_s" \
+        -x UCX_TLS=tcp,self -x "JSHMEM_UCX_WIREUP=$w" -cp "$snap/app/shmem-bench.jar" \
+        io.jshmem.bench.MultiNodeProbe --launch-us "$t0" --out "$jd" >"$jd/out" 2>"$jd/err" || rc=$?
+    local wall cpu load other got bad
+    read -r wall cpu load other <"$jd/stats"
+    echo "$r,nodes-$shape-$w,$n,none,$rc,$t0,$wall,$cpu,$load,$other" >>"$run_dir/jobs.csv"
+    got=$(cat "$jd"/pe-*.csv 2>/dev/null | grep -c '^nodeprobe,' || true)
+    bad=$(cat "$jd"/pe-*.csv 2>/dev/null | grep '^nodeprobe,' | grep -vc ',ok$' || true)
+    if [[ $rc -ne 0 || $got -ne $n || $bad -ne 0 ]]; then
+        tail -20 "$jd/err" >&2
+        log "FAILED: round $r nodes $shape wire-up $w (exit $rc, $got of $n PEs reported, $bad failed checks)"
+        failures+=("r$r nodes $shape $w")
+    else
+        log "round $r nodes $shape wire-up $w: ${wall%.*} s wall, load $load"
+    fi
+    cat "$jd"/pe-*.csv 2>/dev/null | grep '^nodeprobe,' | sed "s/^/$r,$shape,$w,/" >>"$run_dir/nodes.csv" || true
+}
+
+node_image=jshmem-node:1
+if [[ ${#nodes_list[@]} -gt 0 ]]; then
+    docker info >/dev/null 2>&1 || { log "--nodes needs a Docker daemon (multinode/setup-docker.sh as root)"; exit 2; }
+    if ! docker image inspect "$node_image" >/dev/null 2>&1; then
+        log "building the node image: multinode/build-image.sh --no-rdma"
+        "$root/multinode/build-image.sh" --no-rdma >&2 || { log "the node image could not be built"; exit 2; }
+    fi
+    # oshrun makes the snapshot's start-up cache after the first job that finds none (5-20 s, inside
+    # that job's wall time, and that job's PEs start without it): a 2-PE job here first, not recorded.
+    if [[ ${JSHMEM_AOT:-auto} != off ]]; then
+        log "warm-up job (makes the start-up cache if missing; not recorded)"
+        mkdir -p "$run_dir/jobs/warm-up"
+        "$oshrun" -np 2 --timeout "$timeout_s" -cp "$snap/app/shmem-bench.jar" io.jshmem.bench.MultiNodeProbe \
+            --out "$run_dir/jobs/warm-up" >"$run_dir/jobs/warm-up/out" 2>&1 || log "the warm-up job failed (exit $?)"
+    fi
+fi
+
+log "run directory $run_dir; PEs ${pes_list[*]:-none}; nodes ${nodes_list[*]:-none}; $rounds rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
 t_start=$(date +%s)
 for ((r = 1; r <= rounds; r++)); do
     for n in "${pes_list[@]}"; do
@@ -220,15 +326,33 @@ for ((r = 1; r <= rounds; r++)); do
             job "$r" "$impl" "$n"
         done
     done
+    for shape in "${nodes_list[@]}"; do
+        start_nodes "${shape%x*}"
+        # Alternating as the one-node jobs do.
+        order=("${wireups[@]}")
+        if ((r % 2 == 0)); then order=(); for ((i = ${#wireups[@]} - 1; i >= 0; i--)); do order+=("${wireups[i]}"); done; fi
+        for w in "${order[@]}"; do
+            node_job "$r" "$shape" "$w"
+        done
+        stop_nodes
+    done
 done
 elapsed=$(($(date +%s) - t_start))
 
+nodes_ucx=""
+if [[ ${#nodes_list[@]} -gt 0 ]]; then
+    nodes_ucx="libucx0 $(docker run --rm "$node_image" dpkg-query -W -f '${Version}' libucx0 2>/dev/null || echo '?') in the nodes; "
+fi
+oshmem_text=""
+if [[ ${#pes_list[@]} -gt 0 ]]; then
+    oshmem_text="$(oshrun --version 2>&1 | head -1); traced jshmem jobs with JSHMEM_AOT=off; "
+fi
 conditions="$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), \
-$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(uname -r); ${rounds} rounds, PEs ${pes_list[*]}, \
-the run took ${elapsed} s; load average at the end $(cut -d' ' -f1-3 /proc/loadavg); \
+$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(uname -r); ${rounds} rounds, PEs ${pes_list[*]:-none}, \
+nodes ${nodes_list[*]:-none} (wire-up ${wireups[*]}), the run took ${elapsed} s; load average at the end $(cut -d' ' -f1-3 /proc/loadavg); \
 jshmem $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(java -version 2>&1 | head -1); \
-$(oshrun --version 2>&1 | head -1); UCX $(ucx_info -v 2>/dev/null | sed -n 's/^# Version //p' | head -1); \
-plain jshmem jobs with JSHMEM_AOT=${JSHMEM_AOT:-auto} (the AOT cache of the jars), traced ones with it off"
+UCX $(ucx_info -v 2>/dev/null | sed -n 's/^# Version //p' | head -1) here, $nodes_ucx$oshmem_text\
+plain jshmem jobs with JSHMEM_AOT=${JSHMEM_AOT:-auto} (the AOT cache of the jars)"
 python3 "$here/scale_report.py" --dir "$run_dir" --conditions "$conditions" --strict >"$run_dir/summary.md" || failures+=("report")
 log "summary: $run_dir/summary.md"
 if [[ ${#failures[@]} -gt 0 ]]; then

@@ -2,7 +2,8 @@
 # Copyright 2026 The jshmem developers
 # SPDX-License-Identifier: Apache-2.0
 """Report of bench/scale.sh: medians over rounds of init time, wire-up steps, memory and collective
-latency per PE count, jshmem beside OSHMEM (markdown on stdout).
+latency per PE count, jshmem beside OSHMEM, and of its jobs across Docker containers (--nodes: init
+time, memory and TCP connections per PE) (markdown on stdout).
 
   scale_report.py --dir RUN_DIR [--conditions TEXT] [--strict]
                         the summary of a run directory; --strict (scale.sh): exit 1 if the traced
@@ -175,6 +176,15 @@ def read(path):
         return list(csv.DictReader(fh))
 
 
+def markdown_table(p, header, rows):
+    """A markdown table through the line printer p, and a blank line."""
+    p("| " + " | ".join(header) + " |")
+    p("|" + "---|" * len(header))
+    for row in rows:
+        p("| " + " | ".join(row) + " |")
+    p("")
+
+
 def slope(points):
     """Least-squares slope of (x, y) points, or None with fewer than 2 distinct x."""
     pts = [(x, y) for x, y in points if y is not None]
@@ -200,7 +210,7 @@ def summary(run_dir, conditions):
 
     # Per job metrics, then lists over rounds per (impl, npes).
     per = defaultdict(lambda: defaultdict(list))
-    pes_counts = sorted({int(j["npes"]) for j in jobs})
+    pes_counts = sorted({int(j["npes"]) for j in jobs if not j["impl"].startswith("nodes-")})
     for (r, impl, n), rows in by_job.items():
         j = launch.get((r, impl, n))
         if j is None or j["rc"] != "0" or len(rows) != int(n):
@@ -347,6 +357,12 @@ def summary(run_dir, conditions):
 
     out = []
     p = out.append
+    if not pes_counts:
+        p("# Scale probe: jshmem across Docker containers as nodes\n")
+        p("Measured run: " + conditions + "\n")
+        p("No one-node jobs in this run (scale.sh --pes none).\n")
+        nodes_section(run_dir, jobs, p)
+        return "\n".join(out), []
     p("# Scale probe: jshmem and OSHMEM over UCX (tcp,self) on one machine\n")
     p("Measured run: " + conditions + "\n")
     p("Every cell: median over rounds, with (min-max) over rounds where it matters; within a job, the")
@@ -366,11 +382,7 @@ def summary(run_dir, conditions):
                     yield n, impl, m
 
     def table(header, rows):
-        p("| " + " | ".join(header) + " |")
-        p("|" + "---|" * len(header))
-        for row in rows:
-            p("| " + " | ".join(row) + " |")
-        p("")
+        markdown_table(p, header, rows)
 
     p("## Start-up and init\n")
     rows = []
@@ -479,7 +491,102 @@ def summary(run_dir, conditions):
     for n, impl, m in both():
         rows.append([str(n), impl, spread(m["barrier_us"]), spread(m["bcast_us"]), fmt(med(m["iters"]), 0)])
     table(["PEs", "impl", "barrier_all", "broadcast 8 B", "iterations"], rows)
+    nodes_section(run_dir, jobs, p)
     return "\n".join(out), missing
+
+
+def nodes_section(run_dir, jobs, p):
+    """The jobs across Docker containers (scale.sh --nodes), from nodes.csv: per shape and wire-up,
+    medians over rounds, then per PE; nothing for runs without such jobs."""
+    path = os.path.join(run_dir, "nodes.csv")
+    rows = read(path) if os.path.exists(path) or os.path.exists(path + ".gz") else []
+    if not rows:
+        return
+    jobs_by = {(j["round"], j["impl"]): j for j in jobs}
+    by_job = defaultdict(list)
+    for row in rows:
+        by_job[(row["round"], row["shape"], row["wireup"])].append(row)
+    per = defaultdict(lambda: defaultdict(list))
+    per_pe = defaultdict(lambda: defaultdict(list))
+    failed = defaultdict(int)
+    for (r, shape, w), prs in by_job.items():
+        j = jobs_by.get((r, "nodes-%s-%s" % (shape, w)))
+        n = int(prs[0]["npes"])
+        if j is None or j["rc"] != "0" or len(prs) != n or any(x["checks"] != "ok" for x in prs):
+            failed[(shape, w)] += 1
+            continue
+        f = lambda k: [float(x[k]) for x in prs]
+        m = per[(shape, w)]
+        launch = float(prs[0]["t_launch_us"])
+        m["launch_ms"].append(med([(x - launch) / 1e3 for x in f("t_main_us")]))
+        m["init_ms"].append(med([a - b for a, b in zip(f("t_init_us"), f("t_main_us"))]) / 1e3)
+        m["ready_ms"].append((max(f("t_ready_us")) - launch) / 1e3)
+        m["wall_s"].append(float(j["wall_s"]))
+        m["cpu_ready_s"].append(med(f("cpu_ready_ms")) / 1e3)
+        for k in ("rss1", "pss1", "uss1", "uss2"):
+            m[k].append(med(f(k)) / 1024)
+        for k in ("tcp_ready", "tcp_bcast", "tcp_end"):
+            m[k].append(med(f(k)))
+            m[k + "_max"].append(max(f(k)))
+        m["tcp_launcher"].append(med(f("tcp_launcher")))
+        m["peer_hosts"].append(med(f("peer_hosts")))
+        for x in prs:
+            q = per_pe[(shape, w, int(x["pe"]))]
+            q["host"] = x["host"]
+            q["ready_ms"].append((float(x["t_ready_us"]) - launch) / 1e3)
+            q["init_ms"].append((float(x["t_init_us"]) - float(x["t_main_us"])) / 1e3)
+            for k in ("rss1", "uss1", "uss2"):
+                q[k].append(float(x[k]) / 1024)
+            for k in ("tcp_ready", "tcp_bcast", "tcp_end", "peer_hosts"):
+                q[k].append(float(x[k]))
+
+    def table(header, body):
+        markdown_table(p, header, body)
+
+    def tcp(m, k):
+        return "%s (max %s)" % (fmt(med(m[k]), 0), fmt(max(m[k + "_max"]), 0))
+
+    keys = sorted({(shape, w) for (_, shape, w) in by_job}, key=lambda k: (int(k[0].split("x")[0]), k[0], k[1]))
+    p("## Across nodes: Docker containers (jshmem only; scale.sh --nodes)\n")
+    p("""Shape = nodes x PEs per node; PEs of a node on shared memory, across nodes UCX (tcp,self), with the
+wire-up policy JSHMEM_UCX_WIREUP. Each PE runs MultiNodeProbe: init, a barrier, a ring put, a
+broadcast from PE 0, a sum reduction (values checked). Launch = the script's launch of oshrun to
+the PE reaching main; init = main to init's return; ready = launch to the last PE past the first
+barrier; memory from /proc inside the container after the first barrier (USS also at the end);
+TCP = the PE's established TCP connections after the first barrier / after the ring put and the
+broadcast / after the reduction, median over PEs (max over PEs), the bootstrap's connection to
+oshrun included; nodes = other nodes' addresses among them at the end. Job wall = oshrun's.
+""")
+    body = []
+    for key in keys:
+        m = per.get(key)
+        n_failed = failed.get(key, 0)
+        if not m:
+            body.append([key[0], key[1]] + ["(failed)"] * 12)
+            continue
+        body.append([key[0], key[1], spread(m["launch_ms"], 0), spread(m["init_ms"], 0), spread(m["ready_ms"], 0),
+                     fmt(med(m["cpu_ready_s"]), 2), fmt(med(m["rss1"])), fmt(med(m["pss1"])), fmt(med(m["uss1"])),
+                     fmt(med(m["uss2"])), "%s / %s / %s" % (tcp(m, "tcp_ready"), tcp(m, "tcp_bcast"), tcp(m, "tcp_end")),
+                     fmt(med(m["tcp_launcher"]), 0), fmt(med(m["peer_hosts"]), 0),
+                     "%s%s" % (fmt(med(m["wall_s"])), " (%d failed)" % n_failed if n_failed else "")])
+    table(["shape", "wire-up", "launch ms", "init ms", "ready ms", "CPU at ready s/PE", "RSS MiB", "PSS MiB",
+           "USS MiB", "USS at end MiB", "TCP per PE: ready / bcast / end", "to oshrun", "nodes", "job wall s"], body)
+    p("Per PE (median over rounds): ready ms, init ms, RSS / USS MiB after the first barrier, USS at the end,")
+    p("TCP connections ready / bcast / end, other nodes reached.\n")
+    for key in keys:
+        pes = sorted(pe for (s_, w_, pe) in per_pe if (s_, w_) == key)
+        if not pes:
+            continue
+        body = []
+        for pe in pes:
+            q = per_pe[(key[0], key[1], pe)]
+            body.append([str(pe), q["host"], fmt(med(q["ready_ms"]), 0), fmt(med(q["init_ms"]), 0),
+                         "%s / %s" % (fmt(med(q["rss1"])), fmt(med(q["uss1"]))), fmt(med(q["uss2"])),
+                         "%s / %s / %s" % (fmt(med(q["tcp_ready"]), 0), fmt(med(q["tcp_bcast"]), 0),
+                                           fmt(med(q["tcp_end"]), 0)), fmt(med(q["peer_hosts"]), 0)])
+        p("%s, wire-up %s:\n" % key)
+        table(["PE", "host", "ready ms", "init ms", "RSS / USS MiB", "USS at end MiB", "TCP ready / bcast / end",
+               "nodes"], body)
 
 
 def main(argv):

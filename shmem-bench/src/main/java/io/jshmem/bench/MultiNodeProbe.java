@@ -68,8 +68,10 @@ public final class MultiNodeProbe {
             long tReady = ScaleProbe.nowUs();
             long[] mem1 = ScaleProbe.memory();
             double cpuReady = cpuMs();
-            // A barrier before each count: a peer's first operation to this PE opens a connection here.
+            // A barrier before each count (a peer's first operation to this PE opens a connection
+            // here) and after it (a peer already in the next operation would open one before the count).
             int tcpReady = connections(launcherPort).total();
+            shmem.barrierAll();
 
             ShmemTeam world = shmem.teamWorld();
             SymLongArray box = shmem.calloc(SymType.LONG, 1);
@@ -83,6 +85,7 @@ public final class MultiNodeProbe {
             expect(failures, "broadcast", dst.get(0), 7000 + n);
             shmem.barrierAll();
             int tcpBcast = connections(launcherPort).total();
+            shmem.barrierAll();
             long sum = world.sumReduce(me + 1L);
             expect(failures, "sum reduction", sum, (long) n * (n + 1) / 2);
             shmem.barrierAll();
