@@ -349,7 +349,7 @@ if [[ ${#pes_list[@]} -gt 0 ]]; then
 fi
 conditions="$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), \
 $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(uname -r); ${rounds} rounds, PEs ${pes_list[*]:-none}, \
-nodes ${nodes_list[*]:-none} (wire-up ${wireups[*]}), the run took ${elapsed} s; load average at the end $(cut -d' ' -f1-3 /proc/loadavg); \
+nodes ${nodes_list[*]:-none}${nodes_list[*]:+ (wire-up ${wireups[*]})}, the run took ${elapsed} s; load average at the end $(cut -d' ' -f1-3 /proc/loadavg); \
 jshmem $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(java -version 2>&1 | head -1); \
 UCX $(ucx_info -v 2>/dev/null | sed -n 's/^# Version //p' | head -1) here, ${nodes_ucx}${oshmem_text}\
 plain jshmem jobs with JSHMEM_AOT=${JSHMEM_AOT:-auto} (the AOT cache of the jars)"
