@@ -249,8 +249,8 @@ job() {
 cluster_net=""
 cluster_nodes=()
 stop_nodes() {
-    [[ ${#cluster_nodes[@]} -gt 0 ]] && docker rm -f "${cluster_nodes[@]}" >/dev/null 2>&1
-    [[ -n $cluster_net ]] && docker network rm "$cluster_net" >/dev/null 2>&1
+    [[ ${#cluster_nodes[@]} -gt 0 ]] && { docker rm -f "${cluster_nodes[@]}" >/dev/null 2>&1 || true; }
+    [[ -n $cluster_net ]] && { docker network rm "$cluster_net" >/dev/null 2>&1 || true; }
     cluster_nodes=()
     cluster_net=""
 }
