@@ -39,8 +39,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 class MultiNodeScaleTest {
     static final String SHAPE = "jshmem.multinode.scale";
     /**
-     * The default: each job (16 JVMs in 8 containers) took 9 s on this 2-core machine at load 3, the
-     * whole test 29 s with Maven (2026-12-06), cheap enough for every build.
+     * The default: each job (16 JVMs in 8 containers) took 8-9 s on this 2-core machine at load 3-7
+     * (the whole test 29-39 s with Maven) and 18-21 s at load 23 (2026-12-06): cheap enough for
+     * every build.
      */
     static final String DEFAULT_SHAPE = "8x2";
     private static final Pattern ROW = Pattern.compile("nodeprobe,jshmem,.*");
