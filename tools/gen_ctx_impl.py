@@ -188,8 +188,7 @@ public abstract class AbstractShmemCtx extends CtxBase {
         long off = offset(dest, destIndex, Arrays2.elements(source, st.check(dest)));
         long sigOff = offset(sig, sigIndex, 1);
         int w = pe(pe);
-        comm.putNbi(w, off, source); // completed by quiet; the signal is ordered after it
-        comm.signal(w, sigOff, signal, sigOp);
+        comm.putSignal(w, off, source, sigOff, signal, sigOp, true); // completed by quiet; the signal after the data
     }
 
     @Override

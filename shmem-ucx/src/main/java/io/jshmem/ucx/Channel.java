@@ -94,6 +94,12 @@ final class Channel {
      * wait for the previous sync's flags, see {@link UcxTransport#flagAdd}).
      */
     private final boolean[] dirty;
+    /**
+     * Whether puts with signal were sent to each PE as active messages since its last quiet (guarded
+     * by {@link #lock}): an endpoint flush does not complete active messages (UCX's flush covers RMA
+     * and atomics only), so quiet completes them with a get behind them ({@link #flushAll}).
+     */
+    private final boolean[] signalled;
     private final boolean peerErrors;
     /**
      * Wakes this PE's threads sleeping on its memory ({@code RemoteTransport#wakeOnRemoteWrites});
@@ -158,6 +164,7 @@ final class Channel {
         this.staging = new NbiStaging(this, locked);
         this.endpoints = new Endpoints(job.npes);
         this.dirty = new boolean[job.npes];
+        this.signalled = new boolean[job.npes];
         this.peerErrors = job.settings.ucxPeerErrors();
     }
 
@@ -335,11 +342,16 @@ final class Channel {
     /**
      * Posts a {@link Pushes} message to {@code pe}: the header at native address {@code header}
      * and {@code n} bytes at {@code data}; {@code param} is the calling thread's push param.
+     * {@code completedByQuiet}: a put with signal, which quiet must complete (a push's target waits
+     * for its count, nobody needs to complete it).
      */
-    long postPush(int pe, long header, long data, long n, MemorySegment param) {
+    long postPush(int pe, long header, long data, long n, MemorySegment param, boolean completedByQuiet) {
         int i = use(pe);
         lock();
         try {
+            if (completedByQuiet) {
+                signalled[pe] = true;
+            }
             return Ucp.amSendNbx(endpoints.ep(i), Pushes.AM_ID, header, Pushes.HEADER_BYTES, data, n, param);
         } finally {
             unlock();
@@ -353,7 +365,7 @@ final class Channel {
      * it clears the flag and releases it only once its flush completed.
      */
     boolean mayHaveIncomplete(int pe) {
-        if (dirty[pe]) {
+        if (dirty[pe]) { // not signalled[pe]: puts with signal are messages on the pushes' one lane, ordered with them
             return true;
         }
         VarHandle.acquireFence(); // the flag's read before the lock's
@@ -514,6 +526,14 @@ final class Channel {
                         flushRequests[posted++] = r;
                     }
                 }
+                if (signalled[pe]) {
+                    signalled[pe] = false;
+                    long r = completeSignals(e, i);
+                    if (r != 0) {
+                        flushPes[posted] = pe;
+                        flushRequests[posted++] = r;
+                    }
+                }
             }
         } finally {
             unlock();
@@ -554,16 +574,28 @@ final class Channel {
     private void flushHeld(int pe) {
         int i = use(pe);
         long r = 0;
+        long g = 0;
         lock();
         try {
             if (dirty[pe]) {
                 dirty[pe] = false;
                 r = Ucp.epFlushNbx(endpoints.ep(i), job.plainParam);
             }
+            if (signalled[pe]) {
+                signalled[pe] = false;
+                g = completeSignals(endpoints, i);
+            }
         } finally {
             unlock();
         }
-        await(r, pe, "quiet (endpoint flush)");
+        try {
+            await(r, pe, "quiet (endpoint flush)");
+        } catch (RuntimeException e) {
+            long[] rest = {g};
+            abandonRequests(rest, 0, 1);
+            throw e;
+        }
+        await(g, pe, "quiet (completing puts with signal)");
         try {
             completePending(pe);
         } finally {
@@ -573,6 +605,16 @@ final class Channel {
                 fetches.completeAll(); // all of them: they are few, and kept in posting order
             }
         }
+    }
+
+    /**
+     * Posts an 8-byte get from the heap of endpoint {@code i}'s PE (under the lock): it completes
+     * only after the target handled every message this endpoint sent before it, the puts with
+     * signal included, since they share one ordered lane (the condition for sending them as active
+     * messages, {@link WireUp#amPutSignal}). What it reads is dropped.
+     */
+    private long completeSignals(Endpoints e, int i) {
+        return Ucp.getNbx(e.ep(i), job.sink.address(), 8, e.base(i), e.rkey(i), job.plainParam);
     }
 
     void fence() {

@@ -25,9 +25,12 @@ final class Endpoints {
     private long[] rkeys = new long[4];
     private long[] bases = new long[4];
     private int[] pes = new int[4];
-    /** Room for a quiet's flush request per endpoint, so that a quiet allocates nothing (see {@link Channel#flushAll}). */
-    private long[] flushRequests = new long[4];
-    private int[] flushPes = new int[4];
+    /**
+     * Room for a quiet's two requests per endpoint (a flush, and the get that completes its puts
+     * with signal), so that a quiet allocates nothing (see {@link Channel#flushAll}).
+     */
+    private long[] flushRequests = new long[8];
+    private int[] flushPes = new int[8];
     private int count;
 
     Endpoints(int npes) {
@@ -47,8 +50,8 @@ final class Endpoints {
             rkeys = Arrays.copyOf(rkeys, n);
             bases = Arrays.copyOf(bases, n);
             pes = Arrays.copyOf(pes, n);
-            flushRequests = Arrays.copyOf(flushRequests, n);
-            flushPes = Arrays.copyOf(flushPes, n);
+            flushRequests = Arrays.copyOf(flushRequests, 2 * n);
+            flushPes = Arrays.copyOf(flushPes, 2 * n);
         }
         int i = count;
         eps[i] = ep;
@@ -80,7 +83,7 @@ final class Endpoints {
         return pes[i];
     }
 
-    /** The quiet's request slots, at least {@link #count} long (read under the lock; the quiet keeps the arrays it read). */
+    /** The quiet's request slots, at least twice {@link #count} long (read under the lock; the quiet keeps the arrays it read). */
     long[] flushRequests() {
         return flushRequests;
     }

@@ -69,6 +69,8 @@ final class UcxJob {
     /** Empty {@code ucp_request_param_t}s: plain, and FORCE for closing endpoints. */
     final MemorySegment plainParam;
     final MemorySegment forceCloseParam;
+    /** Where a quiet's completing gets ({@link Channel#flushAll}) land, all of them: nobody reads it. */
+    final MemorySegment sink;
 
     UcxJob(Bootstrap bootstrap, Config.Network settings, MemorySegment.Scope heapScope, boolean oversubscribed, boolean coreShared) {
         this.bootstrap = bootstrap;
@@ -82,6 +84,7 @@ final class UcxJob {
         this.peerStatus = new byte[npes];
         this.plainParam = arena.allocate(UcpAbi.REQUEST_PARAM);
         this.forceCloseParam = arena.allocate(UcpAbi.REQUEST_PARAM);
+        this.sink = arena.allocate(8, 8);
         forceCloseParam.set(java.lang.foreign.ValueLayout.JAVA_INT, UcpAbi.REQ_OP_ATTR_MASK, UcpAbi.UCP_OP_ATTR_FIELD_FLAGS);
         forceCloseParam.set(java.lang.foreign.ValueLayout.JAVA_INT, UcpAbi.REQ_FLAGS, UcpAbi.UCP_EP_CLOSE_FLAG_FORCE);
         try {

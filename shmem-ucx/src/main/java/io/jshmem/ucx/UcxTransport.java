@@ -446,15 +446,87 @@ public final class UcxTransport implements RemoteTransport {
     private void push(int pe, long offset, long data, long n, long counterOffset, long increment) {
         main.waiters.incrementAndGet();
         try {
-            Scratch s = scratch();
-            s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_DATA, offset);
-            s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_COUNTER, counterOffset);
-            s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_INCREMENT, increment);
-            // Awaited (local completion: eager data is copied out, then the header and data are free).
-            main.await(main.postPush(pe, s.pushHeaderAddress, data, n, s.paramPush), pe, "push");
+            send(scratch(), pe, offset, data, n, counterOffset, increment, Pushes.OP_ADD, false);
         } finally {
             main.waiters.decrementAndGet();
         }
+    }
+
+    /**
+     * Sends one {@link Pushes} message (header in {@code s}) and awaits its local completion (eager
+     * data is copied out, then the header and data are free); {@code completedByQuiet}: a put with
+     * signal.
+     */
+    private void send(Scratch s, int pe, long offset, long data, long n, long wordOffset, long operand, long op,
+            boolean completedByQuiet) {
+        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_DATA, offset);
+        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_COUNTER, wordOffset);
+        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_INCREMENT, operand);
+        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_OP, op);
+        main.await(main.postPush(pe, s.pushHeaderAddress, data, n, s.paramPush, completedByQuiet), pe,
+                completedByQuiet ? "put with signal" : "push");
+    }
+
+    /**
+     * Puts with signal of up to this many bytes are one {@link Pushes} message (when
+     * {@link WireUp#amPutSignal} allows): the data goes through the thread's bounce buffer into an
+     * eager message (over TCP one fragment up to 8 KiB, UCX's default segment), larger ones are a
+     * put (zero-copy where UCX can), a fence and an atomic.
+     */
+    static final long AM_PUT_SIGNAL_MAX = 8 << 10;
+
+    /**
+     * A small put with signal as one active message, which the target's handler applies in order
+     * (data, then the signal: a release store or an atomic add) and quiet completes
+     * ({@link Channel#flushAll}); else, or above {@link #AM_PUT_SIGNAL_MAX}, the default's put, fence
+     * and atomic. {@code source} is copied into the bounce buffer first, which checks it as shared
+     * memory's copy would (closed, another thread's) before anything is sent; the send completes
+     * locally before the call returns, so {@code nbi} changes nothing for the message.
+     */
+    @Override
+    public void putSignal(int pe, long offset, MemorySegment source, long signalOffset, long signal, AmoOp op, boolean nbi) {
+        long n = source.byteSize();
+        if (!wiring.amPutSignal() || n > AM_PUT_SIGNAL_MAX) {
+            RemoteTransport.super.putSignal(pe, offset, source, signalOffset, signal, op, nbi);
+            return;
+        }
+        main.waiters.incrementAndGet();
+        try {
+            Scratch s = scratch();
+            MemorySegment b = s.bounce(n);
+            MemorySegment.copy(source, 0, b, 0, n);
+            send(s, pe, offset, b.address(), n, signalOffset, signal, signalOp(op), true);
+        } finally {
+            main.waiters.decrementAndGet();
+        }
+    }
+
+    /** {@link #putSignal(int, long, MemorySegment, long, long, AmoOp, boolean)} of Java array elements (range checked by the caller). */
+    @Override
+    public void putSignal(int pe, long offset, Object array, int index, ValueLayout layout, int count, long signalOffset, long signal,
+            AmoOp op) {
+        long n = layout.byteSize() * count;
+        if (!wiring.amPutSignal() || n > AM_PUT_SIGNAL_MAX) {
+            RemoteTransport.super.putSignal(pe, offset, array, index, layout, count, signalOffset, signal, op);
+            return;
+        }
+        main.waiters.incrementAndGet();
+        try {
+            Scratch s = scratch();
+            MemorySegment b = s.bounce(n);
+            MemorySegment.copy(array, index, b, layout, 0, count);
+            send(s, pe, offset, b.address(), n, signalOffset, signal, signalOp(op), true);
+        } finally {
+            main.waiters.decrementAndGet();
+        }
+    }
+
+    private static long signalOp(AmoOp op) {
+        return switch (op) {
+            case SET -> Pushes.OP_SET;
+            case ADD -> Pushes.OP_ADD;
+            default -> throw new IllegalArgumentException("a signal is set or added, not " + op);
+        };
     }
 
     /**
@@ -562,6 +634,7 @@ public final class UcxTransport implements RemoteTransport {
         if (closed) {
             return false;
         }
+        wiring.pushes().check(); // a malformed message dropped by the handler: the wait it was for would never end
         boolean did = main.tryProgress(); // rings sleepers if it applied anything
         // Work the progress thread did counts too: a PE asleep in a wait while peers' operations
         // keep coming must wake up and serve them itself (polling, as a waiting PE does) instead

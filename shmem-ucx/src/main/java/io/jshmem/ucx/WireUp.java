@@ -78,7 +78,7 @@ final class WireUp {
      * {@link UcxTransport} is built from it and owns all of it from then on.
      */
     record Result(UcpContext context, Channel main, Pushes pushes, ProgressEngine progress, String name,
-            boolean coherentAtomics, boolean remoteWritesWake) {
+            boolean coherentAtomics, boolean remoteWritesWake, boolean amPutSignal) {
     }
 
     static UcxTransport create(Bootstrap bootstrap, SymmetricHeap heap, Config.Network settings, Map<String, String> env) {
@@ -160,13 +160,16 @@ final class WireUp {
                     // remoteWritesWake from this PE's own endpoints: peers reach it with the same
                     // UCX_TLS (a job's PEs share their environment), so through the same transports.
                     return new Result(context, main, pushes, progress, "ucx (" + selectedTransports(infos) + ")",
-                            atomicsCoherent(main, infos), writesNeedProgress(infos));
+                            atomicsCoherent(main, infos), writesNeedProgress(infos),
+                            amPutSignal(job.settings.ucxPutSignal(), writesNeedProgress(infos) && oneLane(infos)));
                 }
                 // Lazy: see the class comment.
-                List<String> offered = offeredTransports(Ucp.contextInfo(context.handle()));
+                String contextInfo = Ucp.contextInfo(context.handle());
+                List<String> offered = offeredTransports(contextInfo);
                 return new Result(context, main, pushes, progress,
                         "ucx (" + (offered.isEmpty() ? "no transport to other PEs" : String.join(", ", offered)) + ")",
-                        cpuAtomicTransports(offered), PROGRESS_WRITE_TRANSPORTS.containsAll(offered));
+                        cpuAtomicTransports(offered), PROGRESS_WRITE_TRANSPORTS.containsAll(offered),
+                        amPutSignal(job.settings.ucxPutSignal(), oneTcpDevice(contextInfo)));
             } catch (RuntimeException | Error e) {
                 job.closed = true;
                 if (progress != null) {
@@ -319,6 +322,53 @@ final class WireUp {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether small puts with signal go as one active message ({@link UcxTransport#putSignal}):
+     * asked for, and {@code ordered}: every endpoint to another PE is a single TCP lane, which
+     * carries its active messages, its puts and gets (tcp has no RMA of its own: UCX emulates it
+     * with active messages on that lane) and its atomics (emulated likewise). One TCP stream, whose
+     * messages the target's worker handles in the order they arrive: a put-with-signal message is
+     * then ordered after the puts and atomics before it, and a get after it completes only once the
+     * target has handled it (the quiet of {@link Channel#flushAll}). With more lanes (several TCP
+     * devices, {@code JSHMEM_UCX_LISTEN=all}; RDMA or shared-memory transports) nothing says the
+     * lanes are ordered with each other, and a put-with-signal stays a put, a fence and an atomic.
+     */
+    static boolean amPutSignal(Config.UcxPutSignal setting, boolean ordered) {
+        return setting == Config.UcxPutSignal.AM && ordered;
+    }
+
+    private static final Pattern LANE_LINE = Pattern.compile("lane\\[\\d+\\]:");
+
+    /** Whether every endpoint ({@code infos}: their {@link #endpointInfos}; none: vacuously) has exactly one lane. */
+    static boolean oneLane(List<String> infos) {
+        for (String info : infos) {
+            Matcher m = LANE_LINE.matcher(info);
+            int lanes = 0;
+            while (m.find()) {
+                lanes++;
+            }
+            if (lanes != 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Lazy wire-up's answer to {@link #oneLane}, for every endpoint the context could make: it offers
+     * tcp on one device and no other transport to other PEs (self only reaches this PE), so an
+     * endpoint's lanes can only be that one.
+     */
+    static boolean oneTcpDevice(String contextInfo) {
+        Map<String, List<String>> r = UcxInfo.resources(contextInfo);
+        for (Map.Entry<String, List<String>> e : r.entrySet()) {
+            if (!e.getKey().equals("self") && !(e.getKey().equals("tcp") && e.getValue().size() == 1)) {
+                return false;
+            }
+        }
+        return r.containsKey("tcp");
     }
 
     static boolean cpuAtomics(String epInfo) {

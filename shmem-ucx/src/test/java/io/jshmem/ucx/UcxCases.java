@@ -32,6 +32,9 @@ import java.util.Arrays;
  *   <li>{@code kill}: after a barrier, PE 1 kills itself with SIGKILL while the others keep
  *       reading from it: the job must end (non-zero) instead of hanging.</li>
  *   <li>{@code barriers}: init, 100 barriers, finalize (wire-up and teardown stress).</li>
+ *   <li>{@code putsignal [am|rma]}: the puts with signal alone ({@link #putSignals}, also part of
+ *       {@code all}); with an argument, first checks that the transport sends small ones as
+ *       active messages ({@code am}) or not ({@code rma}).</li>
  *   <li>{@code stress [seconds]}: PE 0 drives rounds of 8-byte put+quiet, get and fetch_add
  *       to PE 1 while the others wait in a barrier, as the benchmarks do (a soak for stalls;
  *       run it with a small JSHMEM_UCX_TIMEOUT).</li>
@@ -64,6 +67,7 @@ public final class UcxCases {
                 case "throw" -> c.throwMidJob();
                 case "stress" -> c.stress(args.length > 1 ? Integer.parseInt(args[1]) : 60);
                 case "early" -> c.early();
+                case "putsignal" -> c.putSignalsAlone(args.length > 1 ? args[1] : null);
                 case "barriers" -> {
                     for (int i = 0; i < 100; i++) {
                         shmem.barrierAll();
@@ -89,6 +93,7 @@ public final class UcxCases {
         amo32();
         amoFloat();
         signals();
+        putSignals();
         ordering();
         collectives();
         lockCounter();
@@ -401,6 +406,188 @@ public final class UcxCases {
         shmem.barrierAll();
         checkEq(80, shmem.signalFetch(sig, 0), "signalSet + signalAdd");
         shmem.barrierAll();
+    }
+
+    private void putSignalsAlone(String expected) {
+        if (expected != null) {
+            boolean am = WireUp.last.wiring.amPutSignal();
+            check(am == expected.equals("am"), "puts with signal as active messages: " + am + ", expected " + expected);
+        }
+        putSignals();
+        shmem.barrierAll();
+        System.out.println(results.summary());
+        if (results.failures() != 0) {
+            shmem.globalExit(1);
+        }
+    }
+
+    /** Put-with-signal sizes around {@link UcxTransport#AM_PUT_SIGNAL_MAX} (8 KiB): active messages up to it, put + atomic above. */
+    private static final int[] SIGNAL_SIZES = {0, 1, 8, 1000, 8191, 8192, 8193, 20_000};
+
+    /**
+     * Puts with signal to the right neighbour: every size of {@link #SIGNAL_SIZES}, SET and ADD,
+     * from a Java array and from a native segment, blocking and nbi, each checked when the signal
+     * is seen; a put ordered before a put-with-signal by a fence; quiet completing puts with signal
+     * (read back with gets); several threads at once, each on a context of its own and one on the
+     * default context; and a closed source segment failing before anything is sent.
+     */
+    void putSignals() {
+        int max = SIGNAL_SIZES[SIGNAL_SIZES.length - 1];
+        SymByteArray data = shmem.calloc(SymType.BYTE, max);
+        SymLongArray sig = shmem.calloc(SymType.LONG, 8);
+        shmem.barrierAll();
+        long seq = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nat = arena.allocate(max, 64);
+            for (int variant = 0; variant < 4; variant++) {
+                boolean segment = (variant & 1) != 0;
+                boolean nbi = (variant & 2) != 0;
+                for (int size : SIGNAL_SIZES) {
+                    for (SignalOp op : new SignalOp[] {SignalOp.SET, SignalOp.ADD}) {
+                        seq++;
+                        String what = "putSignal" + (nbi ? "Nbi " : " ") + op + " of " + size + " B from " + (segment ? "a segment" : "an array");
+                        byte[] b = new byte[size];
+                        for (int i = 0; i < size; i++) {
+                            b[i] = pattern(me, size, i + (int) seq);
+                        }
+                        // SET writes the sequence number, ADD adds 1 to the previous one: the same value either way.
+                        long operand = op == SignalOp.SET ? seq : 1;
+                        if (segment) {
+                            MemorySegment src = nat.asSlice(0, size);
+                            MemorySegment.copy(b, 0, src, ValueLayout.JAVA_BYTE, 0, size);
+                            if (nbi) {
+                                shmem.putSignalNbi(data, 0, src, sig, 0, operand, op, right);
+                            } else {
+                                shmem.putSignal(data, 0, src, sig, 0, operand, op, right);
+                            }
+                            nat.fill((byte) 0); // the source may be reused on return
+                        } else if (nbi) {
+                            shmem.putSignalNbi(data, 0, b, 0, size, sig, 0, operand, op, right);
+                        } else {
+                            shmem.putSignal(data, 0, b, 0, size, sig, 0, operand, op, right);
+                        }
+                        shmem.signalWaitUntil(sig, 0, Cmp.EQ, seq);
+                        boolean ok = true;
+                        for (int i = 0; i < size; i++) {
+                            ok &= data.get(i) == pattern(left, size, i + (int) seq);
+                        }
+                        check(ok, what + ": the data is there when the signal is");
+                        shmem.barrierAll(); // nobody overwrites data still being checked
+                    }
+                }
+            }
+            // fence: an earlier put (large: RMA; small: one message too) is visible when the signal is.
+            for (int round = 1; round <= 10; round++) {
+                int size = round % 2 == 0 ? 64 << 10 : 100;
+                byte[] big = new byte[size];
+                Arrays.fill(big, (byte) (round + me));
+                SymByteArray early = shmem.calloc(SymType.BYTE, 64 << 10);
+                shmem.put(early, 0, big, 0, size, right);
+                shmem.fence();
+                shmem.putSignal(data, 0, new byte[] {(byte) round}, 0, 1, sig, 1, round, SignalOp.SET, right);
+                shmem.signalWaitUntil(sig, 1, Cmp.EQ, round);
+                boolean ok = data.get(0) == (byte) round;
+                for (int i = 0; i < size; i++) {
+                    ok &= early.get(i) == (byte) (round + left);
+                }
+                check(ok, "fence: a put of " + size + " B before a put-with-signal is visible with the signal, round " + round);
+                shmem.barrierAll();
+                shmem.free(early);
+            }
+            // quiet: after it the target's memory holds the data and the signal (read back with gets).
+            for (int round = 1; round <= 10; round++) {
+                byte[] b = new byte[100];
+                Arrays.fill(b, (byte) (round * 3 + me));
+                shmem.putSignalNbi(data, 0, b, 0, b.length, sig, 2, round, SignalOp.SET, right);
+                shmem.putSignalNbi(data, 200, b, 0, b.length, sig, 3, 2, SignalOp.ADD, right);
+                shmem.quiet();
+                byte[] back = new byte[100];
+                shmem.get(back, 0, data, 200, back.length, right);
+                checkEq(round, shmem.g(sig, 2, right), "quiet completes a SET put-with-signal, round " + round);
+                checkEq(2L * round, shmem.g(sig, 3, right), "quiet completes an ADD put-with-signal, round " + round);
+                check(Arrays.equals(b, back), "quiet completes a put-with-signal's data, round " + round);
+                shmem.barrierAll();
+            }
+            // A closed source fails as on shared memory (IllegalStateException), before anything is sent.
+            MemorySegment closed;
+            try (Arena a = Arena.ofConfined()) {
+                closed = a.allocate(8);
+            }
+            long before = shmem.g(sig, 4, right);
+            try {
+                shmem.putSignal(data, 0, closed, sig, 4, 99, SignalOp.SET, right);
+                check(false, "putSignal of a closed segment threw nothing");
+            } catch (IllegalStateException expected) {
+                check(true, "putSignal of a closed segment");
+            }
+            shmem.quiet();
+            checkEq(before, shmem.g(sig, 4, right), "a failed putSignal sent no signal");
+        }
+        shmem.barrierAll();
+        threadsPutSignal(data, sig);
+        shmem.free(sig);
+        shmem.free(data);
+    }
+
+    /**
+     * Three threads add to the right neighbour's signal words at once, with data: two on contexts of
+     * their own, one on the default context; the neighbour waits for the sums.
+     */
+    private void threadsPutSignal(SymByteArray data, SymLongArray sig) {
+        SymLongArray sums = shmem.calloc(SymType.LONG, 3);
+        SymLongArray slots = shmem.calloc(SymType.LONG, 3 * 1000);
+        shmem.barrierAll();
+        int iters = 300;
+        Thread[] threads = new Thread[3];
+        Throwable[] failed = new Throwable[3];
+        for (int t = 0; t < 3; t++) {
+            int id = t;
+            threads[t] = new Thread(() -> {
+                try {
+                    io.jshmem.ShmemContext ctx = id < 2 ? shmem.ctxCreate(id == 0 ? Shmem.CTX_PRIVATE : 0) : null;
+                    try {
+                        for (int i = 1; i <= iters; i++) {
+                            long[] v = {id * 1_000_000L + i};
+                            if (ctx != null) {
+                                ctx.putSignal(slots, id * 1000L + i, v, 0, 1, sums, id, i, SignalOp.ADD, right);
+                            } else {
+                                shmem.putSignal(slots, id * 1000L + i, v, 0, 1, sums, id, i, SignalOp.ADD, right);
+                            }
+                        }
+                        if (ctx != null) {
+                            ctx.quiet();
+                        }
+                    } finally {
+                        if (ctx != null) {
+                            ctx.close();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failed[id] = e;
+                }
+            });
+            threads[t].start();
+        }
+        long expected = (long) iters * (iters + 1) / 2;
+        for (int t = 0; t < 3; t++) {
+            shmem.signalWaitUntil(sums, t, Cmp.EQ, expected);
+            boolean ok = true;
+            for (int i = 1; i <= iters; i++) {
+                ok &= slots.get(t * 1000L + i) == t * 1_000_000L + i;
+            }
+            check(ok, "thread " + t + (t < 2 ? " (own context)" : " (default context)") + ": every put-with-signal's data");
+        }
+        for (int t = 0; t < 3; t++) {
+            try {
+                threads[t].join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            check(failed[t] == null, "thread " + t + " failed: " + failed[t]);
+        }
+        shmem.barrierAll();
+        shmem.free(slots);
+        shmem.free(sums);
     }
 
     private void ordering() {

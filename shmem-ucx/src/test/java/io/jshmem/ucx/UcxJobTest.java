@@ -113,6 +113,24 @@ class UcxJobTest {
     }
 
     /**
+     * Puts with signal both ways (UcxCases.putSignals): as one active message each (the default,
+     * over TCP with one interface: each endpoint is one lane) and as put, fence and atomic
+     * (JSHMEM_UCX_PUT_SIGNAL=rma); each job first checks which way its transport sends them.
+     */
+    @Test
+    void putSignalAsActiveMessagesAndAsRma() throws Exception {
+        for (String way : List.of("am", "rma")) {
+            Result r = oshrun("-np", "2", "-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self", "-x", "JSHMEM_UCX_PUT_SIGNAL=" + way,
+                    "-cp", testClasses.toString(), UcxCases.class.getName(), "putsignal", way);
+            System.out.println("putsignal " + way + ": exit " + r.status() + " in " + String.format("%.1f", r.seconds()) + " s");
+            assertEquals(0, r.status(), r.all());
+            for (int pe = 0; pe < 2; pe++) {
+                assertTrue(r.out().matches("(?s).*PE " + pe + ": \\d+ checks passed\n.*"), "PE " + pe + " did not pass\n" + r.all());
+            }
+        }
+    }
+
+    /**
      * oshrun --map-by node puts consecutive PEs on different nodes (two nodes of this machine, so the
      * PEs of different nodes talk over UCX), as --report-bindings says. Here rather than with the
      * launcher's tests in shmem-core: a job spanning nodes needs shmem-ucx, built after shmem-core.

@@ -69,6 +69,9 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
     /** {@link Setting#JSHMEM_UCX_WIREUP}. */
     public enum UcxWireUp { AUTO, LAZY, EAGER }
 
+    /** {@link Setting#JSHMEM_UCX_PUT_SIGNAL}. */
+    public enum UcxPutSignal { AM, RMA }
+
     /** {@link Setting#JSHMEM_PMI}. */
     public enum Pmi { AUTO, PMIX, PMI2, NONE }
 
@@ -81,6 +84,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
      * @param ucxPeerErrors         {@link Setting#JSHMEM_UCX_ERR_MODE} is peer
      * @param ucxListen             {@link Setting#JSHMEM_UCX_LISTEN}: job, all, or interface names
      * @param ucxWireUp             {@link Setting#JSHMEM_UCX_WIREUP}
+     * @param ucxPutSignal          {@link Setting#JSHMEM_UCX_PUT_SIGNAL}
      * @param pmi                   {@link Setting#JSHMEM_PMI}
      * @param pmi2Library           {@link Setting#JSHMEM_PMI2_LIBRARY}, or null to search
      * @param pmixLibrary           {@link Setting#JSHMEM_PMIX_LIBRARY}, or null to search
@@ -90,7 +94,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
      *                              never tells the others, PMIx not reliably)
      */
     public record Network(long ucxTimeoutNanos, long ucxProgressSpinNanos, boolean ucxPeerErrors, String ucxListen,
-                          UcxWireUp ucxWireUp, Pmi pmi, String pmi2Library, String pmixLibrary, long pmiReinitTimeoutNanos) {
+                          UcxWireUp ucxWireUp, UcxPutSignal ucxPutSignal, Pmi pmi, String pmi2Library, String pmixLibrary, long pmiReinitTimeoutNanos) {
         /** Every setting at its default. */
         public static final Network DEFAULTS = fromEnvironment(Map.of());
 
@@ -106,6 +110,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                     choice(s, Setting.JSHMEM_UCX_ERR_MODE, UcxErrMode.class) == UcxErrMode.PEER,
                     listen(s),
                     choice(s, Setting.JSHMEM_UCX_WIREUP, UcxWireUp.class),
+                    choice(s, Setting.JSHMEM_UCX_PUT_SIGNAL, UcxPutSignal.class),
                     choice(s, Setting.JSHMEM_PMI, Pmi.class),
                     s.text(Setting.JSHMEM_PMI2_LIBRARY),
                     s.text(Setting.JSHMEM_PMIX_LIBRARY),

@@ -462,11 +462,50 @@ public final class Comm {
         RemoteTransport t = remote(pe);
         VarHandle.releaseFence(); // data stored directly (on this node) before the transport's signal
         t.fence();
-        t.atomic64(pe, off, op == SignalOp.ADD ? AmoOp.ADD : AmoOp.SET, value, 0);
+        t.atomic64(pe, off, signalOp(op), value, 0);
         MemorySegment d = direct[pe];
         if (d != null) {
             Waiter.poke(d);
         }
+    }
+
+    /**
+     * Put with signal of the caller's segment {@code source} to {@code pe} at {@code off}, then the
+     * signal word at {@code sigOff} updated as {@link #signal} does: a PE that sees the signal sees
+     * the data. Through the transport it is one call, so the transport may send both in one message
+     * (UCX: one active message for small data); {@code nbi}: the data's completion may wait for quiet.
+     */
+    public void putSignal(int pe, long off, MemorySegment source, long sigOff, long value, SignalOp op, boolean nbi) {
+        if (direct[pe] != null) {
+            if (nbi) {
+                putNbi(pe, off, source);
+            } else {
+                put(pe, off, source);
+            }
+            signal(pe, sigOff, value, op);
+            return;
+        }
+        Flight.Transfer ev = transfer(nbi ? "put_nbi" : "put", pe, source.byteSize());
+        remote(pe).putSignal(pe, off, source, sigOff, value, signalOp(op), nbi);
+        end(ev);
+    }
+
+    /** {@link #putSignal(int, long, MemorySegment, long, long, SignalOp, boolean)} of {@code count} elements of a Java array. */
+    public void putSignal(int pe, long off, Object array, int index, ValueLayout layout, int count, long sigOff, long value, SignalOp op) {
+        if (direct[pe] != null) {
+            put(pe, off, array, index, layout, count);
+            signal(pe, sigOff, value, op);
+            return;
+        }
+        Arrays2.requireArray(array);
+        Flight.Transfer ev = transfer("put", pe, count * layout.byteSize());
+        Arrays2.checkRemoteRange(array, index, count);
+        remote(pe).putSignal(pe, off, array, index, layout, count, sigOff, value, signalOp(op));
+        end(ev);
+    }
+
+    private static AmoOp signalOp(SignalOp op) {
+        return op == SignalOp.ADD ? AmoOp.ADD : AmoOp.SET;
     }
 
     // ---------------------------------------------------------------- ordering and completion

@@ -171,11 +171,10 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
         long sigOff = offset(sig, sigIndex, 1);
         int w = pe(pe);
         if (sourceSegment == null) {
-            comm.put(w, off, source, sourceIndex, ((SymArrayImpl<?>) dest).layout, nelems);
+            comm.putSignal(w, off, source, sourceIndex, ((SymArrayImpl<?>) dest).layout, nelems, sigOff, signal, sigOp);
         } else {
-            comm.put(w, off, sourceSegment);
+            comm.putSignal(w, off, sourceSegment, sigOff, signal, sigOp, false);
         }
-        comm.signal(w, sigOff, signal, sigOp);
     }
 
     // ---------------------------------------------------------------- point-to-point synchronization, any type

@@ -117,6 +117,31 @@ public interface RemoteTransport extends AutoCloseable {
         atomic64(pe, counterOffset, AmoOp.ADD, increment, 0);
     }
 
+    /**
+     * Put with signal: copies {@code source} (the caller's segment, as {@link #put}) to {@code pe} at
+     * {@code offset}, then updates the 64-bit signal word at {@code signalOffset} there ({@code op}
+     * {@link AmoOp#SET} or {@link AmoOp#ADD} of {@code signal}), so that a PE that sees the signal
+     * sees the data. Returns when {@code source} may be reused; {@code nbi}: the data's completion
+     * may be deferred to {@link #quiet}, which completes both in any case. The default puts, fences
+     * and updates the signal with an atomic.
+     */
+    default void putSignal(int pe, long offset, MemorySegment source, long signalOffset, long signal, AmoOp op, boolean nbi) {
+        if (nbi) {
+            putNbi(pe, offset, source);
+        } else {
+            put(pe, offset, source);
+        }
+        fence();
+        atomic64(pe, signalOffset, op, signal, 0);
+    }
+
+    /** {@link #putSignal(int, long, MemorySegment, long, long, AmoOp, boolean)} of {@code count} elements of a Java array, as {@link #put(int, long, Object, int, ValueLayout, int)}. */
+    default void putSignal(int pe, long offset, Object array, int index, ValueLayout layout, int count, long signalOffset, long signal, AmoOp op) {
+        put(pe, offset, array, index, layout, count);
+        fence();
+        atomic64(pe, signalOffset, op, signal, 0);
+    }
+
     /** Orders operations to each PE. */
     void fence();
 
