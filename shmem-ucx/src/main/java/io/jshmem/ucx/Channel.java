@@ -377,42 +377,6 @@ final class Channel {
         await(post(op, pe, local, n, offset), pe, what);
     }
 
-    /**
-     * A blocking put or get between native memory and {@code pe}: in {@link #CHUNK}s with up to
-     * {@link #WINDOW} in flight when large. {@code window} is the calling thread's request ring.
-     */
-    void transfer(Rma op, int pe, long local, long n, long offset, String what, long[] window) {
-        if (n <= CHUNK) {
-            run(op, pe, local, n, offset, what);
-            return;
-        }
-        int head = 0;
-        int inFlight = 0;
-        try {
-            for (long done = 0; done < n; done += CHUNK) {
-                if (inFlight == WINDOW) {
-                    long r = window[head];
-                    window[head] = 0;
-                    head = (head + 1) % WINDOW;
-                    inFlight--;
-                    await(r, pe, what);
-                }
-                window[(head + inFlight) % WINDOW] = post(op, pe, local + done, Math.min(CHUNK, n - done), offset + done);
-                inFlight++;
-            }
-            while (inFlight > 0) {
-                long r = window[head];
-                window[head] = 0;
-                head = (head + 1) % WINDOW;
-                inFlight--;
-                await(r, pe, what);
-            }
-        } finally {
-            // On failure: release the rest (UCX finishes or fails them; they are no one's any more).
-            abandonRequests(window, head, inFlight);
-        }
-    }
-
     /** Frees {@code count} requests of a ring from {@code head} after cancelling them; clears the slots. */
     void abandonRequests(long[] window, int head, int count) {
         for (int i = 0; i < count; i++) {

@@ -65,6 +65,8 @@ public final class UcxTransport implements RemoteTransport {
     private final ProgressEngine progress;
     private volatile boolean closed;
 
+    /** Sends this transport's {@link Pushes} messages (pushes, flags, small puts with signal) through {@link #main}. */
+    private final PushSends sends;
     private final ThreadLocal<Scratch> scratch;
     private final List<Scratch> scratches; // guarded by itself
     private final List<UcxTransport> children = new ArrayList<>(); // guarded by itself
@@ -78,6 +80,7 @@ public final class UcxTransport implements RemoteTransport {
         this.progress = wiring.progress();
         this.scratch = new ThreadLocal<>();
         this.scratches = new ArrayList<>();
+        this.sends = new PushSends(this, main, wiring.amPutSignal());
     }
 
     /** A context's transport, owning {@code channel}; the rest is {@code root}'s. */
@@ -89,6 +92,7 @@ public final class UcxTransport implements RemoteTransport {
         this.progress = null;
         this.scratch = root.scratch;
         this.scratches = root.scratches;
+        this.sends = new PushSends(this, channel, wiring.amPutSignal());
     }
 
     /** Collective: see {@link WireUp}. */
@@ -205,7 +209,7 @@ public final class UcxTransport implements RemoteTransport {
             if (n == 0) {
                 main.use(pe);
             } else if (local.isNative() && (local.scope().equals(job.heapScope) || LocalSegments.stableDuringCall(local))) {
-                main.transfer(op, pe, local.address() + at, n, offset, op == Channel.PUT ? "put" : "get", scratch().window);
+                Transfers.transfer(main, op, pe, local.address() + at, n, offset, op == Channel.PUT ? "put" : "get", scratch().window);
             } else {
                 bounced(op, pe, offset, at == 0 && n == local.byteSize() ? local : local.asSlice(at, n), null, 0, null, n);
             }
@@ -423,7 +427,7 @@ public final class UcxTransport implements RemoteTransport {
      */
     @Override
     public void flagAdd(int pe, long offset, long increment) {
-        push(pe, 0, 0, 0, offset, increment);
+        sends.push(pe, 0, 0, 0, offset, increment);
     }
 
     /**
@@ -440,93 +444,26 @@ public final class UcxTransport implements RemoteTransport {
         if (main.mayHaveIncomplete(pe)) {
             quiet(pe);
         }
-        push(pe, offset, source.address() + sourceOffset, n, counterOffset, increment);
-    }
-
-    private void push(int pe, long offset, long data, long n, long counterOffset, long increment) {
-        main.waiters.incrementAndGet();
-        try {
-            send(scratch(), pe, offset, data, n, counterOffset, increment, Pushes.OP_ADD, false);
-        } finally {
-            main.waiters.decrementAndGet();
-        }
+        sends.push(pe, offset, source.address() + sourceOffset, n, counterOffset, increment);
     }
 
     /**
-     * Sends one {@link Pushes} message (header in {@code s}) and awaits its local completion (eager
-     * data is copied out, then the header and data are free); {@code completedByQuiet}: a put with
-     * signal.
-     */
-    private void send(Scratch s, int pe, long offset, long data, long n, long wordOffset, long operand, long op,
-            boolean completedByQuiet) {
-        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_DATA, offset);
-        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_COUNTER, wordOffset);
-        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_INCREMENT, operand);
-        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_OP, op);
-        main.await(main.postPush(pe, s.pushHeaderAddress, data, n, s.paramPush, completedByQuiet), pe,
-                completedByQuiet ? "put with signal" : "push");
-    }
-
-    /**
-     * Puts with signal of up to this many bytes are one {@link Pushes} message (when
-     * {@link WireUp#amPutSignal} allows): the data goes through the thread's bounce buffer into an
-     * eager message (over TCP one fragment up to 8 KiB, UCX's default segment), larger ones are a
-     * put (zero-copy where UCX can), a fence and an atomic.
-     */
-    static final long AM_PUT_SIGNAL_MAX = 8 << 10;
-
-    /**
-     * A small put with signal as one active message, which the target's handler applies in order
-     * (data, then the signal: a release store or an atomic add) and quiet completes
-     * ({@link Channel#flushAll}); else, or above {@link #AM_PUT_SIGNAL_MAX}, the default's put, fence
-     * and atomic. {@code source} is copied into the bounce buffer first, which checks it as shared
-     * memory's copy would (closed, another thread's) before anything is sent; the send completes
-     * locally before the call returns, so {@code nbi} changes nothing for the message.
+     * A small put with signal as one {@link Pushes} message ({@link PushSends}: when each endpoint is
+     * one TCP lane), completed by quiet; else the default's put, fence and atomic.
      */
     @Override
     public void putSignal(int pe, long offset, MemorySegment source, long signalOffset, long signal, AmoOp op, boolean nbi) {
-        long n = source.byteSize();
-        if (!wiring.amPutSignal() || n > AM_PUT_SIGNAL_MAX) {
+        if (!sends.putSignal(pe, offset, source, signalOffset, signal, op)) {
             RemoteTransport.super.putSignal(pe, offset, source, signalOffset, signal, op, nbi);
-            return;
-        }
-        main.waiters.incrementAndGet();
-        try {
-            Scratch s = scratch();
-            MemorySegment b = s.bounce(n);
-            MemorySegment.copy(source, 0, b, 0, n);
-            send(s, pe, offset, b.address(), n, signalOffset, signal, signalOp(op), true);
-        } finally {
-            main.waiters.decrementAndGet();
         }
     }
 
-    /** {@link #putSignal(int, long, MemorySegment, long, long, AmoOp, boolean)} of Java array elements (range checked by the caller). */
     @Override
     public void putSignal(int pe, long offset, Object array, int index, ValueLayout layout, int count, long signalOffset, long signal,
             AmoOp op) {
-        long n = layout.byteSize() * count;
-        if (!wiring.amPutSignal() || n > AM_PUT_SIGNAL_MAX) {
+        if (!sends.putSignal(pe, offset, array, index, layout, count, signalOffset, signal, op)) {
             RemoteTransport.super.putSignal(pe, offset, array, index, layout, count, signalOffset, signal, op);
-            return;
         }
-        main.waiters.incrementAndGet();
-        try {
-            Scratch s = scratch();
-            MemorySegment b = s.bounce(n);
-            MemorySegment.copy(array, index, b, layout, 0, count);
-            send(s, pe, offset, b.address(), n, signalOffset, signal, signalOp(op), true);
-        } finally {
-            main.waiters.decrementAndGet();
-        }
-    }
-
-    private static long signalOp(AmoOp op) {
-        return switch (op) {
-            case SET -> Pushes.OP_SET;
-            case ADD -> Pushes.OP_ADD;
-            default -> throw new IllegalArgumentException("a signal is set or added, not " + op);
-        };
     }
 
     /**

@@ -246,6 +246,31 @@ class UcpBindingsTest {
         assertTrue(WireUp.writesNeedProgress(List.of()));
     }
 
+    /** When puts with signal go as one active message: every endpoint one lane (eager), or tcp on one device (lazy). */
+    @Test
+    void putSignalAsActiveMessagesOnlyOverOneLane() {
+        String one = """
+                #               peer: <no debug data>
+                #                 lane[0]:  1:tcp/lo.0 md[0]                -> md[0]/tcp/sysdev[255] rma_bw#0 am am_bw#0 wireup
+                """;
+        String two = """
+                #                 lane[0]:  1:tcp/lo.0 md[0]                -> md[0]/tcp/sysdev[255] rma_bw#0 am am_bw#0
+                #                 lane[1]:  0:tcp/eth0.0 md[0]              -> md[0]/tcp/sysdev[255] rma_bw#1 wireup
+                """;
+        assertTrue(WireUp.oneLane(List.of(one, one)));
+        assertFalse(WireUp.oneLane(List.of(one, two)), "a second TCP device's lane is another stream");
+        assertTrue(WireUp.amPutSignal(io.jshmem.core.base.Config.UcxPutSignal.AM, true));
+        assertFalse(WireUp.amPutSignal(io.jshmem.core.base.Config.UcxPutSignal.RMA, true));
+        assertFalse(WireUp.amPutSignal(io.jshmem.core.base.Config.UcxPutSignal.AM, false));
+        String self = "#      resource 0  :  md 0  dev 0  flags -- self/memory0\n";
+        assertTrue(WireUp.oneTcpDevice(self + "#      resource 1  :  md 1  dev 1  flags -- tcp/lo\n"));
+        assertFalse(WireUp.oneTcpDevice(self + "#      resource 1  :  md 1  dev 1  flags -- tcp/lo\n"
+                + "#      resource 2  :  md 1  dev 2  flags -- tcp/eth0\n"));
+        assertFalse(WireUp.oneTcpDevice(self + "#      resource 1  :  md 1  dev 1  flags -- tcp/lo\n"
+                + "#      resource 2  :  md 2  dev 2  flags -- posix/memory\n"));
+        assertFalse(WireUp.oneTcpDevice(self), "no transport to other PEs");
+    }
+
     @Test
     void describeListsTransportsAndDevices() {
         List<String> lines = UcxInfo.describe();

@@ -1,0 +1,121 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.ucx;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.jshmem.core.transport.AmoOp;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The sending side of {@link Pushes} messages for one {@link UcxTransport}: collectives' counted
+ * pushes and flags, and small puts with signal. Each message is one {@code ucp_am_send_nbx} with
+ * the header in the calling thread's {@link Scratch}, awaited until it completed locally (eager
+ * data is copied out, then the header and data are free); nothing is allocated.
+ *
+ * <h2>Puts with signal</h2>
+ * Up to {@link #AM_PUT_SIGNAL_MAX} bytes, when {@link WireUp#amPutSignal} allows (each endpoint one
+ * ordered TCP lane), a put with signal is one message: the data copied into the thread's bounce
+ * buffer (which checks the caller's segment as shared memory's copy does, closed or another
+ * thread's, before anything is sent), the signal's offset, operand and operation in the header.
+ * The target's handler writes the data, then the signal. What this relies on, UCX 1.13 over TCP:
+ * <ul>
+ *   <li><b>Order.</b> UCX has no ordering rule between active messages and RMA (ucp.h's fence
+ *       speaks of operations in general, flush of RMA and atomics only). Over one TCP lane there is
+ *       one stream: the puts and gets (tcp has no RMA: UCX emulates it with its own active
+ *       messages on that lane), the emulated atomics and these messages reach the target in the
+ *       order they were sent, and its worker handles them in that order. So a put or atomic
+ *       before a put with signal (with or without a fence) lands before it, and anything after it
+ *       lands after.</li>
+ *   <li><b>Completion.</b> An endpoint flush does not wait for active messages; quiet therefore
+ *       follows them with an 8-byte get on the same lane ({@link Channel#flushAll}), whose reply
+ *       comes after the target handled them.</li>
+ * </ul>
+ * Larger ones, or where the condition does not hold, are the default's put, fence and atomic.
+ */
+final class PushSends {
+    /**
+     * Puts with signal of up to this many bytes are one message: over TCP one eager fragment (UCX's
+     * default segment is 8 KiB; a few bytes over it is two fragments, still eager).
+     */
+    static final long AM_PUT_SIGNAL_MAX = 8 << 10;
+
+    private final UcxTransport transport;
+    private final Channel channel;
+    private final boolean putSignals;
+
+    PushSends(UcxTransport transport, Channel channel, boolean putSignals) {
+        this.transport = transport;
+        this.channel = channel;
+        this.putSignals = putSignals;
+    }
+
+    /** A counted push (a collective's data and count, a flag): quiet need not complete it. */
+    void push(int pe, long offset, long data, long n, long counterOffset, long increment) {
+        channel.waiters.incrementAndGet();
+        try {
+            send(transport.scratch(), pe, offset, data, n, counterOffset, increment, Pushes.OP_ADD, false);
+        } finally {
+            channel.waiters.decrementAndGet();
+        }
+    }
+
+    /** A put with signal of the caller's segment {@code source} as one message; false when it must go as put, fence and atomic. */
+    boolean putSignal(int pe, long offset, MemorySegment source, long signalOffset, long signal, AmoOp op) {
+        long n = source.byteSize();
+        if (!putSignals || n > AM_PUT_SIGNAL_MAX) {
+            return false;
+        }
+        channel.waiters.incrementAndGet();
+        try {
+            Scratch s = transport.scratch();
+            MemorySegment b = s.bounce(n);
+            MemorySegment.copy(source, 0, b, 0, n);
+            send(s, pe, offset, b.address(), n, signalOffset, signal, signalOp(op), true);
+            return true;
+        } finally {
+            channel.waiters.decrementAndGet();
+        }
+    }
+
+    /** The same of {@code count} elements of a Java array from {@code index} (range checked by the caller). */
+    boolean putSignal(int pe, long offset, Object array, int index, ValueLayout layout, int count, long signalOffset, long signal,
+            AmoOp op) {
+        long n = layout.byteSize() * count;
+        if (!putSignals || n > AM_PUT_SIGNAL_MAX) {
+            return false;
+        }
+        channel.waiters.incrementAndGet();
+        try {
+            Scratch s = transport.scratch();
+            MemorySegment b = s.bounce(n);
+            MemorySegment.copy(array, index, b, layout, 0, count);
+            send(s, pe, offset, b.address(), n, signalOffset, signal, signalOp(op), true);
+            return true;
+        } finally {
+            channel.waiters.decrementAndGet();
+        }
+    }
+
+    /** Sends one message; {@code completedByQuiet}: a put with signal, which the channel's quiet completes. */
+    private void send(Scratch s, int pe, long offset, long data, long n, long wordOffset, long operand, long op,
+            boolean completedByQuiet) {
+        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_DATA, offset);
+        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_COUNTER, wordOffset);
+        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_INCREMENT, operand);
+        s.small.set(JAVA_LONG, Scratch.PUSH_HEADER + Pushes.H_OP, op);
+        channel.await(channel.postPush(pe, s.pushHeaderAddress, data, n, s.paramPush, completedByQuiet), pe,
+                completedByQuiet ? "put with signal" : "push");
+    }
+
+    private static long signalOp(AmoOp op) {
+        return switch (op) {
+            case SET -> Pushes.OP_SET;
+            case ADD -> Pushes.OP_ADD;
+            default -> throw new IllegalArgumentException("a signal is set or added, not " + op);
+        };
+    }
+}
