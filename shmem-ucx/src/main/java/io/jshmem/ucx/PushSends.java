@@ -65,26 +65,18 @@ final class PushSends {
 
     /** A put with signal of the caller's segment {@code source} as one message; false when it must go as put, fence and atomic. */
     boolean putSignal(int pe, long offset, MemorySegment source, long signalOffset, long signal, AmoOp op) {
-        long n = source.byteSize();
-        if (!putSignals || n > AM_PUT_SIGNAL_MAX) {
-            return false;
-        }
-        channel.waiters.incrementAndGet();
-        try {
-            Scratch s = transport.scratch();
-            MemorySegment b = s.bounce(n);
-            MemorySegment.copy(source, 0, b, 0, n);
-            send(s, pe, offset, b.address(), n, signalOffset, signal, signalOp(op), true);
-            return true;
-        } finally {
-            channel.waiters.decrementAndGet();
-        }
+        return putSignal(pe, offset, source, null, 0, null, source.byteSize(), signalOffset, signal, op);
     }
 
     /** The same of {@code count} elements of a Java array from {@code index} (range checked by the caller). */
     boolean putSignal(int pe, long offset, Object array, int index, ValueLayout layout, int count, long signalOffset, long signal,
             AmoOp op) {
-        long n = layout.byteSize() * count;
+        return putSignal(pe, offset, null, array, index, layout, layout.byteSize() * count, signalOffset, signal, op);
+    }
+
+    /** {@code n} bytes of {@code source}, or else of {@code array} from element {@code index}, copied into the bounce buffer and sent. */
+    private boolean putSignal(int pe, long offset, MemorySegment source, Object array, int index, ValueLayout layout, long n,
+            long signalOffset, long signal, AmoOp op) {
         if (!putSignals || n > AM_PUT_SIGNAL_MAX) {
             return false;
         }
@@ -92,7 +84,11 @@ final class PushSends {
         try {
             Scratch s = transport.scratch();
             MemorySegment b = s.bounce(n);
-            MemorySegment.copy(array, index, b, layout, 0, count);
+            if (source != null) {
+                MemorySegment.copy(source, 0, b, 0, n);
+            } else {
+                MemorySegment.copy(array, index, b, layout, 0, (int) (n / layout.byteSize()));
+            }
             send(s, pe, offset, b.address(), n, signalOffset, signal, signalOp(op), true);
             return true;
         } finally {
