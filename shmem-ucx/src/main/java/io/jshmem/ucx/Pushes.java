@@ -97,6 +97,10 @@ final class Pushes {
             if (headerLength != HEADER_BYTES) {
                 return drop("header of " + headerLength + " bytes");
             }
+            // Senders use UCP_AM_SEND_FLAG_EAGER, so the bytes are here; a rendezvous descriptor would not be data.
+            if ((ALL.get(JAVA_LONG_UNALIGNED, param) & UcpAbi.UCP_AM_RECV_ATTR_FLAG_RNDV) != 0) {
+                return drop("a rendezvous message of " + length + " bytes");
+            }
             long at = ALL.get(JAVA_LONG_UNALIGNED, header + H_DATA);
             long counter = ALL.get(JAVA_LONG_UNALIGNED, header + H_COUNTER);
             long increment = ALL.get(JAVA_LONG_UNALIGNED, header + H_INCREMENT);

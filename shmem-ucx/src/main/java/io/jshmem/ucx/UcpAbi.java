@@ -58,6 +58,8 @@ final class UcpAbi {
     static final int UCP_AM_FLAG_WHOLE_MSG = 1;
     static final int UCP_AM_SEND_FLAG_EAGER = 1 << 1;
     static final long UCP_AM_RECV_ATTR_FLAG_DATA = 1L << 16;
+    /** In {@code ucp_am_recv_param_t.recv_attr} (its first field): the data is a rendezvous descriptor, not the bytes. */
+    static final long UCP_AM_RECV_ATTR_FLAG_RNDV = 1L << 17;
 
     static final long UCP_WORKER_PARAM_FIELD_THREAD_MODE = 1L;
     static final int UCS_THREAD_MODE_SINGLE = 0;
