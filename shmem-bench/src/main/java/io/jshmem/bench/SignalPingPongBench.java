@@ -45,13 +45,17 @@ public final class SignalPingPongBench {
 
     public static void main(String[] args) {
         int bytes = 8;
-        for (int i = 0; i + 1 < args.length; i++) {
-            if (args[i].equals("--bytes")) {
-                bytes = Integer.parseInt(args[i + 1]);
+        java.util.List<String> rest = new java.util.ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--bytes") && i + 1 < args.length) {
+                bytes = Integer.parseInt(args[++i]);
+            } else {
+                rest.add(args[i]);
             }
         }
         try (Shmem shmem = Shmem.init()) {
-            SignalPingPongBench b = new SignalPingPongBench(Harness.start(shmem, args, 2, "SignalPingPongBench"), bytes);
+            SignalPingPongBench b = new SignalPingPongBench(Harness.start(shmem, rest.toArray(String[]::new), 2, "SignalPingPongBench"),
+                    bytes);
             b.h.measureWaits(b::rep, b.h.options().quick() ? 3 : 10, "pingpong_signal", 8L * b.words);
         }
     }
