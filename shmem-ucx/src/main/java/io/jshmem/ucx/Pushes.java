@@ -91,8 +91,7 @@ final class Pushes {
      * upcall ends the JVM. A message outside the heap (a bug; senders check their offsets) is
      * dropped, reported once and recorded, and this PE's next progress or quiet throws it.
      */
-    @SuppressWarnings("unused")
-    private byte onMessage(long arg, long header, long headerLength, long data, long length, long param) {
+    byte onMessage(long arg, long header, long headerLength, long data, long length, long param) {
         try {
             if (headerLength != HEADER_BYTES) {
                 return drop("header of " + headerLength + " bytes");

@@ -545,6 +545,7 @@ public final class UcxTransport implements RemoteTransport {
         try {
             main.checkOpen();
             main.flushAll();
+            wiring.pushes().check(); // a message to this PE was dropped (see Pushes#onMessage)
         } finally {
             main.waiters.decrementAndGet();
         }
