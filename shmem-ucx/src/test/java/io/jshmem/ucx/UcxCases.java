@@ -421,8 +421,11 @@ public final class UcxCases {
         }
     }
 
-    /** Put-with-signal sizes around {@link UcxTransport#AM_PUT_SIGNAL_MAX} (8 KiB): active messages up to it, put + atomic above. */
-    private static final int[] SIGNAL_SIZES = {0, 1, 8, 1000, 8191, 8192, 8193, 20_000};
+    /**
+     * Put-with-signal sizes around {@link PushSends#AM_PUT_SIGNAL_MAX} (64 KiB; active messages up to
+     * it, put + atomic above) and around UCX's TCP segment (8 KiB: one fragment or several).
+     */
+    private static final int[] SIGNAL_SIZES = {0, 1, 8, 1000, 8191, 8193, 65_535, 65_536, 65_537, 100_000};
 
     /**
      * Puts with signal to the right neighbour: every size of {@link #SIGNAL_SIZES}, SET and ADD,
