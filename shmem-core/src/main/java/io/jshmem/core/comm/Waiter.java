@@ -37,8 +37,10 @@ import java.util.concurrent.locks.LockSupport;
  * it still holds the value it saw sleeps on the doorbell ({@code FUTEX_WAIT} compares the doorbell
  * in the kernel, so a ring between the read and the sleep is never lost). A writer that changes a
  * word of PE j's segment that someone may wait on stores, then reads j's {@code sleepers}, and
- * only when it is non-zero rings the bell (increment + {@code FUTEX_WAKE}): the fast path is a
- * store and a load of a line that is read-shared until someone sleeps. The waiter's increment
+ * only when it is non-zero rings the bell (increment + {@code FUTEX_WAKE}), once per sleep: a
+ * sleeper arms the bell ({@code armed}) before it sleeps and the writer that disarms it rings
+ * (see ring). The fast path is a store and a load of a line that is read-shared until
+ * someone sleeps. The waiter's increment
  * and the writer's store-then-load form a Dekker pair ({@link #signal}: store, full fence, load),
  * so synchronization flags and atomics never lose a wake-up. Plain puts ({@link #poke}) skip the
  * fence to stay as cheap as a store; the rare wake-up they miss is bounded by the sleep timeout.
@@ -67,6 +69,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class Waiter {
     static final long SLEEPERS = SymmetricHeap.WAIT_CONTROL;
     static final long BELL = SymmetricHeap.WAIT_CONTROL + 4;
+    /** 1 while a sleeper has gone to sleep on the current bell since it last rang: only then does a writer ring. */
+    static final long ARMED = SymmetricHeap.WAIT_CONTROL + 8;
     /** Longest single sleep: bounds a missed wake-up from a plain put and how late an abort is noticed. */
     private static final long MAX_SLEEP_NANOS = 2_000_000;
     /** With a network transport whose writes may land without ringing (RDMA): sleep only briefly. */
@@ -303,6 +307,9 @@ public final class Waiter {
         Comm.INT.getAndAdd(seg, SLEEPERS, 1); // full fence: the Dekker half of the waiter
         try {
             int bell = (int) Comm.INT.getVolatile(seg, BELL);
+            // Arms the bell, then re-reads the word (an atomic: a full fence). A writer that
+            // finds it unarmed skips the ring; then this re-read sees its store (Dekker, see ring).
+            Comm.INT.getAndSet(seg, ARMED, 1);
             if (off < 0 || read(seg, off, width) == seen) {
                 Futex.await(seg, BELL, bell, nanos);
             }
@@ -343,11 +350,25 @@ public final class Waiter {
     }
 
     private static void ring(MemorySegment seg) {
-        Comm.INT.getAndAdd(seg, BELL, 1);
-        if (Futex.ready()) {
-            Futex.wakeAll(seg, BELL);
-        } else {
-            Futex.warmUp(); // this once, the sleeper's timeout wakes it
+        // Once per sleep, not once per write: a sleeper wakes 25-500 us after the bell, and until
+        // it has, every put to its PE saw it registered and rang again (4-PE p2p on 2 cores: 116,411
+        // FUTEX_WAKE calls for 3,106 sleeps, a system call on the writer's put path each). The
+        // writer that disarms the bell rings it; later ones, until a sleeper re-arms, have nothing
+        // to wake: a sleeper armed on the old bell value is woken by this ring (or its FUTEX_WAIT
+        // sees the bell moved), one that arms after this disarming sees the writer's store when
+        // it re-reads its word (the writer's store, fence, read of ARMED against the sleeper's
+        // write of ARMED, fence, read of the word), or sleeps on the new value and is rung by the
+        // next write.
+        if (!Futex.ready()) {
+            Comm.INT.getAndAdd(seg, BELL, 1); // a sleeper not yet in FUTEX_WAIT sees it and returns
+            Futex.warmUp(); // until it is linked, sleepers' timeouts wake them; the bell stays armed
+            return;
         }
+        VarHandle.fullFence(); // a plain put's store before the read of ARMED (signal has fenced already)
+        if ((int) Comm.INT.getVolatile(seg, ARMED) == 0 || !Comm.INT.compareAndSet(seg, ARMED, 1, 0)) {
+            return;
+        }
+        Comm.INT.getAndAdd(seg, BELL, 1);
+        Futex.wakeAll(seg, BELL);
     }
 }

@@ -26,7 +26,7 @@ public final class SymmetricHeap {
     /** Bytes reserved for the runtime's own symmetric data at the start of each segment. */
     public static final long INTERNAL_SIZE = 16L << 20;
     /**
-     * Offset of the wait-control line (sleeper count and futex doorbell, see the core's Waiter):
+     * Offset of the wait-control line (sleeper count, futex doorbell and its armed flag, see the core's Waiter):
      * the first line of the internal region, at the same offset on every PE, zero at creation.
      */
     public static final long WAIT_CONTROL = 0;
