@@ -8,13 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jshmem.core.base.Futex;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * The adaptive spin of {@link Waiter}: the rule itself, and a waiter driven through waits that end
- * while spinning or only after it gave up spinning (no real partner, no timing).
+ * while spinning or only after it gave up spinning (no real partner, no timing); and the doorbell:
+ * rung once per sleep, and a real sleeper woken by a write.
  */
 class WaiterTest {
     private static final long PHASE = 3L << 62;
@@ -111,6 +114,53 @@ class WaiterTest {
             Comm.INT.set(c, Waiter.SLEEPERS, 0);
             assertFalse(awake.fitCores(), "one asleep: 3 awake on 2 cores");
             assertEquals(1L << 62, waiter.idle(0, mine, WORD, 8, 0) & PHASE, "yields at once again");
+        }
+    }
+
+    @Test
+    void theBellIsRungOncePerSleepAndASleeperWakesOnTheWrite() throws Exception {
+        assertTrue(Futex.available(), "futex syscall");
+        Futex.warmUp();
+        for (int i = 0; i < 3000 && !Futex.ready(); i++) {
+            Thread.sleep(10);
+        }
+        assertTrue(Futex.ready(), "futex linked");
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment seg = arena.allocate(256, 64);
+            // A sleeper registered and armed, as Waiter.sleep leaves it: the first write rings.
+            Comm.INT.set(seg, Waiter.SLEEPERS, 1);
+            Comm.INT.set(seg, Waiter.ARMED, 1);
+            Comm.LONG.setRelease(seg, WORD, 1L);
+            Waiter.signal(seg);
+            assertEquals(1, (int) Comm.INT.get(seg, Waiter.BELL), "the first write rings");
+            assertEquals(0, (int) Comm.INT.get(seg, Waiter.ARMED), "and disarms");
+            Waiter.signal(seg);
+            Waiter.poke(seg);
+            assertEquals(1, (int) Comm.INT.get(seg, Waiter.BELL), "later writes do not ring until the sleeper re-arms");
+            Comm.INT.set(seg, Waiter.ARMED, 1);
+            Waiter.poke(seg);
+            assertEquals(2, (int) Comm.INT.get(seg, Waiter.BELL), "re-armed: the next write rings");
+            Comm.INT.set(seg, Waiter.SLEEPERS, 0);
+            Waiter.signal(seg);
+            assertEquals(2, (int) Comm.INT.get(seg, Waiter.BELL), "nobody asleep: no ring");
+
+            // A real sleeper (no spin, no yield period), woken by a write of the word it waits for.
+            Waiter waiter = new Waiter(0, 0, null, () -> { }, null);
+            Thread sleeper = Thread.ofPlatform().start(() -> {
+                long v;
+                for (long w = 0; (v = (long) Comm.LONG.getAcquire(seg, WORD)) != 5; ) {
+                    w = waiter.idle(w, seg, WORD, 8, v);
+                }
+            });
+            for (int i = 0; i < 10_000 && (int) Comm.INT.getVolatile(seg, Waiter.ARMED) == 0; i++) {
+                Thread.sleep(1);
+            }
+            assertEquals(1, (int) Comm.INT.getVolatile(seg, Waiter.ARMED), "the sleeper armed the bell");
+            Comm.LONG.setRelease(seg, WORD, 5L);
+            Waiter.signal(seg);
+            sleeper.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(sleeper.isAlive(), "the sleeper saw the write");
+            assertEquals(0, (int) Comm.INT.get(seg, Waiter.SLEEPERS), "the sleeper left");
         }
     }
 
