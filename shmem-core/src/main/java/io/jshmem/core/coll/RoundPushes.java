@@ -14,7 +14,9 @@ package io.jshmem.core.coll;
  * so it knows the word's value), ordered after the data ({@link io.jshmem.core.comm.Comm#pushCounted}).
  * The receiver waits until the word reaches its epoch; the same epoch with another identity is a
  * call that does not match, and ends the job. A word only grows, so a partner already in a later
- * operation leaves it past the epoch, which still says the data came.
+ * operation leaves it past the epoch, which still says the data came, but not that the partner's
+ * operation there matched: so the receiver also checks that nothing came into the push counter
+ * of the epoch, where these algorithms push nothing (a broadcast's root, say, would have).
  *
  * <p>The words are the seven spare ones of each push buffer's counter line (a line each, of which
  * the counter takes the first; {@link TeamSlots}): word w is word {@code 1 + w % 7} of line
@@ -53,9 +55,8 @@ final class RoundPushes {
      */
     void push(int pe, long e, int w, long off, long from, long n) {
         long value = e << SlotProtocol.IDENT_BITS | team.ident;
-        long add = value - sent[w];
-        sent[w] = value;
-        team.st.comm.pushCounted(team.members[pe], off, from, n, word(w), add);
+        team.st.comm.pushCounted(team.members[pe], off, from, n, word(w), value - sent[w]);
+        sent[w] = value; // after the push: one that throws (a timeout) did not add
     }
 
     /**
@@ -70,9 +71,14 @@ final class RoundPushes {
             team.startWait();
             for (long t = 0; (v = team.words.ownWordAcquire(off)) >>> SlotProtocol.IDENT_BITS < e; ) {
                 t = team.words.idleOnOwnWord(off, v, t);
-                team.checkWhileWaiting(t, e, from, from + 1);
+                if (team.checkWhileWaiting(t, e, from, from + 1)) {
+                    team.checkNoPushes(e);
+                }
             }
         }
+        // A member in another operation at e may have pushed into e's counter (a broadcast's root)
+        // and gone on, leaving this word past e; nobody else pushes there.
+        team.checkNoPushes(e);
         if (v >>> SlotProtocol.IDENT_BITS == e && (int) (v & SlotProtocol.IDENT_MASK) != team.ident) {
             team.mismatch(from, e, (int) (v & SlotProtocol.IDENT_MASK));
         }

@@ -222,6 +222,21 @@ public final class SlotProtocol {
     }
 
     /**
+     * For algorithms that push nothing into the push counters ({@link RoundPushes}): ends the job if
+     * the counter of epoch {@code e} holds a push, which only a member in another operation there
+     * (e.g. a broadcast's root) can have made. One read of a local word.
+     */
+    void checkNoPushes(long e) {
+        long extra = words.ownWordAcquire(words.pushCounter(e)) - pushCounterExpected[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))];
+        if (extra != 0) {
+            // Senders add 1 + (ident << 32) each: the identity shows if they all did the same.
+            long n = (int) extra;
+            long idents = extra - n >> 32;
+            mismatch("a member that pushed data to it", e, n > 0 && idents % n == 0 ? (int) (idents / n) : 0);
+        }
+    }
+
+    /**
      * Waits until at least {@code count} more pushes than {@link #awaitPushes} has awaited so far
      * have come to this PE at epoch {@code e}, from team PE {@code from}, which may run ahead (a
      * ring): their number is checked by the awaitPushes that ends the operation.
@@ -253,16 +268,18 @@ public final class SlotProtocol {
      * after 1 ms, then 2, 4, ... up to 1 s, reads their arrival words (through the transport when
      * they are off-node), so that a member in another operation at this epoch (calls that do not
      * match, e.g. a barrier against a reduction) ends the job instead of both waiting forever.
+     * Returns whether it checked (the caller may check more at the same pace).
      */
-    void checkWhileWaiting(long w, long e, int lo, int hi) {
+    boolean checkWhileWaiting(long w, long e, int lo, int hi) {
         // In finalize, members that are through it may be gone with their memory: only they can
         // be checked, and they matched (a member in another operation cannot be through it).
         if ((w & 15) != 0 || System.nanoTime() - checkAt < 0 || (ident & 0xFF) == OP_FINALIZE) {
-            return;
+            return false;
         }
         checkArrivals(e, lo, hi);
         checkEvery = Math.min(checkEvery * 2, 1_000_000_000L);
         checkAt = System.nanoTime() + checkEvery;
+        return true;
     }
 
     /**
@@ -455,13 +472,18 @@ public final class SlotProtocol {
     }
 
     void mismatch(int pe, long e, int theirs) {
+        mismatch("PE " + members[pe], e, theirs);
+    }
+
+    /** Ends the job: this PE's operation at epoch {@code e} and {@code who}'s, identity {@code theirs}, do not match. */
+    private void mismatch(String who, long e, int theirs) {
         int mine = ident & 0xFF;
         int op = theirs & 0xFF;
         String how = op != mine ? "" : ((theirs ^ ident) & 0xFF00) != 0
                 ? " with different arguments (size, count, root or type)" + argumentsHint()
                 : " after an earlier collective call that did not match (e.g. broadcasts with different roots)";
         String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me + " called "
-                + opName(mine) + " while PE " + members[pe] + " called " + opName(op) + how
+                + opName(mine) + " while " + who + " called " + opName(op) + how
                 + (op == OP_FINALIZE ? " (it will never join this " + opName(mine) + ")" : "");
         throw abortJob(message);
     }

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Teams, collectives, locks, atomics and signals over {@link Comm}, in one JVM: real runtimes on
@@ -408,6 +409,38 @@ class CommInProcessTest {
             String why = job.aborts().get(0);
             assertTrue(why.contains("collective calls do not match") && why.contains("barrier/sync")
                     && why.contains("a reduction") && why.contains("PE " + (n - 1)), why);
+        }
+    }
+
+    /**
+     * Reductions whose rounds are signalled by word ({@code RoundPushes}) against a broadcast: PE 1
+     * broadcasts (as root, so it does not wait) and then reduces, the others reduce twice. The
+     * reducers' round words come late or past the epoch, from a partner already in the next
+     * operation; what shows the mismatch is the broadcast's push into the epoch's counter. The job
+     * must be aborted naming both operations, not hang (the step deadline bounds the wait).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"push-recursive-doubling", "push-rabenseifner"})
+    void aBroadcastAgainstRoundReductionsAbortsTheJob(String algorithm) throws Exception {
+        int[] nodes = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true, "auto", "8m", (pe, t) -> t,
+                java.util.Map.of("JSHMEM_REDUCE_ALGORITHM", algorithm))) {
+            assertThrows(ShmemException.class, () -> job.all(me -> {
+                Shmem s = job.shmem(me);
+                SymLongArray src = s.calloc(SymType.LONG, 4);
+                SymLongArray dst = s.calloc(SymType.LONG, 4);
+                s.barrierAll();
+                if (me == 1) {
+                    s.teamWorld().broadcast(dst, src, 4, 1);
+                } else {
+                    s.teamWorld().sumReduce(dst, src, 4);
+                }
+                s.teamWorld().sumReduce(dst, src, 4);
+                return null;
+            }));
+            assertFalse(job.aborts().isEmpty(), "the job was not aborted");
+            String why = job.aborts().get(0);
+            assertTrue(why.contains("collective calls do not match") && why.contains("broadcast") && why.contains("a reduction"), why);
         }
     }
 

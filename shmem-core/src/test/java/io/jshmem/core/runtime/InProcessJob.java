@@ -51,14 +51,21 @@ final class InProcessJob implements AutoCloseable {
      */
     InProcessJob(int[] nodes, boolean coherent, String atomics, boolean posted, String collAlgorithm, String symmetricSize,
             BiFunction<Integer, LoopbackTransport, RemoteTransport> wrap) throws Exception {
+        this(nodes, coherent, atomics, posted, collAlgorithm, symmetricSize, wrap, Map.of());
+    }
+
+    /** As above, with more settings ({@code settings}, e.g. JSHMEM_REDUCE_ALGORITHM). */
+    InProcessJob(int[] nodes, boolean coherent, String atomics, boolean posted, String collAlgorithm, String symmetricSize,
+            BiFunction<Integer, LoopbackTransport, RemoteTransport> wrap, Map<String, String> settings) throws Exception {
         int n = nodes.length;
         String jobId = "coretest" + ProcessHandle.current().pid() + "x" + System.nanoTime();
         pes = InProcessBootstrap.job(jobId, nodes, () -> false);
         runtimes = new ShmemRuntime[n];
         transports = new LoopbackTransport[n];
         threads = new PeThreads("in-process job " + jobId + " (nodes " + java.util.Arrays.toString(nodes) + ")", n);
-        Config config = Config.fromEnvironment(Map.of("SHMEM_SYMMETRIC_SIZE", symmetricSize, "JSHMEM_COLL_ALGORITHM", collAlgorithm,
-                "SHMEM_ATOMICS", atomics));
+        Map<String, String> env = new java.util.HashMap<>(settings);
+        env.putAll(Map.of("SHMEM_SYMMETRIC_SIZE", symmetricSize, "JSHMEM_COLL_ALGORITHM", collAlgorithm, "SHMEM_ATOMICS", atomics));
+        Config config = Config.fromEnvironment(env);
         MemorySegment[] heaps = new MemorySegment[n];
         all(pe -> {
             runtimes[pe] = ShmemRuntime.create(pes[pe], config, ThreadLevel.MULTIPLE, heap -> {
