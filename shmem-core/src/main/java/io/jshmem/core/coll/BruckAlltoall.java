@@ -35,9 +35,6 @@ final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
     public void alltoall(SymArrayImpl<?> d, SymArrayImpl<?> s, long dst, long sst, long nbytes, long unit, long per) {
         int n = team.members.length;
         int me = team.me;
-        if (nbytes == 0) {
-            return;
-        }
         long all = nbytes * n;
         MemorySegment w = kit.staging(all + (n / 2) * nbytes); // W, then the received run of a round
         long received = all;

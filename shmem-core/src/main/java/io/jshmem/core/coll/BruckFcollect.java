@@ -30,9 +30,6 @@ final class BruckFcollect extends CollKind implements CollectAlgorithm {
     public void collect(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, boolean fixed, String routine) {
         int n = team.members.length;
         int me = team.me;
-        if (nbytes == 0) {
-            return;
-        }
         MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
         long first = 0;
         for (int dist = 1; dist < n; dist <<= 1) {

@@ -24,17 +24,21 @@ final class BufferedRounds {
      * Sends {@code len} bytes at this PE's heap offset {@code from} to team PE {@code to} and
      * receives as many from team PE {@code src} into {@code into} at {@code at}, chunk by chunk;
      * returns the first epoch it used, or {@code first} if that is not 0 (0: none used yet; so a
-     * caller that threads it through its rounds ends with the first epoch of all of them).
+     * caller that threads it through its rounds ends with the first epoch of all of them). A round
+     * of no bytes (a call of 0 bytes) still takes an epoch and an empty push, as other algorithms
+     * do, so that every member's epochs name the same operations and a mismatch is caught.
      */
     static long sendReceive(SlotProtocol team, int to, long from, int src, MemorySegment into, long at, long len, long first) {
-        for (long off = 0; off < len; off += TeamSlots.BUF_BYTES) {
+        long off = 0;
+        do {
             long c = Math.min(TeamSlots.BUF_BYTES, len - off);
             long e = team.beginPush();
             first = first == 0 ? e : first;
             team.pushTo(to, e, 0, from + off, c);
             team.awaitPushes(e, 1, src, src + 1);
             MemorySegment.copy(team.st.self, team.buffer(e), into, at + off, c);
-        }
+            off += TeamSlots.BUF_BYTES;
+        } while (off < len);
         return first;
     }
 
