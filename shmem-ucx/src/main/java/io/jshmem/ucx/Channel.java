@@ -100,6 +100,17 @@ final class Channel {
      * and atomics only), so quiet completes them with a get behind them ({@link #flushAll}).
      */
     private final boolean[] signalled;
+    /**
+     * Whether each PE's endpoint is one ordered lane ({@link WireUp#orderedLane}), read off it when
+     * it is made ({@link #connect}) with JSHMEM_UCX_PUT_SIGNAL=am: the condition for sending a put
+     * with signal to it as one active message ({@link PushSends}). Per endpoint, on every channel:
+     * an endpoint's lanes depend on the peer's address too (a peer with two interfaces may get a
+     * second lane from one local device), and UCX 1.13 never reconfigures an endpoint made from a
+     * worker address (ucp_wireup_init_lanes: "endpoint reconfiguration not supported yet"), so what
+     * it has at creation it keeps. Written under {@link #lock} before the endpoint is published; a
+     * racy read that misses it sees false, the safe answer (put, fence, atomic).
+     */
+    private final boolean[] oneLane;
     private final boolean peerErrors;
     /**
      * Wakes this PE's threads sleeping on its memory ({@code RemoteTransport#wakeOnRemoteWrites});
@@ -165,6 +176,7 @@ final class Channel {
         this.endpoints = new Endpoints(job.npes);
         this.dirty = new boolean[job.npes];
         this.signalled = new boolean[job.npes];
+        this.oneLane = new boolean[job.npes];
         this.peerErrors = job.settings.ucxPeerErrors();
     }
 
@@ -284,11 +296,34 @@ final class Channel {
                     Ucp.epCloseNbx(ep, job.forceCloseParam);
                     throw job.peerError(pe, "cannot unpack the memory key of PE " + pe + " (ucp_ep_rkey_unpack)", s);
                 }
+                if (job.settings.ucxPutSignal() == io.jshmem.core.base.Config.UcxPutSignal.AM) {
+                    oneLane[pe] = WireUp.orderedLane(Ucp.epInfo(ep));
+                }
                 endpointsCreated++;
                 return endpoints.add(pe, ep, out.get(ADDRESS, 0).address(), peer.base());
             } finally {
                 unlock();
             }
+        }
+    }
+
+    /**
+     * Whether the endpoint to {@code pe} (made now if it is not yet) is known to be one ordered lane:
+     * {@link #oneLane}. One array read once it is made.
+     */
+    boolean oneLane(int pe) {
+        use(pe);
+        return oneLane[pe];
+    }
+
+    /** For tests: treats the endpoint to {@code pe} (made now if it is not yet) as having several lanes. */
+    void assumeSeveralLanes(int pe) {
+        use(pe);
+        lock();
+        try {
+            oneLane[pe] = false;
+        } finally {
+            unlock();
         }
     }
 

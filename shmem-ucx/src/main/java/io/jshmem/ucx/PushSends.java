@@ -17,8 +17,10 @@ import java.lang.foreign.ValueLayout;
  * data is copied out, then the header and data are free); nothing is allocated.
  *
  * <h2>Puts with signal</h2>
- * Up to {@link #AM_PUT_SIGNAL_MAX} bytes, when {@link WireUp#amPutSignal} allows (each endpoint one
- * ordered TCP lane), a put with signal is one message: the data copied into the thread's bounce
+ * Up to {@link #AM_PUT_SIGNAL_MAX} bytes, to a PE whose endpoint on this channel is one TCP lane
+ * ({@link Channel#oneLane}: checked on each endpoint when it is made, on every channel, eager or
+ * lazy; {@link WireUp#amPutSignal}, the setting and the transports this PE offers, is the quick
+ * test before it), a put with signal is one message: the data copied into the thread's bounce
  * buffer (which checks the caller's segment as shared memory's copy does, closed or another
  * thread's, before anything is sent), the signal's offset, operand and operation in the header.
  * The target's handler writes the data, then the signal. What this relies on, UCX 1.13 over TCP:
@@ -34,7 +36,9 @@ import java.lang.foreign.ValueLayout;
  *       follows them with an 8-byte get on the same lane ({@link Channel#flushAll}), whose reply
  *       comes after the target handled them.</li>
  * </ul>
- * Larger ones, or where the condition does not hold, are the default's put, fence and atomic.
+ * Larger ones, or to a PE whose endpoint has more lanes or another transport, are the default's put,
+ * fence and atomic: the endpoint's lanes depend on the peer's address as well as on this PE's
+ * devices, so no answer from this PE's resources alone covers every endpoint.
  */
 final class PushSends {
     /**
@@ -80,7 +84,7 @@ final class PushSends {
     /** {@code n} bytes of {@code source}, or else of {@code array} from element {@code index}, copied into the bounce buffer and sent. */
     private boolean putSignal(int pe, long offset, MemorySegment source, Object array, int index, ValueLayout layout, long n,
             long signalOffset, long signal, AmoOp op) {
-        if (!putSignals || n > AM_PUT_SIGNAL_MAX) {
+        if (!putSignals || n > AM_PUT_SIGNAL_MAX || !channel.oneLane(pe)) {
             return false;
         }
         channel.waiters.incrementAndGet();

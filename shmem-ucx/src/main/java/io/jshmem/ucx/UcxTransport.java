@@ -448,8 +448,8 @@ public final class UcxTransport implements RemoteTransport {
     }
 
     /**
-     * A small put with signal as one {@link Pushes} message ({@link PushSends}: when each endpoint is
-     * one TCP lane), completed by quiet; else the default's put, fence and atomic.
+     * A small put with signal as one {@link Pushes} message ({@link PushSends}: when this channel's
+     * endpoint to {@code pe} is one TCP lane), completed by quiet; else the default's put, fence and atomic.
      */
     @Override
     public void putSignal(int pe, long offset, MemorySegment source, long signalOffset, long signal, AmoOp op, boolean nbi) {

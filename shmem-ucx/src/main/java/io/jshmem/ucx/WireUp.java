@@ -357,9 +357,22 @@ final class WireUp {
     }
 
     /**
-     * Lazy wire-up's answer to {@link #oneLane}, for every endpoint the context could make: it offers
-     * tcp on one device and no other transport to other PEs (self only reaches this PE), so an
-     * endpoint's lanes can only be that one.
+     * Whether one endpoint ({@code epInfo}: its {@code ucp_ep_print_info}) is a single lane of tcp
+     * (or self, this PE itself): {@link #oneLane} and {@link #writesNeedProgress} of it alone. Each
+     * channel asks it of each endpoint it makes ({@link Channel#connect}); an empty text (printing
+     * failed) is no lane, so no.
+     */
+    static boolean orderedLane(String epInfo) {
+        List<String> one = List.of(epInfo);
+        return !transportsIn(epInfo).isEmpty() && oneLane(one) && writesNeedProgress(one);
+    }
+
+    /**
+     * Lazy wire-up's first guess at {@link #oneLane} for every endpoint the context could make, from
+     * this PE's resources alone: tcp on one device and no other transport to other PEs (self only
+     * reaches this PE). Not enough by itself: a peer with two interfaces can still give an endpoint
+     * a second lane from that one device, so each endpoint is also checked when it is made
+     * ({@link Channel#oneLane}).
      */
     static boolean oneTcpDevice(String contextInfo) {
         Map<String, List<String>> r = UcxInfo.resources(contextInfo);

@@ -262,6 +262,11 @@ class UcpBindingsTest {
         assertTrue(WireUp.amPutSignal(io.jshmem.core.base.Config.UcxPutSignal.AM, true));
         assertFalse(WireUp.amPutSignal(io.jshmem.core.base.Config.UcxPutSignal.RMA, true));
         assertFalse(WireUp.amPutSignal(io.jshmem.core.base.Config.UcxPutSignal.AM, false));
+        // Each endpoint on its own, as every channel checks it when it is made.
+        assertTrue(WireUp.orderedLane(one));
+        assertFalse(WireUp.orderedLane(two), "two lanes from one peer with two interfaces");
+        assertFalse(WireUp.orderedLane(one.replace("1:tcp/lo.0", "3:posix/memory")), "one lane, but shared memory");
+        assertFalse(WireUp.orderedLane(""), "nothing printed: not known to be one lane");
         String self = "#      resource 0  :  md 0  dev 0  flags -- self/memory0\n";
         assertTrue(WireUp.oneTcpDevice(self + "#      resource 1  :  md 1  dev 1  flags -- tcp/lo\n"));
         assertFalse(WireUp.oneTcpDevice(self + "#      resource 1  :  md 1  dev 1  flags -- tcp/lo\n"

@@ -386,6 +386,54 @@ class UcxTransportTest {
         }
     }
 
+    /**
+     * A created context's endpoint is checked for one lane when it is made, like the main
+     * channel's: the flag matches the endpoint's lanes, and a put with signal goes as one message
+     * only where it is set. With the flag cleared ({@link Channel#assumeSeveralLanes}) the sender
+     * declines even when the transport-wide test allows messages, and the transport's put, fence
+     * and atomic still deliver the data before the signal.
+     */
+    @Test
+    void aPutWithSignalIsOneMessageOnlyOverAnEndpointKnownToBeOneLane() {
+        long off = user + (20 << 20);
+        long sig = off + 4096;
+        for (long options : new long[] {0, io.jshmem.Shmem.CTX_PRIVATE}) {
+            UcxTransport ctx = (UcxTransport) t0.openContext(options);
+            try (Arena a = Arena.ofConfined()) {
+                boolean one = ctx.main.oneLane(1); // makes the endpoint
+                String info = ctx.main.epInfo(1);
+                System.out.println("context endpoint to PE 1 (one lane: " + one + "):\n" + info);
+                assertEquals(WireUp.orderedLane(info), one, "the flag is the endpoint's own lanes");
+                long start = System.nanoTime();
+                for (int i = 0; i < 100; i++) {
+                    ctx.main.epInfo(1);
+                }
+                System.out.println("ucp_ep_print_info per endpoint: " + (System.nanoTime() - start) / 100 / 1000 + " us");
+                MemorySegment src = a.allocate(100);
+                src.fill((byte) (7 + options));
+                // The transport-wide test forced on: the per-endpoint flag alone decides.
+                PushSends sends = new PushSends(ctx, ctx.main, true);
+                heap1.set(ValueLayout.JAVA_LONG, sig, 0);
+                assertEquals(one, sends.putSignal(1, off, src, sig, 5, AmoOp.SET), "one message exactly where the endpoint is one lane");
+                if (one) {
+                    ctx.quiet();
+                    assertEquals(-1L, heap1.asSlice(off, 100).mismatch(src), "the message's data");
+                    assertEquals(5, heap1.get(ValueLayout.JAVA_LONG, sig), "the message's signal");
+                }
+                ctx.main.assumeSeveralLanes(1);
+                assertTrue(!ctx.main.oneLane(1) && !sends.putSignal(1, off, src, sig, 6, AmoOp.SET),
+                        "an endpoint not known to be one lane: put, fence and atomic");
+                src.fill((byte) 9);
+                ctx.putSignal(1, off, src, sig, 6, AmoOp.SET, false);
+                ctx.quiet();
+                assertEquals(-1L, heap1.asSlice(off, 100).mismatch(src), "the fallback's data");
+                assertEquals(6, heap1.get(ValueLayout.JAVA_LONG, sig), "the fallback's signal");
+            } finally {
+                ctx.close();
+            }
+        }
+    }
+
     @Test
     void theHotPathDoesNotAllocate() {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
