@@ -610,7 +610,7 @@ final class Channel {
      * Posts an 8-byte get from the heap of endpoint {@code i}'s PE (under the lock): it completes
      * only after the target handled every message this endpoint sent before it, the puts with
      * signal included, since they share one ordered lane (the condition for sending them as active
-     * messages, {@link WireUp#amPutSignal}). What it reads is dropped.
+     * messages, {@link #oneLane}). What it reads is dropped.
      */
     private long completeSignals(Endpoints e, int i) {
         return Ucp.getNbx(e.ep(i), job.sink.address(), 8, e.base(i), e.rkey(i), job.plainParam);

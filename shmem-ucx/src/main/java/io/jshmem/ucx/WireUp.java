@@ -325,8 +325,10 @@ final class WireUp {
     }
 
     /**
-     * Whether small puts with signal go as one active message ({@link UcxTransport#putSignal}):
-     * asked for, and {@code ordered}: every endpoint to another PE is a single TCP lane, which
+     * Whether small puts with signal may go as one active message ({@link UcxTransport#putSignal}),
+     * the transport-wide test before each endpoint's own ({@link Channel#oneLane}, which alone
+     * covers created contexts' endpoints and the peer's side of the lane choice): asked for, and
+     * {@code ordered}: every endpoint to another PE is a single TCP lane, which
      * carries its active messages, its puts and gets (tcp has no RMA of its own: UCX emulates it
      * with active messages on that lane) and its atomics (emulated likewise). One TCP stream, whose
      * messages the target's worker handles in the order they arrive: a put-with-signal message is

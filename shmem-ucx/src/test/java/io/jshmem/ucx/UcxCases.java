@@ -415,10 +415,43 @@ public final class UcxCases {
         }
         putSignals();
         shmem.barrierAll();
+        createdContextsEndpoint(expected);
         System.out.println(results.summary());
         if (results.failures() != 0) {
             shmem.globalExit(1);
         }
+    }
+
+    /**
+     * A created context's endpoint is checked for one lane like the main channel's: its flag is set
+     * where puts with signal go as messages (one TCP interface), and a put with signal through that
+     * context (one message then) arrives with its signal.
+     */
+    private void createdContextsEndpoint(String expected) {
+        SymLongArray words = shmem.calloc(SymType.LONG, 2);
+        shmem.barrierAll();
+        UcxTransport ctx = (UcxTransport) WireUp.last.openContext(0);
+        try {
+            boolean one = ctx.main.oneLane(right);
+            if (expected != null) {
+                check(one == expected.equals("am"), "a created context's endpoint to PE " + right + " one lane: " + one + ", expected "
+                        + expected.equals("am"));
+            }
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment v = a.allocate(8);
+                v.set(ValueLayout.JAVA_LONG, 0, 1000L + me);
+                long at = words.local().address() - WireUp.last.job.mine.base(); // the same offset on every PE
+                ctx.putSignal(right, at, v, at + 8, 42, io.jshmem.core.transport.AmoOp.SET, false);
+                ctx.quiet();
+            }
+        } finally {
+            ctx.close();
+        }
+        shmem.barrierAll();
+        checkEq(1000L + left, words.get(0), "a created context's put with signal: the data");
+        checkEq(42, words.get(1), "a created context's put with signal: the signal");
+        shmem.barrierAll();
+        shmem.free(words);
     }
 
     /**
