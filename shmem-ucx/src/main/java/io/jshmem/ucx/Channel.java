@@ -107,7 +107,9 @@ final class Channel {
      * an endpoint's lanes depend on the peer's address too (a peer with two interfaces may get a
      * second lane from one local device), and UCX 1.13 never reconfigures an endpoint made from a
      * worker address (ucp_wireup_init_lanes: "endpoint reconfiguration not supported yet"), so what
-     * it has at creation it keeps. Written under {@link #lock} before the endpoint is published; a
+     * it has at creation it keeps (UCX 1.13's ucp_ep_query tells no lanes, so the printed text is
+     * read: 60-115 us per endpoint on a loaded 2-core machine, once; init at 4 PEs on two local
+     * nodes, 0.7-1.4 s, showed no difference). Written under {@link #lock} before the endpoint is published; a
      * racy read that misses it sees false, the safe answer (put, fence, atomic).
      */
     private final boolean[] oneLane;
