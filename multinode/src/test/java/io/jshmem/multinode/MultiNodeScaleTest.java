@@ -114,9 +114,11 @@ class MultiNodeScaleTest {
      * docs/settings.md, JSHMEM_BARRIER_ALGORITHM: a node's PEs arrive on its leader, the leaders run
      * dissemination rounds), a leader holds at most 2 ceil(log2 nodes) connections to other leaders
      * and the launcher's, any other PE only the launcher's. Measured at 8 x 2: 6 and 1 after the
-     * barrier, 3-7 after the broadcast (bound 10). The sum reduction after it is today's
-     * push-gather-at-0 (GatherAt0Reduce: every PE pushes to PE 0), so PE 0 then holds a connection
-     * to every PE of another node (15 at 8 x 2): not bounded here, only recorded.
+     * barrier, 3-7 after the broadcast (bound 10). The sum reduction after it adds its partners:
+     * recursive doubling above 8 PEs across nodes (RecursiveDoublingReduce, up to ceil(log2 N) + 1
+     * with the fold; 6-7 in all at 8 x 2), gathered at PE 0 up to 8 (GatherAt0Reduce, every PE of
+     * another node then connected to PE 0); at 8 x 2 both exceed no bound tighter than one per
+     * off-node PE, so the end is checked only against that.
      */
     @Test
     @Order(1)
