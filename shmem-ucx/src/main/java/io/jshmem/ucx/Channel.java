@@ -101,16 +101,10 @@ final class Channel {
      */
     private final boolean[] signalled;
     /**
-     * Whether each PE's endpoint is one ordered lane ({@link WireUp#orderedLane}), read off it when
-     * it is made ({@link #connect}) with JSHMEM_UCX_PUT_SIGNAL=am: the condition for sending a put
-     * with signal to it as one active message ({@link PushSends}). Per endpoint, on every channel:
-     * an endpoint's lanes depend on the peer's address too (a peer with two interfaces may get a
-     * second lane from one local device), and UCX 1.13 never reconfigures an endpoint made from a
-     * worker address (ucp_wireup_init_lanes: "endpoint reconfiguration not supported yet"), so what
-     * it has at creation it keeps (UCX 1.13's ucp_ep_query tells no lanes, so the printed text is
-     * read: 60-115 us per endpoint on a loaded 2-core machine, once; init at 4 PEs on two local
-     * nodes, 0.7-1.4 s, showed no difference). Written under {@link #lock} before the endpoint is published; a
-     * racy read that misses it sees false, the safe answer (put, fence, atomic).
+     * Whether each PE's endpoint is one ordered lane ({@link WireUp#orderedLane}), the condition for a
+     * put with signal as one active message ({@link PushSends}): read once per endpoint in {@link
+     * #connect} (lanes depend on the peer's address; UCX 1.13 never reconfigures such an endpoint;
+     * 60-115 us each), under the lock before the endpoint is published. A racy miss reads false: safe.
      */
     private final boolean[] oneLane;
     private final boolean peerErrors;
@@ -298,9 +292,7 @@ final class Channel {
                     Ucp.epCloseNbx(ep, job.forceCloseParam);
                     throw job.peerError(pe, "cannot unpack the memory key of PE " + pe + " (ucp_ep_rkey_unpack)", s);
                 }
-                if (job.settings.ucxPutSignal() == io.jshmem.core.base.Config.UcxPutSignal.AM) {
-                    oneLane[pe] = WireUp.orderedLane(Ucp.epInfo(ep));
-                }
+                oneLane[pe] = job.settings.ucxPutSignal() == io.jshmem.core.base.Config.UcxPutSignal.AM && WireUp.orderedLane(Ucp.epInfo(ep));
                 endpointsCreated++;
                 return endpoints.add(pe, ep, out.get(ADDRESS, 0).address(), peer.base());
             } finally {
@@ -309,10 +301,7 @@ final class Channel {
         }
     }
 
-    /**
-     * Whether the endpoint to {@code pe} (made now if it is not yet) is known to be one ordered lane:
-     * {@link #oneLane}. One array read once it is made.
-     */
+    /** Whether the endpoint to {@code pe} (made now if it is not yet) is known to be one ordered lane: {@link #oneLane}. */
     boolean oneLane(int pe) {
         use(pe);
         return oneLane[pe];
@@ -321,12 +310,7 @@ final class Channel {
     /** For tests: treats the endpoint to {@code pe} (made now if it is not yet) as having several lanes. */
     void assumeSeveralLanes(int pe) {
         use(pe);
-        lock();
-        try {
-            oneLane[pe] = false;
-        } finally {
-            unlock();
-        }
+        oneLane[pe] = false; // the test's own thread reads it next
     }
 
     /** {@code ucp_ep_print_info} of the endpoint to {@code pe}, or null if there is none. */
@@ -609,10 +593,8 @@ final class Channel {
     }
 
     /**
-     * Posts an 8-byte get from the heap of endpoint {@code i}'s PE (under the lock): it completes
-     * only after the target handled every message this endpoint sent before it, the puts with
-     * signal included, since they share one ordered lane (the condition for sending them as active
-     * messages, {@link #oneLane}). What it reads is dropped.
+     * Posts an 8-byte get from the heap of endpoint {@code i}'s PE (under the lock), dropped: it completes only
+     * after the target handled every message this endpoint sent before it, puts with signal included (one lane, {@link #oneLane}).
      */
     private long completeSignals(Endpoints e, int i) {
         return Ucp.getNbx(e.ep(i), job.sink.address(), 8, e.base(i), e.rkey(i), job.plainParam);
@@ -699,11 +681,7 @@ final class Channel {
         }
     }
 
-    /**
-     * When an application thread last progressed this worker in a wait ({@link #tryProgress}):
-     * while that is recent the {@link ProgressEngine} keeps out of the way instead of being woken
-     * by every message the waiting thread is about to handle itself.
-     */
+    /** When an application thread last progressed this worker in a wait ({@link #tryProgress}): {@link ProgressEngine} then keeps away. */
     volatile long lastAppProgress;
 
     /** One non-blocking round of progress; false when another thread holds the worker (it progresses it). */
