@@ -373,13 +373,11 @@ public final class Selector {
     /**
      * The reduction rows a team of {@code traits} uses, in order, under JSHMEM_REDUCE_ALGORITHM
      * {@code setting} ({@code auto} or a row's name): that row of {@link #REDUCE_LIMITS} first when
-     * the team admits it, then {@link #REDUCE}'s.
+     * the team admits it, then {@link #REDUCE}'s: the alltoall settings' rule, with REDUCE_LIMITS as
+     * the forced rows.
      */
     static List<KindRow> reduceRowsFor(Traits traits, String setting) {
-        List<KindRow> rows = new java.util.ArrayList<>(kindRowsFor(REDUCE_LIMITS, traits).stream()
-                .filter(r -> r.algorithm().equals(setting)).toList());
-        rows.addAll(kindRowsFor(REDUCE, traits));
-        return List.copyOf(rows);
+        return kindRowsFor(REDUCE, REDUCE_LIMITS, setting, traits);
     }
 
     /** Scans, by family and the call's bytes. */
