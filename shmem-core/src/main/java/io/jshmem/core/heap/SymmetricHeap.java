@@ -73,7 +73,8 @@ public final class SymmetricHeap {
      *
      * <p>Scale: which PEs share this node comes from the launcher's mapping ({@link
      * Bootstrap#nodeIndexes()}, one int per PE), so a PE reads only its node's records (the other
-     * PEs' segment names): O(PEs on the node) lookups, whatever N. The capacity verdict is agreed on
+     * PEs' segment names) and the previous PE's (to compare the settings every PE must share, {@link
+     * SettingsAgreement}): O(PEs on the node) lookups, whatever N. The capacity verdict is agreed on
      * in a flagged fence ({@link ShmCapacity#failTogether}), O(1) per PE. Only when the launcher gives
      * no mapping does a PE read every PE's record to find its node's (O(N), the old way).
      */
@@ -104,7 +105,9 @@ public final class SymmetricHeap {
             }
         });
         try {
-            bootstrap.put("shm." + me, (bootstrap.nodeId() + "\n" + path + "\n" + total).getBytes(StandardCharsets.UTF_8));
+            String settings = SettingsAgreement.values(config);
+            bootstrap.put("shm." + me, (bootstrap.nodeId() + "\n" + path + "\n" + total + "\n" + settings)
+                    .getBytes(StandardCharsets.UTF_8));
             int[] nodeOf = bootstrap.nodeIndexes();
             if (nodeOf == null) {
                 bootstrap.fence();
@@ -124,14 +127,26 @@ public final class SymmetricHeap {
             ShmCapacity.failTogether(bootstrap, capacity, nodeOf); // a fence: the node's records are visible after it
             MemorySegment[] peers = new MemorySegment[bootstrap.size()];
             peers[me] = self;
-            if (config.directOnNode()) {
-                for (int pe : local) {
-                    if (pe != me) {
-                        peers[pe] = SharedSegments.open(Path.of(record(bootstrap, me, pe, total)[1]), total, arena);
-                    }
+            // Settings every PE must share: compared with each node-mate's record (read anyway to map
+            // its segment) and with the previous PE's, a chain through every PE (SettingsAgreement).
+            boolean mapsMates = config.directOnNode();
+            String problem = null;
+            String[][] mates = new String[local.length][];
+            for (int i = 0; i < local.length && mapsMates; i++) {
+                if (local[i] != me) {
+                    mates[i] = record(bootstrap, me, local[i]);
+                    problem = disagreement(problem, me, settings, total, local[i], mates[i]);
                 }
             }
-            bootstrap.fence();
+            if (me > 0 && !(mapsMates && nodeOf[me - 1] == nodeOf[me])) {
+                problem = disagreement(problem, me, settings, total, me - 1, record(bootstrap, me, me - 1));
+            }
+            for (int i = 0; i < local.length && problem == null; i++) {
+                if (mates[i] != null) {
+                    peers[local[i]] = SharedSegments.open(Path.of(mates[i][1]), total, arena);
+                }
+            }
+            SettingsAgreement.failTogether(bootstrap, problem); // the fence after which every PE has mapped
             if (config.shmPreallocate()) {
                 // After the fence: every PE of the node has checked the space before any took it.
                 ShmCapacity.preallocate(me, path, local.length, total, userSize);
@@ -147,19 +162,26 @@ public final class SymmetricHeap {
         }
     }
 
-    /** PE {@code pe}'s published record: node id, segment path, segment size (checked against ours). */
-    private static String[] record(Bootstrap bootstrap, int me, int pe, long total) {
+    /** PE {@code pe}'s published record: node id, segment path, segment size, settings ({@link SettingsAgreement}). */
+    private static String[] record(Bootstrap bootstrap, int me, int pe) {
         byte[] v = bootstrap.get("shm." + pe);
         if (v == null) {
             throw new ShmemException("PE " + me + ": PE " + pe + " published no symmetric heap");
         }
-        String[] parts = new String(v, StandardCharsets.UTF_8).split("\n");
-        long size = Long.parseLong(parts[2]);
-        if (size != total) {
-            throw new ShmemException("PE " + me + ": PE " + pe + " has a symmetric heap of " + size
-                    + " bytes, this PE " + total + ": every PE must use the same SHMEM_SYMMETRIC_SIZE");
+        return new String(v, StandardCharsets.UTF_8).split("\n");
+    }
+
+    /** {@code problem} if already found, else what makes PE {@code pe}'s record (settings, then segment size) unusable here, or null. */
+    private static String disagreement(String problem, int me, String settings, long total, int pe, String[] record) {
+        if (problem != null) {
+            return problem;
         }
-        return parts;
+        String differ = SettingsAgreement.difference(me, settings, pe, record.length > 3 ? record[3] : null);
+        if (differ == null && Long.parseLong(record[2]) != total) {
+            differ = "PE " + me + ": PE " + pe + " has a symmetric heap of " + record[2] + " bytes, this PE " + total
+                    + ": every PE must use the same SHMEM_SYMMETRIC_SIZE";
+        }
+        return differ;
     }
 
     /**

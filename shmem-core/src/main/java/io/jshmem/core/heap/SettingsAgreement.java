@@ -1,0 +1,93 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.heap;
+
+import io.jshmem.ShmemException;
+import io.jshmem.core.base.Config;
+import io.jshmem.core.base.Log;
+import io.jshmem.core.base.Setting;
+import io.jshmem.core.bootstrap.Bootstrap;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The settings every PE of a job must share: they fix the heap's layout and how syncs, collectives
+ * and atomics run, and PEs that disagree on them would wait for words nobody writes (a hang) or mix
+ * CPU and network atomics on one word (lost updates). Each PE publishes its values with its heap
+ * record; init compares them along a chain that connects every PE (each PE with its node-mates,
+ * whose records it reads anyway, and with the PE before it), so a difference anywhere is found by
+ * some PE at one more lookup at most, and the whole job then fails with that PE's message.
+ */
+final class SettingsAgreement {
+    /** In the order of the published values. */
+    static final List<Setting> AGREED = List.of(Setting.SHMEM_SYMMETRIC_SIZE, Setting.SHMEM_TRANSPORT, Setting.SHMEM_ATOMICS,
+            Setting.SHMEM_DEBUG, Setting.JSHMEM_BARRIER_ALGORITHM, Setting.JSHMEM_COLL_ALGORITHM,
+            Setting.JSHMEM_REDUCE_ALGORITHM, Setting.JSHMEM_ALLTOALL_ALGORITHM, Setting.JSHMEM_FCOLLECT_ALGORITHM);
+
+    private SettingsAgreement() {
+    }
+
+    /** This PE's values of {@link #AGREED}, comma-separated, as users write them. */
+    static String values(Config c) {
+        return String.join(",", Config.formatSize(c.symmetricSize()), Setting.choiceName(c.transport()),
+                Setting.choiceName(c.atomics()), c.debug() ? "on" : "off", Setting.choiceName(c.barrierAlgorithm()),
+                Setting.choiceName(c.collAlgorithm()), Setting.choiceName(c.reduceAlgorithm()),
+                Setting.choiceName(c.alltoallAlgorithm()), Setting.choiceName(c.fcollectAlgorithm()));
+    }
+
+    /**
+     * Null if PE {@code pe}'s published values {@code theirs} equal this PE's {@code mine}; else the
+     * message that ends the job, naming each setting that differs and both values. {@code theirs} is
+     * null for a record without them (a PE of another jshmem version): nothing to compare.
+     */
+    static String difference(int me, String mine, int pe, String theirs) {
+        if (theirs == null || theirs.equals(mine)) {
+            return null;
+        }
+        String[] a = mine.split(",", -1);
+        String[] b = theirs.split(",", -1);
+        List<String> differ = new ArrayList<>();
+        for (int i = 0; i < AGREED.size(); i++) {
+            String x = i < a.length ? a[i] : "?";
+            String y = i < b.length ? b[i] : "?";
+            if (!x.equals(y)) {
+                differ.add(AGREED.get(i).key() + "=" + x + " on PE " + me + " but " + y + " on PE " + pe);
+            }
+        }
+        if (differ.isEmpty()) {
+            differ.add("the published values differ (" + mine + " against " + theirs + ")");
+        }
+        return "PE " + me + ": the PEs of this job run with different settings: " + String.join("; ", differ)
+                + ". Every PE must use the same " + String.join(", ", AGREED.stream().map(Setting::key).toList())
+                + " (they fix the heap's layout and how syncs, collectives and atomics run)";
+    }
+
+    /**
+     * A fence ({@link Bootstrap#fenceFlagged}, O(1) per PE) at which every PE learns whether any PE
+     * found a {@code problem} (put as {@code shmdiffer.<pe>} first). If one did, every PE prints the
+     * first such PE's message and waits at one more fence until all have (the launcher ends the job
+     * when the first exits), then throws it.
+     */
+    static void failTogether(Bootstrap bootstrap, String problem) {
+        int me = bootstrap.rank();
+        if (problem != null) {
+            bootstrap.put("shmdiffer." + me, problem.getBytes(StandardCharsets.UTF_8));
+        }
+        int first = bootstrap.fenceFlagged(problem != null);
+        if (first < 0) {
+            return;
+        }
+        String message = problem;
+        if (message == null) {
+            byte[] v = bootstrap.get("shmdiffer." + first);
+            message = "PE " + me + ": initialization failed: " + (v != null ? new String(v, StandardCharsets.UTF_8)
+                    : "PE " + first + " found settings that differ between PEs");
+        }
+        Log.HEAP.error("jshmem: " + message);
+        bootstrap.fence();
+        throw new ShmemException(message);
+    }
+}
