@@ -9,7 +9,6 @@ import io.jshmem.core.base.Config;
 import io.jshmem.core.base.Log;
 import io.jshmem.core.base.Setting;
 import io.jshmem.core.bootstrap.Bootstrap;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +18,7 @@ import java.util.List;
  * CPU and network atomics on one word (lost updates). Each PE publishes its values with its heap
  * record; init compares them along a chain that connects every PE (each PE with its node-mates,
  * whose records it reads anyway, and with the PE before it), so a difference anywhere is found by
- * some PE at one more lookup at most, and the whole job then fails with that PE's message.
+ * some PE at one more lookup at most, and that PE then ends the job with its message.
  */
 final class SettingsAgreement {
     /** In the order of the published values. */
@@ -66,28 +65,13 @@ final class SettingsAgreement {
     }
 
     /**
-     * A fence ({@link Bootstrap#fenceFlagged}, O(1) per PE) at which every PE learns whether any PE
-     * found a {@code problem} (put as {@code shmdiffer.<pe>} first). If one did, every PE prints the
-     * first such PE's message and waits at one more fence until all have (the launcher ends the job
-     * when the first exits), then throws it.
+     * Ends the job with {@code problem}, found by this PE: the launcher tells every PE (a PE waiting
+     * in a fence then fails with it), as for collective calls that do not match. No fence is added to
+     * init for this: agreeing PEs pay nothing but the values in their record.
      */
-    static void failTogether(Bootstrap bootstrap, String problem) {
-        int me = bootstrap.rank();
-        if (problem != null) {
-            bootstrap.put("shmdiffer." + me, problem.getBytes(StandardCharsets.UTF_8));
-        }
-        int first = bootstrap.fenceFlagged(problem != null);
-        if (first < 0) {
-            return;
-        }
-        String message = problem;
-        if (message == null) {
-            byte[] v = bootstrap.get("shmdiffer." + first);
-            message = "PE " + me + ": initialization failed: " + (v != null ? new String(v, StandardCharsets.UTF_8)
-                    : "PE " + first + " found settings that differ between PEs");
-        }
-        Log.HEAP.error("jshmem: " + message);
-        bootstrap.fence();
-        throw new ShmemException(message);
+    static ShmemException abortJob(Bootstrap bootstrap, String problem) {
+        Log.HEAP.error("jshmem: " + problem);
+        bootstrap.abort(1, problem);
+        return new ShmemException(problem);
     }
 }

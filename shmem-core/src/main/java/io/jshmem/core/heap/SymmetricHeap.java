@@ -141,12 +141,15 @@ public final class SymmetricHeap {
             if (me > 0 && !(mapsMates && nodeOf[me - 1] == nodeOf[me])) {
                 problem = disagreement(problem, me, settings, total, me - 1, record(bootstrap, me, me - 1));
             }
-            for (int i = 0; i < local.length && problem == null; i++) {
+            if (problem != null) {
+                throw SettingsAgreement.abortJob(bootstrap, problem);
+            }
+            for (int i = 0; i < local.length; i++) {
                 if (mates[i] != null) {
                     peers[local[i]] = SharedSegments.open(Path.of(mates[i][1]), total, arena);
                 }
             }
-            SettingsAgreement.failTogether(bootstrap, problem); // the fence after which every PE has mapped
+            bootstrap.fence();
             if (config.shmPreallocate()) {
                 // After the fence: every PE of the node has checked the space before any took it.
                 ShmCapacity.preallocate(me, path, local.length, total, userSize);

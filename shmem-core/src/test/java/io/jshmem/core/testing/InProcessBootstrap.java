@@ -101,6 +101,9 @@ public final class InProcessBootstrap implements Bootstrap {
         if (peerFailed.getAsBoolean()) {
             throw new ShmemException("PE " + rank + ": in-process fence failed: a PE failed");
         }
+        if (!all[0].aborts.isEmpty()) {
+            throw new ShmemException("PE " + rank + ": in-process fence failed: the job was aborted: " + all[0].aborts.get(0));
+        }
         try {
             barrier.await(60, TimeUnit.SECONDS);
         } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
@@ -117,6 +120,7 @@ public final class InProcessBootstrap implements Bootstrap {
     @Override
     public void abort(int status, String message) {
         all[0].aborts.add(message);
+        barrier.reset(); // as a launcher's abort does, PEs waiting in a fence fail now, not at its timeout
         for (InProcessBootstrap p : all) {
             p.abortNotice(message);
         }
