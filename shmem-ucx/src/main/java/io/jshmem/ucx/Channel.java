@@ -70,11 +70,9 @@ final class Channel {
     /** Null for a PRIVATE context's channel: only its creating thread uses it. */
     final ReentrantLock lock;
     /**
-     * Held through a whole quiet of a shared channel (null for a PRIVATE one): threads' quiets run
-     * one after the other. Two at once shared the flush request slots (one thread awaited and freed
-     * the other's flush request too: UCX aborted on the double free), and a thread that found an
-     * endpoint clean because another thread's flush was still in flight returned before its own
-     * puts had completed.
+     * Held through a whole quiet of a shared channel: threads' quiets run one after the other. Two at
+     * once shared the flush request slots (UCX aborted on a double free of one), and a thread that
+     * found an endpoint clean while another's flush was in flight returned before its puts completed.
      */
     private final OptionalLock quietLock;
     /** Application threads inside the transport (posting, or waiting and progressing the worker themselves): the progress thread stays out of their way. */
@@ -88,10 +86,9 @@ final class Channel {
     /** The endpoints made so far (on first use), with the peers' memory keys and heap bases. */
     private final Endpoints endpoints;
     /**
-     * Whether operations to each PE may still await remote completion (a put or non-fetching
-     * atomic was posted since its last flush; guarded by {@link #lock}): quiet flushes only these
-     * endpoints, so a quiet with nothing outstanding costs nothing (a barrier's quiet does not
-     * wait for the previous sync's flags, see {@link UcxTransport#flagAdd}).
+     * Whether operations to each PE may still await remote completion (a put or non-fetching atomic
+     * since its last flush; guarded by {@link #lock}): quiet flushes only these endpoints, so a quiet
+     * with nothing outstanding costs nothing (see {@link UcxTransport#flagAdd}).
      */
     private final boolean[] dirty;
     /**
@@ -103,17 +100,17 @@ final class Channel {
     /**
      * Whether each PE's endpoint is one ordered lane ({@link WireUp#orderedLane}), the condition for a
      * put with signal as one active message ({@link PushSends}): read once per endpoint in {@link
-     * #connect} (lanes depend on the peer's address; UCX 1.13 never reconfigures such an endpoint;
-     * 60-115 us each), under the lock before the endpoint is published. A racy miss reads false: safe.
+     * #connect} (UCX 1.13 never reconfigures it), before it is published. A racy miss reads false: safe.
      */
     private final boolean[] oneLane;
+    /** Set by eager wire-up while it connects to every peer: each endpoint made is folded in. */
+    volatile EndpointFacts facts;
     private final boolean peerErrors;
     /**
-     * Wakes this PE's threads sleeping on its memory ({@code RemoteTransport#wakeOnRemoteWrites});
-     * set on the PE's main channel only (peers' writes arrive through its worker), else null. Run
-     * after every progress call on this worker that did something, whoever made it (the progress
-     * thread, a waiting thread, a thread awaiting its own operation): that call may have applied a
-     * peer's write another thread of this PE sleeps on.
+     * Wakes this PE's threads sleeping on its memory ({@code RemoteTransport#wakeOnRemoteWrites}); set
+     * on the PE's main channel only (peers' writes arrive through its worker), else null. Run after
+     * every progress call on this worker that did something, whoever made it: that call may have
+     * applied a peer's write another thread of this PE sleeps on.
      */
     volatile Runnable wake;
 
@@ -292,7 +289,13 @@ final class Channel {
                     Ucp.epCloseNbx(ep, job.forceCloseParam);
                     throw job.peerError(pe, "cannot unpack the memory key of PE " + pe + " (ucp_ep_rkey_unpack)", s);
                 }
-                oneLane[pe] = job.settings.ucxPutSignal() == io.jshmem.core.base.Config.UcxPutSignal.AM && WireUp.orderedLane(Ucp.epInfo(ep));
+                boolean am = job.settings.ucxPutSignal() == io.jshmem.core.base.Config.UcxPutSignal.AM;
+                EndpointFacts f = facts;
+                String info = am || f != null ? Ucp.epInfo(ep) : null; // printed once for both
+                if (f != null) {
+                    f.add(info);
+                }
+                oneLane[pe] = am && WireUp.orderedLane(info);
                 endpointsCreated++;
                 return endpoints.add(pe, ep, out.get(ADDRESS, 0).address(), peer.base());
             } finally {

@@ -155,13 +155,18 @@ final class WireUp {
                 job.bootstrap.fence();
                 if (eager(job.settings.ucxWireUp())) {
                     // An endpoint to every off-node PE, each checked; the facts read off their lanes.
-                    connectEveryone(job, main, heap, checks);
-                    List<String> infos = endpointInfos(main);
+                    EndpointFacts facts = new EndpointFacts();
+                    main.facts = facts;
+                    try {
+                        connectEveryone(job, main, heap, checks);
+                    } finally {
+                        main.facts = null;
+                    }
                     // remoteWritesWake from this PE's own endpoints: peers reach it with the same
                     // UCX_TLS (a job's PEs share their environment), so through the same transports.
-                    return new Result(context, main, pushes, progress, "ucx (" + selectedTransports(infos) + ")",
-                            atomicsCoherent(main, infos), writesNeedProgress(infos),
-                            amPutSignal(job.settings.ucxPutSignal(), writesNeedProgress(infos) && oneLane(infos)));
+                    return new Result(context, main, pushes, progress, "ucx (" + facts.transports() + ")",
+                            atomicsCoherent(main, facts), facts.writesNeedProgress(),
+                            amPutSignal(job.settings.ucxPutSignal(), facts.writesNeedProgress() && facts.oneLane()));
                 }
                 // Lazy: see the class comment.
                 String contextInfo = Ucp.contextInfo(context.handle());
@@ -229,27 +234,6 @@ final class WireUp {
 
     // ------------------------------------------------------------------ which transports, which atomics
 
-    /** {@code ucp_ep_print_info} of each endpoint of {@code c}, printed once for both uses below. */
-    static List<String> endpointInfos(Channel c) {
-        List<String> infos = new ArrayList<>();
-        for (int pe : c.connectedPes()) {
-            String info = c.epInfo(pe);
-            if (info != null) {
-                infos.add(info);
-            }
-        }
-        return infos;
-    }
-
-    /** Which UCX transports the endpoints use (from their {@link #endpointInfos}): e.g. "tcp" or "posix, sysv". */
-    static String selectedTransports(List<String> infos) {
-        TreeSet<String> tls = new TreeSet<>();
-        for (String info : infos) {
-            tls.addAll(transportsIn(info));
-        }
-        return tls.isEmpty() ? "no endpoints yet" : String.join(", ", tls);
-    }
-
     private static final Pattern LANE_TL = Pattern.compile("lane\\[\\d+\\]:\\s+\\d+:([A-Za-z0-9_]+)/");
     private static final Pattern LANE = Pattern.compile("lane\\[\\d+\\]:\\s+\\d+:([A-Za-z0-9_]+)/[^\\n]*");
 
@@ -286,22 +270,16 @@ final class WireUp {
     static final Set<String> CPU_ATOMIC_TRANSPORTS = Set.of("self", "tcp", "posix", "sysv", "xpmem", "knem", "cma", "mm", "sm");
 
     /**
-     * Whether the atomics this PE's endpoints use ({@code infos}: their {@link #endpointInfos}) are
-     * performed by the target's CPU: the lanes UCX chose for atomics (which reflect UCX_TLS and
-     * UCX_ATOMIC_MODE) all use {@link #CPU_ATOMIC_TRANSPORTS}. Without off-node endpoints (a one-node job) it
-     * connects to itself to ask.
+     * Whether the atomics this PE's endpoints use ({@code facts}) are performed by the target's CPU:
+     * the lanes UCX chose for atomics (which reflect UCX_TLS and UCX_ATOMIC_MODE) all use {@link
+     * #CPU_ATOMIC_TRANSPORTS}. Without off-node endpoints (a one-node job) it connects to itself to ask.
      */
-    static boolean atomicsCoherent(Channel c, List<String> infos) {
-        if (infos.isEmpty()) {
+    static boolean atomicsCoherent(Channel c, EndpointFacts facts) {
+        if (facts.endpoints() == 0) {
             c.use(c.job.me);
             return cpuAtomics(c.epInfo(c.job.me));
         }
-        for (String info : infos) {
-            if (!cpuAtomics(info)) {
-                return false;
-            }
-        }
-        return true;
+        return facts.cpuAtomics();
     }
 
     /**
@@ -343,7 +321,7 @@ final class WireUp {
 
     private static final Pattern LANE_LINE = Pattern.compile("lane\\[\\d+\\]:");
 
-    /** Whether every endpoint ({@code infos}: their {@link #endpointInfos}; none: vacuously) has exactly one lane. */
+    /** Whether every endpoint ({@code infos}: their {@code ucp_ep_print_info}; none: vacuously) has exactly one lane. */
     static boolean oneLane(List<String> infos) {
         for (String info : infos) {
             Matcher m = LANE_LINE.matcher(info);
