@@ -13,6 +13,7 @@ import io.jshmem.core.bootstrap.Bootstrap;
 import io.jshmem.core.bootstrap.BootstrapProtocol;
 import io.jshmem.core.bootstrap.ProcessMapping;
 import io.jshmem.core.bootstrap.TcpBootstrap;
+import io.jshmem.core.heap.SettingsAgreement;
 import io.jshmem.core.heap.SharedSegments;
 import io.jshmem.core.heap.SymmetricHeap;
 import java.io.BufferedInputStream;
@@ -202,10 +203,11 @@ class ScaleSimulationTest {
         return SymmetricHeap.INTERNAL_SIZE + SYMMETRIC_SIZE;
     }
 
-    /** The record PE {@code pe} publishes as "shm.pe" (as SymmetricHeap does). */
+    /** The record PE {@code pe} publishes as "shm.pe" (as SymmetricHeap does: node, segment, size, settings). */
     private byte[] shmRecord(String jobId, int pe) {
         Path path = shmDir.resolve(SharedSegments.fileName(jobId, 0, pe));
-        return ((pe / PES_PER_NODE) + "\n" + path + "\n" + segmentBytes()).getBytes(StandardCharsets.UTF_8);
+        return ((pe / PES_PER_NODE) + "\n" + path + "\n" + segmentBytes() + "\n" + SettingsAgreement.values(config()))
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /** Every value a simulated PE publishes: its heap record and its UCX address, rkey and base. */

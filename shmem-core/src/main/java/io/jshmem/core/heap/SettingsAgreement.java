@@ -20,7 +20,7 @@ import java.util.List;
  * whose records it reads anyway, and with the PE before it), so a difference anywhere is found by
  * some PE at one more lookup at most, and that PE then ends the job with its message.
  */
-final class SettingsAgreement {
+public final class SettingsAgreement {
     /** In the order of the published values. */
     static final List<Setting> AGREED = List.of(Setting.SHMEM_SYMMETRIC_SIZE, Setting.SHMEM_TRANSPORT, Setting.SHMEM_ATOMICS,
             Setting.SHMEM_DEBUG, Setting.JSHMEM_BARRIER_ALGORITHM, Setting.JSHMEM_COLL_ALGORITHM,
@@ -30,7 +30,7 @@ final class SettingsAgreement {
     }
 
     /** This PE's values of {@link #AGREED}, comma-separated, as users write them. */
-    static String values(Config c) {
+    public static String values(Config c) {
         return String.join(",", Config.formatSize(c.symmetricSize()), Setting.choiceName(c.transport()),
                 Setting.choiceName(c.atomics()), c.debug() ? "on" : "off", Setting.choiceName(c.barrierAlgorithm()),
                 Setting.choiceName(c.collAlgorithm()), Setting.choiceName(c.reduceAlgorithm()),
