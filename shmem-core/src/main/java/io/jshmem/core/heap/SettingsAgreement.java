@@ -31,10 +31,23 @@ public final class SettingsAgreement {
 
     /** This PE's values of {@link #AGREED}, comma-separated, as users write them. */
     public static String values(Config c) {
-        return String.join(",", Config.formatSize(c.symmetricSize()), Setting.choiceName(c.transport()),
-                Setting.choiceName(c.atomics()), c.debug() ? "on" : "off", Setting.choiceName(c.barrierAlgorithm()),
-                Setting.choiceName(c.collAlgorithm()), Setting.choiceName(c.reduceAlgorithm()),
-                Setting.choiceName(c.alltoallAlgorithm()), Setting.choiceName(c.fcollectAlgorithm()));
+        return String.join(",", AGREED.stream().map(s -> value(s, c)).toList());
+    }
+
+    /** {@code c}'s value of {@code s}, one of {@link #AGREED}, as users write it. */
+    private static String value(Setting s, Config c) {
+        return switch (s) {
+            case SHMEM_SYMMETRIC_SIZE -> Config.formatSize(c.symmetricSize());
+            case SHMEM_TRANSPORT -> Setting.choiceName(c.transport());
+            case SHMEM_ATOMICS -> Setting.choiceName(c.atomics());
+            case SHMEM_DEBUG -> c.debug() ? "on" : "off";
+            case JSHMEM_BARRIER_ALGORITHM -> Setting.choiceName(c.barrierAlgorithm());
+            case JSHMEM_COLL_ALGORITHM -> Setting.choiceName(c.collAlgorithm());
+            case JSHMEM_REDUCE_ALGORITHM -> Setting.choiceName(c.reduceAlgorithm());
+            case JSHMEM_ALLTOALL_ALGORITHM -> Setting.choiceName(c.alltoallAlgorithm());
+            case JSHMEM_FCOLLECT_ALGORITHM -> Setting.choiceName(c.fcollectAlgorithm());
+            default -> throw new IllegalArgumentException(s + " is not one of the settings every PE must share");
+        };
     }
 
     /**

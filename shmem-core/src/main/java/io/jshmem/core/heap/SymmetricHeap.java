@@ -135,11 +135,13 @@ public final class SymmetricHeap {
             for (int i = 0; i < local.length && mapsMates; i++) {
                 if (local[i] != me) {
                     mates[i] = record(bootstrap, me, local[i]);
-                    problem = disagreement(problem, me, settings, total, local[i], mates[i]);
+                    if (problem == null) {
+                        problem = disagreement(me, settings, total, local[i], mates[i]);
+                    }
                 }
             }
-            if (me > 0 && !(mapsMates && nodeOf[me - 1] == nodeOf[me])) {
-                problem = disagreement(problem, me, settings, total, me - 1, record(bootstrap, me, me - 1));
+            if (problem == null && me > 0 && !(mapsMates && nodeOf[me - 1] == nodeOf[me])) {
+                problem = disagreement(me, settings, total, me - 1, record(bootstrap, me, me - 1));
             }
             if (problem != null) {
                 throw SettingsAgreement.abortJob(bootstrap, problem);
@@ -174,11 +176,8 @@ public final class SymmetricHeap {
         return new String(v, StandardCharsets.UTF_8).split("\n");
     }
 
-    /** {@code problem} if already found, else what makes PE {@code pe}'s record (settings, then segment size) unusable here, or null. */
-    private static String disagreement(String problem, int me, String settings, long total, int pe, String[] record) {
-        if (problem != null) {
-            return problem;
-        }
+    /** What makes PE {@code pe}'s record (its settings, then its segment size) unusable here, or null. */
+    private static String disagreement(int me, String settings, long total, int pe, String[] record) {
         String differ = SettingsAgreement.difference(me, settings, pe, record.length > 3 ? record[3] : null);
         if (differ == null && Long.parseLong(record[2]) != total) {
             differ = "PE " + me + ": PE " + pe + " has a symmetric heap of " + record[2] + " bytes, this PE " + total
