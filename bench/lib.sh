@@ -1,6 +1,6 @@
 # Copyright 2026 The jshmem developers
 # SPDX-License-Identifier: Apache-2.0
-# Shared by bench/run.sh and bench/oshmem.sh (sourced): what a whole job cost, as CSV rows.
+# Shared by the bench scripts (sourced): what a whole job cost, as CSV rows.
 # shellcheck shell=bash
 
 # Busy CPU ticks of the whole machine so far (user nice system irq softirq of /proc/stat's cpu line).
@@ -11,6 +11,13 @@ busy_ticks() {
 }
 
 clk_tck=$(getconf CLK_TCK)
+
+# Open MPI's PMIx authenticates its local clients with munge when the munge plugin is installed
+# (Slurm's setup here installs it); with munged stopped each OSHMEM PE retries for ~2 s (a 4-PE
+# hello 2.6 s instead of 0.4; bench/scale.sh measured OSHMEM's launch at 2.3 s before it set this).
+# A one-node job needs no munge: PMIx's native security, whether munged runs or not. Every script
+# that runs OSHMEM sources this file.
+export PMIX_MCA_psec=native
 
 # measure_job STATS CMD...: runs CMD and writes to the file STATS one line
 # "wall_s cpu_s load_avg other_cpu" (see job_rows); returns CMD's exit status. cpu_s is the user +

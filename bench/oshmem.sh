@@ -139,10 +139,7 @@ done
 # Always required: without it OSHMEM 4.1.4 segfaults in shmem_finalize.
 # --oversubscribe: this machine has 2 cores and we run up to 4 PEs.
 osh=(oshrun --allow-run-as-root --oversubscribe --mca opal_common_ucx_opal_mem_hooks 0)
-# PMIx authenticates its local clients with munge when the munge plugin is installed (Slurm's
-# setup here installs it); with munged stopped each PE retried for ~2 s (a 4-PE hello 3.1 s
-# instead of 0.86). A one-node job needs no munge: PMIx's native security, whether munged runs or not.
-export PMIX_MCA_psec=native
+# PMIX_MCA_psec=native: lib.sh (no munge needed, nor waited for, in a one-node job).
 prog_args=("${inject[@]}")
 [[ $quick -eq 1 ]] && prog_args+=(--quick)
 timeout_s=$([[ $quick -eq 1 ]] && echo 300 || echo 1200)
