@@ -85,8 +85,9 @@ TRACED = {
     "pushes": ["io.jshmem.ucx.Pushes.install"],
     "memmap": ["io.jshmem.ucx.Ucp.memMap"],
     "progress": ["io.jshmem.ucx.ProgressEngine.<init>"],
-    # What the transports are: the context's offer (lazy wire-up) or the endpoints' lanes (eager).
-    "info": ["io.jshmem.ucx.Ucp.contextInfo", "io.jshmem.ucx.WireUp.endpointInfos"],
+    # What the transports are: the context's offer (lazy wire-up) or the endpoints' lanes (eager:
+    # each endpoint's printout, made in Channel.connect since 2cbb7be).
+    "info": ["io.jshmem.ucx.Ucp.contextInfo", "io.jshmem.ucx.Ucp.epInfo"],
     "ep": ["io.jshmem.ucx.Ucp.epCreate"],
     "rkey": ["io.jshmem.ucx.Ucp.epRkeyUnpack"],
 }
@@ -95,6 +96,7 @@ OLDER = {
     "wireup": ["io.jshmem.ucx.UcxTransport.wireUp"],
     "check": ["io.jshmem.ucx.UcxTransport.checkConnections"],
     "upcall": ["io.jshmem.ucx.UcxTransport.errorHandlerStub"],
+    "info": ["io.jshmem.ucx.WireUp.endpointInfos"],
 }
 CALLER_ONLY = {"wireup"}
 STEPS = {step: names + OLDER.get(step, []) for step, names in TRACED.items()}
