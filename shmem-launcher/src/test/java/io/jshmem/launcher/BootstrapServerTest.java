@@ -106,6 +106,36 @@ class BootstrapServerTest {
         assertTrue(stored[1] >= 4L * big.length && stored[1] < 4L * big.length + 100, "stored bytes " + stored[1]);
     }
 
+    /**
+     * A batch of lookups ({@code getAll}, eager UCX wire-up's): the values in the keys' order, null
+     * for a key nobody put, one lookup per key not cached (a key asked twice, once), and the cached
+     * ones not asked again; the answers match their requests though all were sent before the first came.
+     */
+    @Test
+    void aBatchOfLookupsAnswersEveryKeyInOrder() throws Exception {
+        List<TcpBootstrap> pes = startJob(4);
+        runOnEach(pes, pe -> {
+            pe.put("a." + pe.rank(), bytes("a of " + pe.rank()));
+            pe.put("b." + pe.rank(), new byte[100 * (pe.rank() + 1)]);
+            pe.fence();
+        });
+        TcpBootstrap pe0 = pes.get(0);
+        assertArrayEquals(bytes("a of 2"), pe0.get("a.2"));
+        List<byte[]> got = pe0.getAll(List.of("b.3", "a.1", "missing", "a.2", "b.1", "a.3", "a.1"));
+        assertEquals(7, got.size());
+        assertEquals(400, got.get(0).length);
+        assertArrayEquals(bytes("a of 1"), got.get(1));
+        assertNull(got.get(2));
+        assertArrayEquals(bytes("a of 2"), got.get(3));
+        assertEquals(200, got.get(4).length);
+        assertArrayEquals(bytes("a of 3"), got.get(5));
+        assertArrayEquals(bytes("a of 1"), got.get(6));
+        assertEquals(6, pe0.lookups(), "a.2 came from the cache, a.1 was asked once");
+        assertEquals(List.of(), pe0.getAll(List.of()));
+        assertArrayEquals(bytes("a of 3"), pe0.getAll(List.of("a.3")).get(0));
+        assertEquals(6, pe0.lookups(), "answered from the cache");
+    }
+
     /** A flagged fence gives every PE the lowest PE that raised its flag, and the flags last one fence. */
     @Test
     void flaggedFenceNamesTheLowestFlaggedPe() throws Exception {

@@ -15,6 +15,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -142,6 +144,39 @@ final class UcxJob {
         }
     }
 
+    /**
+     * Fetches what each of {@code pes} published that this PE has not yet, in one batch of
+     * lookups ({@link Bootstrap#getAll}: one round trip to oshrun's server for all of them, where
+     * {@link #peer} one at a time costs three each). For eager wire-up, which connects to every
+     * off-node PE at init: at 32 PEs on 2 cores, 93 lookups one after the other took 1.9 s of a
+     * PE's init.
+     */
+    void prefetch(List<Integer> pes) {
+        synchronized (lookups) {
+            List<Integer> wanted = new ArrayList<>();
+            List<String> keys = new ArrayList<>();
+            for (int pe : pes) {
+                if (pe != me && !published.containsKey(pe)) { // (a PE listed twice is fetched twice)
+                    wanted.add(pe);
+                    keys.add("ucx.addr." + pe);
+                    keys.add("ucx.rkey." + pe);
+                    keys.add("ucx.base." + pe);
+                }
+            }
+            if (wanted.isEmpty()) {
+                return;
+            }
+            List<byte[]> values = bootstrap.getAll(keys);
+            for (int i = 0; i < wanted.size(); i++) {
+                int pe = wanted.get(i);
+                byte[] a = published(values.get(3 * i), "ucx.addr.", pe);
+                byte[] k = published(values.get(3 * i + 1), "ucx.rkey.", pe);
+                byte[] b = published(values.get(3 * i + 2), "ucx.base.", pe);
+                published.put(pe, new Peer(a, k, ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong()));
+            }
+        }
+    }
+
     /** Serializes this PE's bootstrap lookups (see {@link #peer}). */
     private final Object lookups = new Object();
 
@@ -151,7 +186,11 @@ final class UcxJob {
     }
 
     private byte[] lookup(String prefix, int pe) {
-        byte[] v = bootstrap.get(prefix + pe);
+        return published(bootstrap.get(prefix + pe), prefix, pe);
+    }
+
+    /** {@code v}, what {@code pe} published under {@code prefix}; an error naming both if it published nothing. */
+    private byte[] published(byte[] v, String prefix, int pe) {
         if (v == null) {
             throw new ShmemException("PE " + me + ": PE " + pe + " published no " + prefix + pe
                     + ": every PE must use the UCX transport (same SHMEM_TRANSPORT and class path)");

@@ -196,10 +196,15 @@ final class WireUp {
     private static void connectEveryone(UcxJob job, Channel main, SymmetricHeap heap, Arena checks) {
         step(job, Step.CONNECT);
         MemorySegment[] peers = heap.peers();
+        List<Integer> offNode = new ArrayList<>();
         for (int pe = 0; pe < job.npes; pe++) {
             if (pe != job.me && peers[pe] == null) {
-                main.connect(pe);
+                offNode.add(pe);
             }
+        }
+        job.prefetch(offNode); // their addresses in one batch of lookups, not three round trips each
+        for (int pe : offNode) {
+            main.connect(pe);
         }
         step(job, Step.CHECK);
         checkConnections(main, job.npes, checks);

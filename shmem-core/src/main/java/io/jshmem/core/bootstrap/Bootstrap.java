@@ -4,6 +4,8 @@
  */
 package io.jshmem.core.bootstrap;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -55,6 +57,22 @@ public interface Bootstrap extends AutoCloseable {
      *         on a dead job
      */
     byte[] get(String key);
+
+    /**
+     * {@link #get} of every key, the values in the keys' order ({@code null} where none): for a PE
+     * that needs many peers' data at once (eager UCX wire-up). This default asks one key after the
+     * other; the jshmem launcher's bootstrap sends every request before it waits for the first
+     * answer, so that N keys cost one round trip rather than N.
+     *
+     * @throws IllegalStateException as {@link #get}
+     */
+    default List<byte[]> getAll(List<String> keys) {
+        List<byte[]> values = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            values.add(get(key));
+        }
+        return values;
+    }
 
     /**
      * A {@link #fence()} that also tells whether any PE had a problem: each PE passes its own

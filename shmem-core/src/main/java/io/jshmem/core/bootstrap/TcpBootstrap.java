@@ -21,6 +21,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -521,33 +523,79 @@ public final class TcpBootstrap implements Bootstrap {
         if (cached != null) {
             return cached;
         }
-        int request = nextRequest.incrementAndGet();
-        CompletableFuture<byte[]> answer = new CompletableFuture<>();
+        return answer(key, ask(List.of(key)).get(0));
+    }
+
+    /** Every key not cached yet is asked for before the first answer is awaited: one round trip for all. */
+    @Override
+    public List<byte[]> getAll(List<String> keys) {
+        LinkedHashSet<String> missing = new LinkedHashSet<>();
+        Map<String, byte[]> got = new HashMap<>();
+        for (String key : keys) {
+            byte[] cached = cache.get(Objects.requireNonNull(key, "key"));
+            if (cached != null) {
+                got.put(key, cached);
+            } else {
+                missing.add(key);
+            }
+        }
+        if (!missing.isEmpty()) {
+            List<String> asked = List.copyOf(missing);
+            List<Asked> answers = ask(asked);
+            for (int i = 0; i < asked.size(); i++) {
+                got.put(asked.get(i), answer(asked.get(i), answers.get(i)));
+            }
+        }
+        List<byte[]> values = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            values.add(got.get(key));
+        }
+        return values;
+    }
+
+    /** A lookup sent: its request number and where its answer comes. */
+    private record Asked(int request, CompletableFuture<byte[]> answer) {
+    }
+
+    /** Sends a lookup of each key (one flush for all); the answers come to the reader thread. */
+    private List<Asked> ask(List<String> keys) {
+        List<Asked> asked = new ArrayList<>(keys.size());
         synchronized (state) {
             throwIfAborted();
             if (closed) {
-                throw new IllegalStateException("PE " + identity.rank() + ": bootstrap lookup of \"" + key
+                throw new IllegalStateException("PE " + identity.rank() + ": bootstrap lookup of \"" + keys.get(0)
                         + "\" after close");
             }
-            lookupsInFlight.put(request, answer);
+            for (int i = 0; i < keys.size(); i++) {
+                Asked a = new Asked(nextRequest.incrementAndGet(), new CompletableFuture<>());
+                lookupsInFlight.put(a.request(), a.answer());
+                asked.add(a);
+            }
         }
         try {
             synchronized (out) {
-                out.writeByte(GET);
-                out.writeInt(request);
-                out.writeUTF(key);
+                for (int i = 0; i < keys.size(); i++) {
+                    out.writeByte(GET);
+                    out.writeInt(asked.get(i).request());
+                    out.writeUTF(keys.get(i));
+                }
                 out.flush();
             }
         } catch (IOException e) {
-            lookupsInFlight.remove(request);
+            asked.forEach(a -> lookupsInFlight.remove(a.request()));
             throw lostConnection(e);
         }
-        lookupsSent.incrementAndGet();
+        lookupsSent.addAndGet(keys.size());
+        return asked;
+    }
+
+    /** Waits for the answer to the lookup of {@code key}, and caches it. */
+    private byte[] answer(String key, Asked asked) {
         byte[] value;
         try {
-            value = answer.get();
+            value = asked.answer().get();
         } catch (InterruptedException e) {
-            lookupsInFlight.remove(request);
+            lookupsInFlight.remove(asked.request());
             Thread.currentThread().interrupt();
             throw new IllegalStateException("PE " + identity.rank() + ": interrupted in a bootstrap lookup of \""
                     + key + "\"", e);
