@@ -131,17 +131,8 @@ final class UcxJob {
         if (p != null) {
             return p;
         }
-        synchronized (lookups) {
-            p = published.get(pe);
-            if (p == null) {
-                byte[] a = lookup("ucx.addr.", pe);
-                byte[] k = lookup("ucx.rkey.", pe);
-                byte[] b = lookup("ucx.base.", pe);
-                p = new Peer(a, k, ByteBuffer.wrap(b).order(ByteOrder.nativeOrder()).getLong());
-                published.put(pe, p);
-            }
-            return p;
-        }
+        prefetch(List.of(pe)); // its three keys in one round trip
+        return published.get(pe);
     }
 
     /**
@@ -156,7 +147,7 @@ final class UcxJob {
             List<Integer> wanted = new ArrayList<>();
             List<String> keys = new ArrayList<>();
             for (int pe : pes) {
-                if (pe != me && !published.containsKey(pe)) { // (a PE listed twice is fetched twice)
+                if (!(pe == me && mine != null) && !published.containsKey(pe)) { // (one listed twice: fetched twice)
                     wanted.add(pe);
                     keys.add("ucx.addr." + pe);
                     keys.add("ucx.rkey." + pe);
@@ -183,10 +174,6 @@ final class UcxJob {
     /** How many peers' data this PE has fetched, itself not counted (for tests: O(peers used)). */
     int peersFetched() {
         return published.size();
-    }
-
-    private byte[] lookup(String prefix, int pe) {
-        return published(bootstrap.get(prefix + pe), prefix, pe);
     }
 
     /** {@code v}, what {@code pe} published under {@code prefix}; an error naming both if it published nothing. */
