@@ -75,7 +75,8 @@ TRACED = {
     "connect_all": ["io.jshmem.ucx.WireUp.connectEveryone"],
     "check": ["io.jshmem.ucx.WireUp.checkConnections"],
     "connect": ["io.jshmem.ucx.Channel.connect"],  # an endpoint at first use (lazy wire-up), or eager's
-    "lookup": ["io.jshmem.ucx.UcxJob.peer"],  # a peer's address, rkey and base from the bootstrap
+    # peers' addresses, rkeys and bases from the bootstrap: a batch for eager wire-up, one peer at first use
+    "lookup": ["io.jshmem.ucx.UcxJob.prefetch"],
     "bindings": ["io.jshmem.ucx.Ucp.<clinit>"],
     "upcall": ["io.jshmem.ucx.UcxJob.<init>"],
     "context": ["io.jshmem.ucx.UcpContext.open"],
@@ -97,6 +98,7 @@ OLDER = {
     "check": ["io.jshmem.ucx.UcxTransport.checkConnections"],
     "upcall": ["io.jshmem.ucx.UcxTransport.errorHandlerStub"],
     "info": ["io.jshmem.ucx.WireUp.endpointInfos"],
+    "lookup": ["io.jshmem.ucx.UcxJob.peer"],
 }
 CALLER_ONLY = {"wireup"}
 STEPS = {step: names + OLDER.get(step, []) for step, names in TRACED.items()}
@@ -410,10 +412,12 @@ def summary(run_dir, conditions):
     p("after the fence)); address exchange = the UCX fence (worker")
     p("addresses, rkeys, bases through oshrun) after the last PE arrived, and in parentheses the whole")
     p("wait in it; endpoints = ucp_ep_create total over the peers connected by the end of the probe's")
-    p("barriers (lazy wire-up, the default: those init's barrier and the probe's touch; eager: all N-1)")
-    p("[calls x mean us; the median single call, without the first call's linking of the downcall], and")
-    p("after it the first-use connections in full (Channel.connect: the bootstrap lookups of the peer's")
-    p("data, then ucp_ep_create and the rkey; lookups alone in parentheses); rkeys =")
+    p("barriers (lazy wire-up: those init's barrier and the probe's touch; eager, auto's choice with UCX")
+    p("1.13 and older: all N-1) [calls x mean us; the median single call, without the first call's linking")
+    p("of the downcall], and after it the connections in full (Channel.connect: ucp_ep_create and the")
+    p("rkey, and with lazy wire-up the bootstrap lookups of the peer's data), then the lookups alone in")
+    p("parentheses (UcxJob.prefetch: eager wire-up's one batch for every off-node peer before it connects,")
+    p("or one peer's three keys at its first use); rkeys =")
     p("ucp_ep_rkey_unpack total; check = one 8-byte get from every peer (eager wire-up only). OSHMEM: the same UCX calls,")
     p("timed by the shim; its address exchange = last PE's ucp_worker_get_address to the median PE's")
     p("first ucp_ep_create (an MPI allgather inside shmem_init), in parentheses the median PE's wait.\n")
