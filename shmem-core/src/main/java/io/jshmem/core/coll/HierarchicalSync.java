@@ -4,6 +4,8 @@
  */
 package io.jshmem.core.coll;
 
+import io.jshmem.core.comm.Waiter;
+
 /**
  * Members on several nodes, some node with several: the members of each node arrive on their
  * node's leader (its lowest team PE), the leaders run the dissemination rounds among themselves
@@ -56,8 +58,11 @@ final class HierarchicalSync implements SyncAlgorithm {
         TeamSlot words = p.words;
         int ident = p.ident;
         long v;
-        for (long w = 0; (v = words.nodeReleaseWordAcquire(leader)) >>> SlotProtocol.IDENT_BITS < e; ) {
+        for (long w = 0, t = 0; (v = words.nodeReleaseWordAcquire(leader)) >>> SlotProtocol.IDENT_BITS < e; ) {
             w = words.idleOnNodeRelease(leader, v, w);
+            if (Waiter.pastSpin(w) && t != LongWait.REPORTED && (t = LongWait.tick(t)) == LongWait.REPORTED) {
+                p.reportLongWait("the node release of", "node-release word", leader, e, v);
+            }
             long a = words.arrivalWordAcquire(leader);
             if (a >>> SlotProtocol.IDENT_BITS == e && (int) (a & SlotProtocol.IDENT_MASK) != ident) {
                 p.mismatch(leader, e, (int) (a & SlotProtocol.IDENT_MASK));

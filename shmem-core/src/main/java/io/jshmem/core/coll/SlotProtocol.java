@@ -258,7 +258,11 @@ public final class SlotProtocol {
     private long checkAt;
     private long checkEvery;
 
+    /** The {@link LongWait} clock of the wait that {@link #startWait} started. */
+    private long waitClock;
+
     void startWait() {
+        waitClock = 0;
         checkEvery = 1_000_000;
         checkAt = System.nanoTime() + checkEvery;
     }
@@ -271,6 +275,11 @@ public final class SlotProtocol {
      * Returns whether it checked (the caller may check more at the same pace).
      */
     boolean checkWhileWaiting(long w, long e, int lo, int hi) {
+        if (Waiter.pastSpin(w) && waitClock != LongWait.REPORTED && (waitClock = LongWait.tick(waitClock)) == LongWait.REPORTED) {
+            // (In finalize a member through it may be gone with its memory: its word is not read.)
+            reportLongWait("a word in this PE's slot from", "arrival word", lo, e,
+                    (ident & 0xFF) == OP_FINALIZE ? 0 : words.arrivalWordAnywhereAcquire(lo));
+        }
         // In finalize, members that are through it may be gone with their memory: only they can
         // be checked, and they matched (a member in another operation cannot be through it).
         if ((w & 15) != 0 || System.nanoTime() - checkAt < 0 || (ident & 0xFF) == OP_FINALIZE) {
@@ -465,10 +474,27 @@ public final class SlotProtocol {
     /** Waits until team PE {@code pe}'s arrival word reaches epoch {@code e}; returns the word. */
     long awaitReached(int pe, long e) {
         long v;
-        for (long w = 0; (v = arrivalWord(pe)) >>> IDENT_BITS < e; ) {
+        for (long w = 0, t = 0; (v = arrivalWord(pe)) >>> IDENT_BITS < e; ) {
             w = idleForArrival(pe, v, w);
+            if (Waiter.pastSpin(w) && t != LongWait.REPORTED && (t = LongWait.tick(t)) == LongWait.REPORTED) {
+                reportLongWait("the arrival of", "arrival word", pe, e, v);
+            }
         }
         return v;
+    }
+
+    /**
+     * A collective wait has lasted {@link LongWait#REPORT_NANOS}: logs, once for that wait, what
+     * this PE waits for (team PE {@code pe}'s {@code word}, last seen as {@code seen}) and its own
+     * epoch and arrival word, so that the lines of the PEs of a hung job show which word is stale
+     * on which side (epochs that differ, or a word one side wrote and the other does not see).
+     */
+    void reportLongWait(String what, String word, int pe, long e, long seen) {
+        Log.CORE.warning("jshmem: PE " + st.me + ": still waiting after " + LongWait.REPORT_NANOS / 1_000_000_000L
+                + " s in " + opName(ident & 0xFF) + " #" + e + " on " + name + " (" + syncAlgorithm() + " sync) for "
+                + what + " team PE " + pe + " (PE " + members[pe] + "); its " + word + " says #" + (seen >>> IDENT_BITS)
+                + " " + opName((int) seen & 0xFF) + "; this PE: epoch " + epoch + ", its arrival word #"
+                + (words.arrivalWordAcquire(me) >>> IDENT_BITS) + ", all finished before #" + allFinishedBefore);
     }
 
     void mismatch(int pe, long e, int theirs) {

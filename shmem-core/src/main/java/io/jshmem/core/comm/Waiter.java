@@ -252,6 +252,14 @@ public final class Waiter {
         return SLEEP | (sleeps + 1);
     }
 
+    /**
+     * Whether a wait whose state is {@code w} has spun out (it yields or sleeps now): then a caller
+     * may afford a clock read per call, e.g. to notice a wait that lasts far too long.
+     */
+    public static boolean pastSpin(long w) {
+        return (w & PHASE) != 0;
+    }
+
     /** Yields the core, then records how long after its spin the current wait still waits. */
     private void yieldCore(long w, long started) {
         Thread.yield();

@@ -72,6 +72,22 @@ class WaiterTest {
     }
 
     @Test
+    void aWaitIsPastItsSpinOnceItYieldsOrSleeps() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(256, 64);
+            Waiter spinning = new Waiter(20_000, 0, null, () -> { }, null);
+            long w = spinning.idle(0, seg, WORD, 8, 0);
+            assertFalse(Waiter.pastSpin(w), "the first call spins");
+            Waiter never = new Waiter(0, 0, null, () -> { }, null);
+            w = never.idle(0, seg, WORD, 8, 0);
+            assertTrue(Waiter.pastSpin(w), "nothing to spin: yields at once");
+            w = never.idle(w, seg, WORD, 8, 0); // no yield period: sleeps next
+            assertTrue(Waiter.pastSpin(w));
+            assertEquals(2L << 62, w & PHASE);
+        }
+    }
+
+    @Test
     void nothingSpinsWherePesOutnumberCores() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment seg = arena.allocate(256, 64);
