@@ -50,6 +50,8 @@ final class Pushes {
     static final long OP_ADD = 0;
     /** The word gets {@code = operand} (a release store): SHMEM_SIGNAL_SET. */
     static final long OP_SET = 1;
+    /** No word: the data alone (a small put). */
+    static final long OP_PUT = 2;
     private static final VarHandle LONG = JAVA_LONG.varHandle();
     /** All of memory: the handler reads its header and data at absolute addresses, allocating nothing. */
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
@@ -105,8 +107,8 @@ final class Pushes {
             long increment = ALL.get(JAVA_LONG_UNALIGNED, header + H_INCREMENT);
             long op = ALL.get(JAVA_LONG_UNALIGNED, header + H_OP);
             long size = heap.byteSize();
-            if (length < 0 || at < 0 || at > size - length || counter < 0 || counter > size - 8 || (counter & 7) != 0
-                    || (op != OP_ADD && op != OP_SET)) {
+            if (length < 0 || at < 0 || at > size - length
+                    || (op != OP_PUT && (counter < 0 || counter > size - 8 || (counter & 7) != 0 || (op != OP_ADD && op != OP_SET)))) {
                 return drop(length + " bytes at " + at + ", word at " + counter + ", operation " + op);
             }
             if (length > 0) {
@@ -114,7 +116,9 @@ final class Pushes {
             }
             // No wake-up here: whoever progressed the worker rings after the call (Channel.wakeSleepers),
             // once for all the messages it handled.
-            if (op == OP_SET) {
+            if (op == OP_PUT) {
+                return UcpAbi.UCS_OK;
+            } else if (op == OP_SET) {
                 LONG.setRelease(heap, counter, increment);
             } else {
                 LONG.getAndAdd(heap, counter, increment);

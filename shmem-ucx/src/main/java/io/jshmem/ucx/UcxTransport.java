@@ -117,7 +117,9 @@ public final class UcxTransport implements RemoteTransport {
 
     @Override
     public void put(int pe, long offset, MemorySegment source, long sourceOffset, long n) {
-        rma(Channel.PUT, pe, offset, source, sourceOffset, n);
+        if (!sends.put(pe, offset, source, sourceOffset, n)) {
+            rma(Channel.PUT, pe, offset, source, sourceOffset, n);
+        }
     }
 
     /** {@code source} is the caller's: see {@link #userNbi}. */
@@ -236,7 +238,9 @@ public final class UcxTransport implements RemoteTransport {
 
     @Override
     public void put(int pe, long offset, Object array, int index, ValueLayout layout, int count) {
-        arrayRma(Channel.PUT, pe, offset, array, index, layout, count);
+        if (!sends.put(pe, offset, array, index, layout, count)) {
+            arrayRma(Channel.PUT, pe, offset, array, index, layout, count);
+        }
     }
 
     @Override
@@ -351,7 +355,9 @@ public final class UcxTransport implements RemoteTransport {
                 case 8 -> b.set(JAVA_LONG, Scratch.OPERAND, value);
                 default -> throw new IllegalArgumentException("putValue of " + bytes + " bytes");
             }
-            main.run(Channel.PUT, pe, s.operandAddress, bytes, offset, "put");
+            if (!sends.putValue(s, pe, offset, s.operandAddress, bytes)) {
+                main.run(Channel.PUT, pe, s.operandAddress, bytes, offset, "put");
+            }
         } finally {
             main.waiters.decrementAndGet();
         }

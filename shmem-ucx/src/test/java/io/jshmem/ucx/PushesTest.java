@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The active-message handler ({@link Pushes#onMessage}) called as UCX calls it, with native header,
- * data and receive parameters: the data then the word (set or add) land in the heap; a malformed
+ * data and receive parameters: the data then the word (set or add; none for a put) land in the heap; a malformed
  * message (outside the heap, an unknown operation, a rendezvous descriptor) changes nothing, returns
  * UCS_OK instead of throwing (an exception would cross the upcall) and is thrown by {@link Pushes#check}.
  */
@@ -50,6 +50,14 @@ class PushesTest {
             header(h, 0, 64, 5, Pushes.OP_ADD);
             p.onMessage(0, h.address(), Pushes.HEADER_BYTES, data.address(), 0, param.address());
             assertEquals(47, heap.get(JAVA_LONG, 64));
+            // A put: the data alone; the word fields are not used (here out of range and unaligned).
+            header(h, 2000, -3, 99, Pushes.OP_PUT);
+            assertEquals(UcpAbi.UCS_OK, p.onMessage(0, h.address(), Pushes.HEADER_BYTES, data.address(), 16, param.address()));
+            assertEquals(47, heap.get(JAVA_LONG, 64));
+            for (int i = 0; i < 16; i++) {
+                assertEquals((byte) (i + 1), heap.get(JAVA_BYTE, 2000 + i), "put byte " + i);
+            }
+            assertEquals(0, heap.get(JAVA_BYTE, 2016), "nothing past the put");
             p.check(); // nothing recorded
 
             // Outside the heap: dropped, nothing written, recorded.
@@ -58,6 +66,11 @@ class PushesTest {
             assertEquals(47, heap.get(JAVA_LONG, 64));
             ShmemException e = assertThrows(ShmemException.class, p::check);
             assertTrue(e.getMessage().startsWith("PE 3: dropped a malformed UCX push message (100 bytes at 4090"), e.getMessage());
+            Pushes outside = new Pushes(3, heap);
+            header(h, 4090, 0, 0, Pushes.OP_PUT); // a put's data must lie in the heap too
+            outside.onMessage(0, h.address(), Pushes.HEADER_BYTES, data.address(), 8, param.address());
+            assertEquals(0, heap.get(JAVA_BYTE, 4090));
+            assertThrows(ShmemException.class, outside::check);
 
             // Later malformed ones (an unknown operation, a rendezvous descriptor) are dropped too.
             Pushes q = new Pushes(3, heap);

@@ -53,7 +53,7 @@ public enum Setting {
     JSHMEM_UCX_LISTEN(Category.UCX, Kind.INTERFACES, "job", "where UCX's TCP transport listens: job (the interface that reaches oshrun), all, or names (eth0,ib0)"),
     JSHMEM_UCX_WIREUP(Category.UCX, Config.UcxWireUp.class, "when endpoints are made: lazy (first operation to a PE), eager (all at init), auto (lazy with UCX 1.14+)"),
     JSHMEM_UCX_PUT_SIGNAL(Category.UCX, Config.UcxPutSignal.class,
-            "small put-with-signal over TCP: am (data and signal in one active message) or rma (a put, then an atomic on the signal)"),
+            "small puts and put-with-signal over TCP: am (one active message each, data and signal together) or rma (RMA puts; a put, then an atomic on the signal)"),
     // PMI
     JSHMEM_PMI(Category.PMI, Config.Pmi.class, "the process-management interface of a PE started by srun or mpirun"),
     JSHMEM_PMI2_LIBRARY(Category.PMI, Kind.PATH, null, "path of the PMI-2 client library (libpmi2.so.0) instead of the search"),

@@ -111,8 +111,8 @@ public final class InfoReport {
                 case AUTO -> "auto (lazy with UCX 1.14 or later, eager with older UCX; the ucx: lines of shmem-info say which)";
             };
             case JSHMEM_UCX_PUT_SIGNAL -> switch (n.ucxPutSignal()) {
-                case AM -> "am (a small put-with-signal is one active message where every UCX endpoint is one TCP lane)";
-                case RMA -> "rma (a put-with-signal is a put, a fence and an atomic on the signal)";
+                case AM -> "am (a small put-with-signal, or blocking put up to 4 KiB, is one active message where the UCX endpoint is one TCP lane)";
+                case RMA -> "rma (puts are UCX puts; a put-with-signal is a put, a fence and an atomic on the signal)";
             };
             case JSHMEM_PMI2_LIBRARY -> n.pmi2Library() == null ? "libpmi2 searched" : n.pmi2Library();
             case JSHMEM_PMIX_LIBRARY -> n.pmixLibrary() == null ? "libpmix searched" : n.pmixLibrary();
