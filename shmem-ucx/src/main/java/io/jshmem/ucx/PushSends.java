@@ -73,13 +73,14 @@ final class PushSends {
 
     /** A put with signal of the caller's segment {@code source} as one message; false when it must go as put, fence and atomic. */
     boolean putSignal(int pe, long offset, MemorySegment source, long signalOffset, long signal, AmoOp op) {
-        return putSignal(pe, offset, source, null, 0, null, source.byteSize(), signalOffset, signal, op);
+        return bounced(pe, offset, source, 0, null, 0, null, source.byteSize(), AM_PUT_SIGNAL_MAX, signalOffset, signal, signalOp(op));
     }
 
     /** The same of {@code count} elements of a Java array from {@code index} (range checked by the caller). */
     boolean putSignal(int pe, long offset, Object array, int index, ValueLayout layout, int count, long signalOffset, long signal,
             AmoOp op) {
-        return putSignal(pe, offset, null, array, index, layout, layout.byteSize() * count, signalOffset, signal, op);
+        return bounced(pe, offset, null, 0, array, index, layout, layout.byteSize() * count, AM_PUT_SIGNAL_MAX, signalOffset, signal,
+                signalOp(op));
     }
 
     /**
@@ -94,37 +95,12 @@ final class PushSends {
 
     /** A put of {@code n} bytes of {@code source} from {@code sourceOffset} as one message; false when it must go as an RMA put. */
     boolean put(int pe, long offset, MemorySegment source, long sourceOffset, long n) {
-        if (!putSignals || n > AM_PUT_MAX || n == 0 || !channel.oneLane(pe)) {
-            return false;
-        }
-        channel.waiters.incrementAndGet();
-        try {
-            Scratch s = transport.scratch();
-            MemorySegment b = s.bounce(n);
-            MemorySegment.copy(source, sourceOffset, b, 0, n);
-            send(s, pe, offset, b.address(), n, 0, 0, Pushes.OP_PUT, true);
-            return true;
-        } finally {
-            channel.waiters.decrementAndGet();
-        }
+        return n != 0 && bounced(pe, offset, source, sourceOffset, null, 0, null, n, AM_PUT_MAX, 0, 0, Pushes.OP_PUT);
     }
 
     /** The same of {@code count} elements of a Java array from {@code index} (range checked by the caller). */
     boolean put(int pe, long offset, Object array, int index, ValueLayout layout, int count) {
-        long n = layout.byteSize() * count;
-        if (!putSignals || n > AM_PUT_MAX || n == 0 || !channel.oneLane(pe)) {
-            return false;
-        }
-        channel.waiters.incrementAndGet();
-        try {
-            Scratch s = transport.scratch();
-            MemorySegment b = s.bounce(n);
-            MemorySegment.copy(array, index, b, layout, 0, count);
-            send(s, pe, offset, b.address(), n, 0, 0, Pushes.OP_PUT, true);
-            return true;
-        } finally {
-            channel.waiters.decrementAndGet();
-        }
+        return count != 0 && bounced(pe, offset, null, 0, array, index, layout, layout.byteSize() * count, AM_PUT_MAX, 0, 0, Pushes.OP_PUT);
     }
 
     /** A put of a value of {@code bytes} bytes (in the scratch's operand slot, at {@code address}) as one message. */
@@ -136,10 +112,14 @@ final class PushSends {
         return true;
     }
 
-    /** {@code n} bytes of {@code source}, or else of {@code array} from element {@code index}, copied into the bounce buffer and sent. */
-    private boolean putSignal(int pe, long offset, MemorySegment source, Object array, int index, ValueLayout layout, long n,
-            long signalOffset, long signal, AmoOp op) {
-        if (!putSignals || n > AM_PUT_SIGNAL_MAX || !channel.oneLane(pe)) {
+    /**
+     * {@code n} bytes (at most {@code max}) of {@code source} from {@code sourceOffset}, or else of
+     * {@code array} from element {@code index}, copied into the bounce buffer and sent with the word
+     * operation {@code op} ({@link Pushes#OP_PUT}: none); false when they must go the RMA way.
+     */
+    private boolean bounced(int pe, long offset, MemorySegment source, long sourceOffset, Object array, int index, ValueLayout layout,
+            long n, long max, long wordOffset, long operand, long op) {
+        if (!putSignals || n > max || !channel.oneLane(pe)) {
             return false;
         }
         channel.waiters.incrementAndGet();
@@ -147,11 +127,11 @@ final class PushSends {
             Scratch s = transport.scratch();
             MemorySegment b = s.bounce(n);
             if (source != null) {
-                MemorySegment.copy(source, 0, b, 0, n);
+                MemorySegment.copy(source, sourceOffset, b, 0, n);
             } else {
                 MemorySegment.copy(array, index, b, layout, 0, (int) (n / layout.byteSize()));
             }
-            send(s, pe, offset, b.address(), n, signalOffset, signal, signalOp(op), true);
+            send(s, pe, offset, b.address(), n, wordOffset, operand, op, true);
             return true;
         } finally {
             channel.waiters.decrementAndGet();
