@@ -28,6 +28,7 @@ class LongWaitTest {
         assertNotEquals(LongWait.REPORTED, LongWait.tick(0, LongWait.REPORTED));
         long t = LongWait.tick(0); // the real clock
         assertNotEquals(0, t);
-        assertEquals(t, LongWait.tick(t), "a young wait keeps its start");
+        assertNotEquals(LongWait.REPORTED, t);
+        assertEquals(t, LongWait.tick(t, t + 1), "a young wait keeps its start");
     }
 }
