@@ -9,21 +9,26 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * {@code push-bruck}: alltoall(s) across nodes for small blocks, Bruck's algorithm (as MPICH's
- * short alltoall), for any number of members: ceil(log2 N) rounds of one push each (chunked by the
- * push buffers, {@link BufferedRounds}), so O(log N) messages per PE for O(N log N) bytes instead
- * of a push to every member.
+ * short alltoall), for any number of members: ceil(log2 N) rounds of one push each (through the
+ * push buffers, or straight into a free part of the receiver's dest, {@link BufferedRounds}), so
+ * O(log N) messages per PE for O(N log N) bytes instead of a push to every member.
  *
  * <p>This PE's blocks are first rotated into a private working array W, W[i] being the block for
  * member me + i (mod N). In round k (distance 2^k) it sends every W[i] whose index has bit k set,
  * packed, to member me + 2^k and receives the same places from member me - 2^k: a block at place
  * i moves by the distances of i's bits, so it ends at member (sender + i), still at place i. So
  * at the end W[i] is member me - i's block for this PE, and dest gets it at block me - i. The
- * packed run is staged in this PE's dest (free: nobody else writes it in this call), which is
- * written last; so strided calls (whose dest has gaps to keep) go another way.
+ * packed run is staged in the first half of this PE's dest, and a run too large for a push buffer
+ * lands in the second (nobody else writes dest in this call); dest gets its blocks last, so
+ * strided calls (whose dest has gaps to keep) go another way.
  */
 final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
+    /** Round words 112-175 ({@link RoundPushes}; the reductions take 0-95). */
+    private final BufferedRounds rounds;
+
     BruckAlltoall(Collectives kit) {
         super(kit);
+        this.rounds = new BufferedRounds(team, RoundPushes.SPARE);
     }
 
     @Override
@@ -50,7 +55,10 @@ final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
                 MemorySegment.copy(w, lo * nbytes, st.self, d.offset + len, run);
                 len += run;
             }
-            first = BufferedRounds.sendReceive(team, to, d.offset, from, w, received, len, first);
+            // a run over a push buffer lands at the end of dest: it is at most half of dest (the places of
+            // N with one bit set), the other half, where the receiver stages its own run
+            first = rounds.sendReceive(Integer.numberOfTrailingZeros(dist), to, d.offset, from, w, received, d.offset + all - len, len,
+                    first);
             len = 0;
             for (int lo = dist; lo < n; lo += 2 * dist) {
                 long run = (Math.min(lo + dist, n) - lo) * nbytes;

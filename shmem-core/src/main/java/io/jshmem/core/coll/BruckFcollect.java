@@ -10,15 +10,19 @@ import java.lang.foreign.MemorySegment;
 /**
  * {@code push-bruck}: fcollect across nodes, Bruck's allgather, for any number of members (for a
  * power of two it takes the rounds and pushes of recursive doubling): ceil(log2 N) rounds of one
- * push each (chunked by the push buffers, {@link BufferedRounds}), each PE sending N - 1 PEs' data
- * in all. dest holds the working array: place i is member me + i's data (mod N). In the round of
+ * push each (through the push buffers, or straight into the receiver's dest, {@link
+ * BufferedRounds}), each PE sending N - 1 PEs' data in all. dest holds the working array: place i is member me + i's data (mod N). In the round of
  * distance d this PE has places [0, d) and sends the first min(d, N - d) of them to member me - d,
  * receiving member me + d's into places [d, 2d). Then a rotation by me places puts every member's
  * data at its own place.
  */
 final class BruckFcollect extends CollKind implements CollectAlgorithm {
+    /** Round words 176-239 ({@link RoundPushes}; {@link BruckAlltoall} takes 112-175). */
+    private final BufferedRounds rounds;
+
     BruckFcollect(Collectives kit) {
         super(kit);
+        this.rounds = new BufferedRounds(team, RoundPushes.SPARE + 64);
     }
 
     @Override
@@ -34,8 +38,9 @@ final class BruckFcollect extends CollKind implements CollectAlgorithm {
         long first = 0;
         for (int dist = 1; dist < n; dist <<= 1) {
             long len = Math.min(dist, n - dist) * nbytes;
-            first = BufferedRounds.sendReceive(team, (me - dist + n) % n, d.offset, (me + dist) % n, st.self, d.offset + dist * nbytes,
-                    len, first);
+            long at = d.offset + dist * nbytes; // places [dist, 2 dist): written by nobody else in this call
+            first = rounds.sendReceive(Integer.numberOfTrailingZeros(dist), (me - dist + n) % n, d.offset, (me + dist) % n, st.self, at,
+                    at, len, first);
         }
         if (me != 0) { // place i to block me + i: a rotation, through the staging memory
             long all = nbytes * n;

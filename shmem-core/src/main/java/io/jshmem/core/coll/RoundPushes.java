@@ -18,14 +18,17 @@ package io.jshmem.core.coll;
  * operation there matched: so the receiver also checks that nothing came into the push counter
  * of the epoch, where these algorithms push nothing (a broadcast's root, say, would have).
  *
- * <p>The words are the seven spare ones of each push buffer's counter line (a line each, of which
- * the counter takes the first; {@link TeamSlots}): word w is word {@code 1 + w % 7} of line
- * {@code w / 7}, up to {@link #WORDS}. An algorithm takes its own range ({@code first}), so
+ * <p>The first {@link #SPARE} words are the seven spare ones of each push buffer's counter line (a
+ * line each, of which the counter takes the first; {@link TeamSlots}): word w is word
+ * {@code 1 + w % 7} of line {@code w / 7}; the rest, up to {@link #WORDS}, are the slot's round
+ * words ({@link TeamSlots#ROUND_WORDS}). An algorithm takes its own range ({@code first}), so
  * that each word keeps one writer per receiver. Nothing is allocated per call.
  */
 final class RoundPushes {
     /** Spare words in a slot's counter lines. */
-    static final int WORDS = TeamSlots.PUSH_BUFFERS * 7;
+    static final int SPARE = TeamSlots.PUSH_BUFFERS * 7;
+    /** Words in all: the spare ones, then the slot's round words. */
+    static final int WORDS = SPARE + TeamSlots.ROUND_WORDS;
 
     private final SlotProtocol team;
     private final int first;
@@ -45,7 +48,7 @@ final class RoundPushes {
     /** Heap offset of round word {@code w} (of this range) in every member's slot. */
     private long word(int w) {
         int i = first + w;
-        return team.words.pushCounter(i / 7) + 8L * (1 + i % 7);
+        return i < SPARE ? team.words.pushCounter(i / 7) + 8L * (1 + i % 7) : team.words.roundWord(i - SPARE);
     }
 
     /**

@@ -65,6 +65,7 @@ public final class TeamSlot {
     private final long scratchOff;
     private final long entriesOff;
     private final long entryOutOff;
+    private final long roundWordsOff;
     private final long bufferOff;
     private final long[] pushCounterOff = new long[TeamSlots.PUSH_BUFFERS];
     private final long landingOff;
@@ -81,6 +82,7 @@ public final class TeamSlot {
         this.entryOutOff = slots.scratch(slot, 1);
         this.nodeReleaseOff = slots.scratch(slot, 3);
         this.entriesOff = slots.entries(slot);
+        this.roundWordsOff = slots.roundWords(slot);
         this.bufferOff = slots.buffer(slot);
         for (int i = 0; i < TeamSlots.PUSH_BUFFERS; i++) {
             pushCounterOff[i] = slots.pushCounter(slot, i);
@@ -228,6 +230,11 @@ public final class TeamSlot {
     /** Heap offset of this PE's entry word for team PE {@code pe} ({@link #ownWordAcquire} reads it). */
     public long entryWord(int pe) {
         return entriesOff + 8L * pe;
+    }
+
+    /** Heap offset of round word {@code i} of the slot's own region ({@link TeamSlots#ROUND_WORDS}). */
+    public long roundWord(int i) {
+        return roundWordsOff + 8L * i;
     }
 
     // ---------------------------------------------------------------- push buffers and their counters

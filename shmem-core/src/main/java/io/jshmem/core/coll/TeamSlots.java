@@ -10,13 +10,13 @@ import io.jshmem.core.comm.PeState;
 /**
  * The per-team areas of the internal symmetric region. Slot s holds, on every PE, the barrier
  * flags of the team using slot s (one cache line per round), a few scratch words, the member's
- * arrival word (the epoch of the last collective it entered or finished, see {@link SlotProtocol}), its
- * exit word, one
- * counter line per push buffer, {@link #ENTRY_WORDS} entry words, {@link #PUSH_BUFFERS} buffers
- * through which small collectives push their data (used in turn by epoch) and a landing area of
- * {@link #LANDING_BYTES} into which large reductions across nodes push the members' slices. A PE
- * may be in several teams, each with its own slot; disjoint teams may share a slot number. Members
- * of a parent team agree on a slot that is free on all of them (an AND of free-slot masks).
+ * arrival word (the epoch of the last collective it entered or finished, see {@link SlotProtocol}),
+ * its exit word, one counter line per push buffer, {@link #ENTRY_WORDS} entry words,
+ * {@link #ROUND_WORDS} round words, {@link #PUSH_BUFFERS} buffers through which small collectives
+ * push their data (used in turn by epoch) and a landing area of {@link #LANDING_BYTES} into which
+ * large reductions across nodes push the members' slices. A PE may be in several teams, each with
+ * its own slot; disjoint teams may share a slot number. Members of a parent team agree on a slot
+ * that is free on all of them (an AND of free-slot masks).
  */
 public final class TeamSlots {
     static final int MAX_TEAMS = 64;
@@ -46,11 +46,17 @@ public final class TeamSlots {
      * operation e" for large collectives across nodes. Larger teams move such data the pull way.
      */
     static final int ENTRY_WORDS = 1024;
+    /**
+     * Round words per slot beyond the spare words of the counter lines ({@link RoundPushes}): the
+     * Bruck rounds too large for a push buffer take four per round ({@link BufferedRounds}).
+     */
+    static final int ROUND_WORDS = 128;
     private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;
     private static final long EXIT_AT = ARRIVE_AT + LINE;
     private static final long COUNTERS_AT = EXIT_AT + LINE;
     private static final long ENTRIES_AT = COUNTERS_AT + PUSH_BUFFERS * LINE;
-    private static final long BUF_AT = ENTRIES_AT + ENTRY_WORDS * 8L;
+    private static final long ROUND_WORDS_AT = ENTRIES_AT + ENTRY_WORDS * 8L;
+    private static final long BUF_AT = ROUND_WORDS_AT + ROUND_WORDS * 8L;
     private static final long LANDING_AT = BUF_AT + (long) PUSH_BUFFERS * BUF_BYTES;
     static final long SLOT_BYTES = LANDING_AT + LANDING_BYTES;
     public static final long TOTAL_BYTES = MAX_TEAMS * SLOT_BYTES;
@@ -98,6 +104,11 @@ public final class TeamSlots {
     /** Offset of entry word 0 of a slot (8 bytes each). */
     long entries(int slot) {
         return base + slot * SLOT_BYTES + ENTRIES_AT;
+    }
+
+    /** Offset of round word 0 of a slot (8 bytes each; {@link RoundPushes}). */
+    long roundWords(int slot) {
+        return base + slot * SLOT_BYTES + ROUND_WORDS_AT;
     }
 
     /** Offset of push buffer 0 of a slot; the others follow it. */

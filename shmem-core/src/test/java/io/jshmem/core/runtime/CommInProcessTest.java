@@ -235,6 +235,84 @@ class CommInProcessTest {
     }
 
     /**
+     * Bruck's alltoall and fcollect (forced) on 7 PEs over 3 nodes, with a network that delivers
+     * late and reordered, back to back with no barrier between: blocks whose rounds all fit a push
+     * buffer, all go past one (straight into the receiver's dest after its word that the place is
+     * free) and a mix, so that a fast PE's next call meets a slow PE still in the last one.
+     */
+    @Test
+    void bruckRoundsPastAPushBufferBackToBack() throws Exception {
+        int[] nodes = {0, 0, 1, 1, 1, 2, 2};
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true, "auto", "8m", (pe, t) -> t,
+                java.util.Map.of("JSHMEM_ALLTOALL_ALGORITHM", "push-bruck", "JSHMEM_FCOLLECT_ALGORITHM", "push-bruck"))) {
+            int n = job.size();
+            job.all(me -> {
+                Shmem s = job.shmem(me);
+                int max = 1500; // 12,000 B a block: every round of 7 PEs past a push buffer
+                SymLongArray src = s.malloc(SymType.LONG, (long) n * max);
+                SymLongArray dst = s.malloc(SymType.LONG, (long) n * max);
+                s.barrierAll();
+                int[] sizes = {1, max, 600, 1, 600, max}; // 600: fcollect's first round fits, its others do not
+                for (int rep = 0; rep < 4; rep++) {
+                    for (int k = 0; k < sizes.length; k++) {
+                        int len = sizes[k];
+                        long tag = (rep * 10L + k) << 40;
+                        long last = len > 1 ? 1 << 16 : 0; // (a block of one element: the same element)
+                        for (int to = 0; to < n; to++) {
+                            src.set((long) to * len, tag | (long) me << 20 | to);
+                            src.set((long) to * len + len - 1, tag | (long) me << 20 | last | to);
+                        }
+                        s.teamWorld().alltoall(dst, src, len);
+                        for (int from = 0; from < n; from++) {
+                            assertEquals(tag | (long) from << 20 | me, dst.get((long) from * len), "alltoall of " + len + " from " + from + " on PE " + me);
+                            assertEquals(tag | (long) from << 20 | last | me, dst.get((long) from * len + len - 1),
+                                    "alltoall of " + len + " from " + from + ", last, on PE " + me);
+                        }
+                        src.set(0, tag | me);
+                        src.set(len - 1, tag | last | me);
+                        s.teamWorld().fcollect(dst, src, len);
+                        for (int from = 0; from < n; from++) {
+                            assertEquals(tag | from, dst.get((long) from * len), "fcollect of " + len + " from " + from + " on PE " + me);
+                            assertEquals(tag | last | from, dst.get((long) from * len + len - 1),
+                                    "fcollect of " + len + " from " + from + ", last, on PE " + me);
+                        }
+                    }
+                }
+                return null;
+            });
+            assertEquals(List.of(), job.aborts());
+        }
+    }
+
+    /**
+     * A Bruck alltoall whose rounds go past a push buffer against a Bruck fcollect on one PE: the
+     * round words carry the operation, so the job is aborted naming both, not hung.
+     */
+    @Test
+    void bruckRoundsPastAPushBufferAgainstAnotherCollectiveAbortTheJob() throws Exception {
+        int[] nodes = {0, 0, 1, 1, 2};
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true, "auto", "8m", (pe, t) -> t,
+                java.util.Map.of("JSHMEM_ALLTOALL_ALGORITHM", "push-bruck", "JSHMEM_FCOLLECT_ALGORITHM", "push-bruck"))) {
+            int n = job.size();
+            assertThrows(ShmemException.class, () -> job.all(me -> {
+                Shmem s = job.shmem(me);
+                SymLongArray src = s.calloc(SymType.LONG, n * 2000L);
+                SymLongArray dst = s.calloc(SymType.LONG, n * 2000L);
+                s.barrierAll();
+                if (me == 2) {
+                    s.teamWorld().fcollect(dst, src, 2000);
+                } else {
+                    s.teamWorld().alltoall(dst, src, 2000);
+                }
+                return null;
+            }));
+            assertFalse(job.aborts().isEmpty(), "the job was not aborted");
+            String why = job.aborts().get(0);
+            assertTrue(why.contains("collective calls do not match") && why.contains("alltoall") && why.contains("collect"), why);
+        }
+    }
+
+    /**
      * On one node (linear barrier), a barrier that follows "barrier, then broadcast from r" lets
      * every other member leave only after r has left: r then pushes its data before the others
      * look for it. A loop of barriers alone is not ordered, and the broadcasts' data stays exact.
