@@ -11,10 +11,12 @@ import java.lang.foreign.MemorySegment;
  * {@code push-bruck}: fcollect across nodes, Bruck's allgather, for any number of members (for a
  * power of two it takes the rounds and pushes of recursive doubling): ceil(log2 N) rounds of one
  * push each (through the push buffers, or straight into the receiver's dest, {@link
- * BufferedRounds}), each PE sending N - 1 PEs' data in all. dest holds the working array: place i is member me + i's data (mod N). In the round of
- * distance d this PE has places [0, d) and sends the first min(d, N - d) of them to member me - d,
- * receiving member me + d's into places [d, 2d). Then a rotation by me places puts every member's
- * data at its own place.
+ * BufferedRounds}), each PE sending N - 1 PEs' data in all. dest holds the working array: place i
+ * is member me + i's data (mod N). In the round of distance d this PE has places [0, d) and sends
+ * the first min(d, N - d) of them to member me - d, receiving member me + d's into places [d, 2d).
+ * Then a rotation by me places puts every member's data at its own place. The rounds past a push
+ * buffer share one epoch, and each PE tells all their senders at once that their places are free:
+ * each such round then costs one step, the push, not a word and a push.
  */
 final class BruckFcollect extends CollKind implements CollectAlgorithm {
     /** Round words 176-239 ({@link RoundPushes}; {@link BruckAlltoall} takes 112-175). */
@@ -36,11 +38,26 @@ final class BruckFcollect extends CollKind implements CollectAlgorithm {
         int me = team.me;
         MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
         long first = 0;
+        long past = 0; // the epoch of the rounds past a push buffer, once they have begun
         for (int dist = 1; dist < n; dist <<= 1) {
             long len = Math.min(dist, n - dist) * nbytes;
             long at = d.offset + dist * nbytes; // places [dist, 2 dist): written by nobody else in this call
-            first = rounds.sendReceive(Integer.numberOfTrailingZeros(dist), (me - dist + n) % n, d.offset, (me + dist) % n, st.self, at,
-                    at, len, first);
+            int to = (me - dist + n) % n;
+            int src = (me + dist) % n;
+            if (len <= TeamSlots.BUF_BYTES) { // (the rounds before, or the last one)
+                first = rounds.sendReceive(Integer.numberOfTrailingZeros(dist), to, d.offset, src, st.self, at, at, len, first);
+                continue;
+            }
+            if (past == 0) {
+                // The runs grow round by round while they land in places of their own: tell the senders
+                // of all the rounds past a buffer at once, so that no round waits for its receiver's word.
+                past = team.beginEntered();
+                first = first == 0 ? past : first;
+                for (int later = dist; later < n && Math.min(later, n - later) * nbytes > TeamSlots.BUF_BYTES; later <<= 1) {
+                    rounds.tellReady(Integer.numberOfTrailingZeros(later), (me + later) % n, past);
+                }
+            }
+            rounds.pushWhenReady(Integer.numberOfTrailingZeros(dist), to, d.offset, src, at, len, past);
         }
         if (me != 0) { // place i to block me + i: a rotation, through the staging memory
             long all = nbytes * n;

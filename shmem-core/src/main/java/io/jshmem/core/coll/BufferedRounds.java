@@ -59,10 +59,8 @@ final class BufferedRounds {
         MemorySegment self = team.st.self;
         if (len > TeamSlots.BUF_BYTES) {
             long e = team.beginEntered(); // no push buffer: no sync
-            ready.push(src, e, round, land, from, 0);
-            ready.await(e, round, to);
-            data.push(to, e, round, land, from, len);
-            data.await(e, round, src);
+            tellReady(round, src, e);
+            pushWhenReady(round, to, from, src, land, len, e);
             if (into != self || at != land) {
                 MemorySegment.copy(self, land, into, at, len);
             }
@@ -73,6 +71,26 @@ final class BufferedRounds {
         team.awaitPushes(e, 1, src, src + 1);
         MemorySegment.copy(self, team.buffer(e), into, at, len);
         return first == 0 ? e : first;
+    }
+
+    /**
+     * Tells team PE {@code src}, this PE's sender in round {@code round}, that the place where its
+     * run of that round lands here is free, at epoch {@code e} (a round word, no data).
+     */
+    void tellReady(int round, int src, long e) {
+        ready.push(src, e, round, 0, 0, 0);
+    }
+
+    /**
+     * A round past a push buffer whose readiness this PE has told at epoch {@code e}: waits until
+     * team PE {@code to} has told its own, pushes {@code len} bytes at this PE's heap offset
+     * {@code from} to heap offset {@code land} there, and waits for the run from team PE
+     * {@code src} to have landed here at {@code land}.
+     */
+    void pushWhenReady(int round, int to, long from, int src, long land, long len, long e) {
+        ready.await(e, round, to);
+        data.push(to, e, round, land, from, len);
+        data.await(e, round, src);
     }
 
     /**

@@ -281,8 +281,9 @@ class CollectiveSimulationTest {
                 // whose extrapolation must then be checked here (three messages a round whatever the size).
                 List<Row> standIn = byKey.getOrDefault(last.name + " 256 B", List.of());
                 if (standIn.isEmpty() || fitRows(standIn).size() < 3) {
-                    failures.add(last.key() + ": neither it nor " + last.name + " 256 B has 3 sizes past a push buffer to extrapolate"
-                            + " (from N = " + pastBufferFrom(last.name, last.bytes) + "): simulate larger sizes");
+                    failures.add(last.key() + (last.bytes == 256 ? "" : " (and " + last.name + " 256 B, which stands in for it)")
+                            + " has fewer than 3 sizes past a push buffer (from N = " + pastBufferFrom(last.name, last.bytes)
+                            + ") to extrapolate: simulate larger sizes");
                 }
             }
             if (fit.size() >= 3) { // the extrapolation to 65,536 must meet them too
