@@ -298,7 +298,7 @@ summary=$run_dir/summary.md
 {
     echo "# Kernels: jshmem (Java ports) vs OSHMEM (C originals)"
     echo
-    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -r); $rounds round(s)$([[ $tiny -eq 1 ]] && echo ', TINY sizes: a smoke run, not a measurement');"
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), $(uname -r); $rounds round(s)$([[ $tiny -eq 1 ]] && echo ', TINY sizes: a smoke run, not a measurement');"
     echo "jshmem $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(java -version 2>&1 | head -1);"
     echo "$(oshrun --version 2>&1 | head -1); PRK $(git -C "$prk" rev-parse --short HEAD 2>/dev/null || echo "${prk_commit:-(not a git checkout)}"),"
     echo "ISx $(git -C "$isx" rev-parse --short HEAD 2>/dev/null || echo "${isx_commit:-(not a git checkout)}"); load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -55,8 +55,8 @@ final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
                 MemorySegment.copy(w, lo * nbytes, st.self, d.offset + len, run);
                 len += run;
             }
-            // a run over a push buffer lands at the end of dest: it is at most half of dest (the places of
-            // N with one bit set), the other half, where the receiver stages its own run
+            // a run past a push buffer lands at the end of dest: it holds the places whose index has bit k
+            // set, at most N / 2, so it stays clear of the first half, where the receiver stages its own
             first = rounds.sendReceive(Integer.numberOfTrailingZeros(dist), to, d.offset, from, w, received, d.offset + all - len, len,
                     first);
             len = 0;
