@@ -109,14 +109,18 @@ final class LoopbackTransport implements RemoteTransport {
         }
     }
 
-    /** Posted mode: closes the batch and waits until every operation posted so far is delivered. */
+    /**
+     * Posted mode: closes the batch and waits until every operation posted so far is delivered, or
+     * the deliverer has died: a delivery into a heap an aborted job has closed throws there, and a
+     * drain at JVM exit (an aborted job's runtimes finalize implicitly) must not wait for it forever.
+     */
     private void drain() {
         if (!posted) {
             return;
         }
         synchronized (this) {
             closeBatch();
-            while (!batches.isEmpty() || delivering) {
+            while ((!batches.isEmpty() || delivering) && deliverer.isAlive()) {
                 try {
                     wait(1);
                 } catch (InterruptedException e) {
