@@ -38,8 +38,9 @@ import org.junit.jupiter.api.Test;
  * bench/README.md's). The critical-path steps come from depths that writes carry and waits load
  * ({@link CountingTransport.Clock}, {@link TeamSlot#probe}).
  *
- * <p>Larger runs: {@code -Djshmem.sim.sizes=64,256,1024 -Djshmem.sim.perNode=64}; the table goes
- * to standard output and {@code target/collective-simulation.txt}.
+ * <p>Larger runs: {@code -Djshmem.sim.sizes=64,256,1024 -Djshmem.sim.perNode=64} (thousands of PEs
+ * on 2 cores also need {@code -Djshmem.test.stepSeconds=1800}, and {@code -Djshmem.sim.skip=...}
+ * for time); the table goes to standard output and {@code target/collective-simulation.txt}.
  */
 class CollectiveSimulationTest {
     private static final long SIM_N = 65_536;

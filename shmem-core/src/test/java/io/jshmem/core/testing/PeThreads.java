@@ -26,8 +26,11 @@ import java.util.stream.Collectors;
  * collective teardown on it.
  */
 public final class PeThreads implements AutoCloseable {
-    /** How long one step may take, all PEs together; generous, it only bounds a hang. */
-    public static final Duration STEP_DEADLINE = Duration.ofSeconds(120);
+    /**
+     * How long one step may take, all PEs together; generous, it only bounds a hang. A simulation
+     * of thousands of PEs on few cores may need more: {@code -Djshmem.test.stepSeconds=N}.
+     */
+    public static final Duration STEP_DEADLINE = Duration.ofSeconds(Long.getLong("jshmem.test.stepSeconds", 120));
 
     private final String job;
     private final Duration deadline;
