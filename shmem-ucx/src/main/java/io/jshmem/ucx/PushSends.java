@@ -105,11 +105,19 @@ final class PushSends {
 
     /** A put of a value of {@code bytes} bytes (in the scratch's operand slot, at {@code address}) as one message. */
     boolean putValue(Scratch s, int pe, long offset, long address, int bytes) {
-        if (!putSignals || bytes > AM_PUT_MAX || !channel.oneLane(pe)) {
+        if (!oneMessage(pe, bytes, AM_PUT_MAX)) {
             return false;
         }
         send(s, pe, offset, address, bytes, 0, 0, Pushes.OP_PUT, true);
         return true;
+    }
+
+    /**
+     * Whether {@code n} bytes to {@code pe} go as one message: the setting allows it, they fit
+     * {@code max} and this channel's endpoint to {@code pe} is one TCP lane.
+     */
+    private boolean oneMessage(int pe, long n, long max) {
+        return putSignals && n <= max && channel.oneLane(pe);
     }
 
     /**
@@ -119,7 +127,7 @@ final class PushSends {
      */
     private boolean bounced(int pe, long offset, MemorySegment source, long sourceOffset, Object array, int index, ValueLayout layout,
             long n, long max, long wordOffset, long operand, long op) {
-        if (!putSignals || n > max || !channel.oneLane(pe)) {
+        if (!oneMessage(pe, n, max)) {
             return false;
         }
         channel.waiters.incrementAndGet();

@@ -40,7 +40,7 @@ final class BruckFcollect extends CollKind implements CollectAlgorithm {
         long first = 0;
         long past = 0; // the epoch of the rounds past a push buffer, once they have begun
         for (int dist = 1; dist < n; dist <<= 1) {
-            long len = Math.min(dist, n - dist) * nbytes;
+            long len = run(dist, n, nbytes);
             long at = d.offset + dist * nbytes; // places [dist, 2 dist): written by nobody else in this call
             int to = (me - dist + n) % n;
             int src = (me + dist) % n;
@@ -53,7 +53,7 @@ final class BruckFcollect extends CollKind implements CollectAlgorithm {
                 // of all the rounds past a buffer at once, so that no round waits for its receiver's word.
                 past = team.beginEntered();
                 first = first == 0 ? past : first;
-                for (int later = dist; later < n && Math.min(later, n - later) * nbytes > TeamSlots.BUF_BYTES; later <<= 1) {
+                for (int later = dist; later < n && run(later, n, nbytes) > TeamSlots.BUF_BYTES; later <<= 1) {
                     rounds.tellReady(Integer.numberOfTrailingZeros(later), (me + later) % n, past);
                 }
             }
@@ -68,5 +68,10 @@ final class BruckFcollect extends CollKind implements CollectAlgorithm {
             MemorySegment.copy(w, head, st.self, d.offset, all - head);
         }
         BufferedRounds.finished(team, first);
+    }
+
+    /** The bytes each PE sends in the round of distance {@code dist}: the first min(dist, n - dist) places. */
+    private static long run(int dist, int n, long nbytes) {
+        return Math.min(dist, n - dist) * nbytes;
     }
 }
