@@ -51,7 +51,7 @@ class ConformanceSuiteTest {
                         "-x", "JSHMEM_ALLTOALL_ALGORITHM=push-bruck", "-x", "JSHMEM_FCOLLECT_ALGORITHM=push-bruck")),
                 ucxJob(collCases(), List.of("coll."), List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self",
                         "-x", "JSHMEM_ALLTOALL_ALGORITHM=push-pairwise", "-x", "JSHMEM_FCOLLECT_ALGORITHM=push-ring",
-                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-recursive-doubling")),
+                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-recursive-doubling", "-x", "JSHMEM_BROADCAST_ALGORITHM=push-pipelined")),
                 ucxJob(teamCases(), TEAM_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
                         "-x", "JSHMEM_COLL_ALGORITHM=pull", "-x", "JSHMEM_BARRIER_ALGORITHM=hierarchical")),
                 // The reductions across nodes that auto takes only above 8 PEs, forced (where they can
@@ -70,7 +70,7 @@ class ConformanceSuiteTest {
     /** The collective, synchronization and team cases: what the algorithm settings change. */
     private static final List<String> TEAM_FILTERS = List.of("coll.", "sync.", "team.", "order.barrier-loop");
 
-    /** The collective cases: what JSHMEM_ALLTOALL_ALGORITHM and JSHMEM_FCOLLECT_ALGORITHM change. */
+    /** The collective cases: what JSHMEM_BROADCAST_ALGORITHM, JSHMEM_ALLTOALL_ALGORITHM and JSHMEM_FCOLLECT_ALGORITHM change. */
     private static List<String> collCases() {
         return AllCases.names().stream().filter(n -> n.startsWith("coll.")).toList();
     }

@@ -34,11 +34,13 @@ import java.util.Map;
  * @param network          the settings of the network transport and of the PMI bootstraps
  * @param shmPreallocate   {@link Setting#JSHMEM_SHM_PREALLOCATE}
  * @param reduceAlgorithm  {@link Setting#JSHMEM_REDUCE_ALGORITHM}
+ * @param broadcastAlgorithm {@link Setting#JSHMEM_BROADCAST_ALGORITHM}
  */
 public record Config(long symmetricSize, boolean debug, boolean info, boolean version, String shmDir, Transport transport,
                      long waitSpinNanos, long waitYieldNanos, BarrierAlgorithm barrierAlgorithm, CollAlgorithm collAlgorithm,
                      AlltoallAlgorithm alltoallAlgorithm, FcollectAlgorithm fcollectAlgorithm,
-                     Atomics atomics, Network network, boolean shmPreallocate, ReduceAlgorithm reduceAlgorithm) {
+                     Atomics atomics, Network network, boolean shmPreallocate, ReduceAlgorithm reduceAlgorithm,
+                     BroadcastAlgorithm broadcastAlgorithm) {
 
     /** {@link Setting#SHMEM_TRANSPORT}. */
     public enum Transport { AUTO, SHM, UCX }
@@ -62,6 +64,9 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
 
     /** {@link Setting#JSHMEM_FCOLLECT_ALGORITHM}: auto, or a row of the fcollect table, '_' written '-'. */
     public enum FcollectAlgorithm { AUTO, PUSH_BRUCK, PUSH_RING, PUSH_EXCHANGE, PUSH_GATHER_AT_0, PUSH_INTO_DEST, PULL }
+
+    /** {@link Setting#JSHMEM_BROADCAST_ALGORITHM}: auto, or a row of the broadcast table, '_' written '-'. */
+    public enum BroadcastAlgorithm { AUTO, PUSH_PIPELINED }
 
     /** {@link Setting#JSHMEM_UCX_ERR_MODE}. */
     public enum UcxErrMode { PEER, NONE }
@@ -152,7 +157,8 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
                 choice(s, Setting.SHMEM_ATOMICS, Atomics.class),
                 Network.from(s),
                 s.on(Setting.JSHMEM_SHM_PREALLOCATE),
-                choice(s, Setting.JSHMEM_REDUCE_ALGORITHM, ReduceAlgorithm.class));
+                choice(s, Setting.JSHMEM_REDUCE_ALGORITHM, ReduceAlgorithm.class),
+                choice(s, Setting.JSHMEM_BROADCAST_ALGORITHM, BroadcastAlgorithm.class));
     }
 
     /** Whether on-node peers are reached through shared memory (false: through the network transport). */

@@ -42,6 +42,8 @@ public enum Setting {
     JSHMEM_BARRIER_ALGORITHM(Category.COLLECTIVES, Config.BarrierAlgorithm.class, "team syncs and barriers (auto picks by team size and shape)"),
     JSHMEM_COLL_ALGORITHM(Category.COLLECTIVES, Config.CollAlgorithm.class, "collectives: pushed through per-team buffers or into dest (auto, push, tree) or pulled (pull)"),
     JSHMEM_REDUCE_ALGORITHM(Category.COLLECTIVES, Config.ReduceAlgorithm.class, "reductions: auto (by team shape and size), or a row of SHMEM_INFO's reduce table, used wherever it can run"),
+    JSHMEM_BROADCAST_ALGORITHM(Category.COLLECTIVES, Config.BroadcastAlgorithm.class,
+            "broadcasts: auto (by size and team shape), or push-pipelined for every broadcast of a team across nodes"),
     JSHMEM_ALLTOALL_ALGORITHM(Category.COLLECTIVES, Config.AlltoallAlgorithm.class,
             "alltoall(s): auto (by size and team shape), or that row of the alltoall table first, for the teams and calls it can take (push- rows: across nodes)"),
     JSHMEM_FCOLLECT_ALGORITHM(Category.COLLECTIVES, Config.FcollectAlgorithm.class,

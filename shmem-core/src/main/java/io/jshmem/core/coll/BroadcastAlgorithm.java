@@ -8,7 +8,7 @@ import io.jshmem.core.comm.SymArrayImpl;
 
 /**
  * One broadcast algorithm, a class each: {@link PushBroadcast}, {@link InPlaceBroadcast},
- * {@link PushDownBroadcast}, {@link PushIntoDestBroadcast}, {@link PullBroadcast}. The
+ * {@link PushDownBroadcast}, {@link PushIntoDestBroadcast}, {@link PipelinedBroadcast}, {@link PullBroadcast}. The
  * {@link Selector#BROADCAST} table says which of them a team may use, for which sizes, in which
  * order; {@link Broadcasts} checks the arguments, begins the operation and runs the first that
  * fits. Nothing is allocated per call.

@@ -11,7 +11,7 @@ import io.jshmem.core.comm.SymArrayImpl;
  * broadcast and broadcastmem for one team (what they share: {@link CollKind}): checks the
  * arguments, begins the operation and runs the first of the team's {@link BroadcastAlgorithm}s
  * whose size range holds the call, as {@link Selector#BROADCAST} lists them for the team's
- * family.
+ * family and size (after a row that JSHMEM_BROADCAST_ALGORITHM forces, {@link Selector#BROADCAST_FORCED}).
  */
 final class Broadcasts extends CollKind {
     /** The team's algorithms in the table's order, with the sizes each takes (bytes, inclusive). */
@@ -26,22 +26,27 @@ final class Broadcasts extends CollKind {
     Broadcasts(Collectives kit, String setting, boolean treeBroadcast, Selector.Family family) {
         super(kit);
         boolean treeLarge = Selector.pick(Selector.LARGE_BROADCAST_TREE, setting, team.shape).equals("tree");
-        java.util.List<Selector.SizeRow> rows = Selector.rowsFor(Selector.BROADCAST, family);
+        java.util.List<Selector.SizeRow> rows = Selector.rowsFor(Selector.BROADCAST, Selector.BROADCAST_FORCED,
+                Selector.label(st.config.broadcastAlgorithm()), family, team.members.length);
         this.algorithms = new BroadcastAlgorithm[rows.size()];
         this.minBytes = new long[rows.size()];
         this.maxBytes = new long[rows.size()];
+        // One instance per algorithm: a forced row repeats one of the table's, and an algorithm's
+        // signal words keep their writers' counts in it (PipelinedBroadcast)
+        java.util.Map<String, BroadcastAlgorithm> made = new java.util.HashMap<>();
         for (int i = 0; i < rows.size(); i++) {
             Selector.SizeRow r = rows.get(i);
             minBytes[i] = r.minBytes();
             maxBytes[i] = r.maxBytes();
-            algorithms[i] = switch (r.algorithm()) {
+            algorithms[i] = made.computeIfAbsent(r.algorithm(), a -> switch (a) {
                 case "push" -> new PushBroadcast(kit);
                 case "in-place" -> new InPlaceBroadcast(kit);
                 case "push-into-dest" -> new PushIntoDestBroadcast(kit, treeLarge);
                 case "push-down" -> new PushDownBroadcast(kit, treeBroadcast);
+                case "push-pipelined" -> new PipelinedBroadcast(kit);
                 case "pull" -> new PullBroadcast(kit);
-                default -> throw new IllegalStateException("no broadcast algorithm " + r.algorithm());
-            };
+                default -> throw new IllegalStateException("no broadcast algorithm " + a);
+            });
         }
     }
 

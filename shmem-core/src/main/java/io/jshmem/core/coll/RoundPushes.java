@@ -68,22 +68,33 @@ final class RoundPushes {
      * pushed with it is then in place.
      */
     void await(long e, int w, int from) {
-        long off = word(w);
-        long v = team.words.ownWordAcquire(off);
-        if (v >>> SlotProtocol.IDENT_BITS < e) {
-            team.startWait();
-            for (long t = 0; (v = team.words.ownWordAcquire(off)) >>> SlotProtocol.IDENT_BITS < e; ) {
-                t = team.words.idleOnOwnWord(off, v, t);
-                if (team.checkWhileWaiting(t, e, from, from + 1)) {
-                    team.checkNoPushes(e);
-                }
-            }
-        }
+        long v = reach(e, w, from, true);
         // A member in another operation at e may have pushed into e's counter (a broadcast's root)
         // and gone on, leaving this word past e; nobody else pushes there.
         team.checkNoPushes(e);
         if (v >>> SlotProtocol.IDENT_BITS == e && (int) (v & SlotProtocol.IDENT_MASK) != team.ident) {
             team.mismatch(from, e, (int) (v & SlotProtocol.IDENT_MASK));
         }
+    }
+
+    /**
+     * Waits until round word {@code w} of this PE has reached epoch {@code e} (raised by team PE
+     * {@code from}, whose arrival word is checked while waiting; and, if {@code noPushes}, this
+     * PE's push counter of {@code e}, see {@link SlotProtocol#checkNoPushes}); returns the word,
+     * which the caller checks.
+     */
+    long reach(long e, int w, int from, boolean noPushes) {
+        long off = word(w);
+        long v = team.words.ownWordAcquire(off);
+        if (v >>> SlotProtocol.IDENT_BITS < e) {
+            team.startWait();
+            for (long t = 0; (v = team.words.ownWordAcquire(off)) >>> SlotProtocol.IDENT_BITS < e; ) {
+                t = team.words.idleOnOwnWord(off, v, t);
+                if (team.checkWhileWaiting(t, e, from, from + 1) && noPushes) {
+                    team.checkNoPushes(e);
+                }
+            }
+        }
+        return v;
     }
 }

@@ -19,9 +19,10 @@ import java.util.stream.Collectors;
  * <p>Every collective then picks per call, by size: broadcasts from {@link #BROADCAST},
  * (f)collects from {@link #FCOLLECT} and {@link #COLLECT}, alltoall(s), reductions and scans from
  * {@link #ALLTOALL}, {@link #REDUCE} and {@link #SCAN} (whose rows also name team conditions,
- * {@link Traits}, and call conditions: strides, members, element size). JSHMEM_ALLTOALL_ALGORITHM
- * and JSHMEM_FCOLLECT_ALGORITHM force a row ({@link #ALLTOALL_FORCED}, {@link #FCOLLECT_FORCED})
- * ahead of the table, for the teams and calls it can take.
+ * {@link Traits}, and call conditions: strides, members, element size). JSHMEM_BROADCAST_ALGORITHM,
+ * JSHMEM_ALLTOALL_ALGORITHM and JSHMEM_FCOLLECT_ALGORITHM force a row ({@link #BROADCAST_FORCED},
+ * {@link #ALLTOALL_FORCED}, {@link #FCOLLECT_FORCED}) ahead of the table, for the teams and calls it
+ * can take.
  */
 public final class Selector {
     /** Up to this many members (all on this node), a sync waits for each member's arrival word directly. */
@@ -111,31 +112,50 @@ public final class Selector {
             row("flat", ANY, "any", s -> true));
 
     /**
-     * A row of a per-call table: {@code algorithm} for teams of {@code family} (null: any) and
-     * calls of {@code minBytes} to {@code maxBytes} bytes.
+     * A row of a per-call table: {@code algorithm} for teams of {@code family} (null: any) of more
+     * than {@code abovePes} members, and calls of {@code minBytes} to {@code maxBytes} bytes.
      */
-    record SizeRow(String algorithm, Family family, long minBytes, long maxBytes) {
+    record SizeRow(String algorithm, Family family, int abovePes, long minBytes, long maxBytes) {
+        SizeRow(String algorithm, Family family, long minBytes, long maxBytes) {
+            this(algorithm, family, 0, minBytes, maxBytes);
+        }
+
         @Override
         public String toString() {
-            return algorithm + " (" + (family == null ? "any family" : family) + "; "
-                    + (maxBytes == Long.MAX_VALUE ? (minBytes == 0 ? "any size" : "over " + (minBytes - 1) + " B")
+            return algorithm + " (" + (family == null ? "any family" : family) + (abovePes > 0 ? ", more than " + abovePes + " PEs" : "")
+                    + "; " + (maxBytes == Long.MAX_VALUE ? (minBytes == 0 ? "any size" : "over " + (minBytes - 1) + " B")
                             : "up to " + maxBytes + " B") + ")";
         }
     }
 
     /**
-     * Broadcasts, by the team's {@link Family} and the call's bytes ({@link Broadcasts} runs the
-     * first row that holds the call): {@code push-down} is {@code push-tree} or {@code push-flat}
-     * and {@code push-into-dest} is {@code push-into-dest-tree} or {@code -flat}, by the broadcast
-     * tree tables.
+     * Broadcasts, by the team's {@link Family}, members and the call's bytes ({@link Broadcasts}
+     * runs the first row that holds the call): {@code push-down} is {@code push-tree} or
+     * {@code push-flat} and {@code push-into-dest} is {@code push-into-dest-tree} or {@code -flat},
+     * by the broadcast tree tables. Above the push buffers, teams of more than
+     * {@link Collectives#TREE_BROADCAST_ABOVE} members across nodes, and all teams of more than
+     * {@link TeamSlots#ENTRY_WORDS} (which have no entry words, and would otherwise pull from the
+     * root), pipeline the data down a binary tree ({@link PipelinedBroadcast}): at most 3 x the
+     * data from any PE, where a binomial tree's root sends it ceil(log2 N) times (a model, not a
+     * measurement: 2 cores cannot run such teams).
      */
     static final List<SizeRow> BROADCAST = List.of(
             new SizeRow("push", Family.PUSH_ON_NODE, 0, TeamSlots.BUF_BYTES),
             new SizeRow("in-place", Family.PUSH_ON_NODE, 0, Long.MAX_VALUE),
+            new SizeRow("push-pipelined", Family.PUSH_ACROSS, Collectives.TREE_BROADCAST_ABOVE, TeamSlots.BUF_BYTES + 1, Long.MAX_VALUE),
             new SizeRow("push-into-dest", Family.PUSH_ACROSS, TeamSlots.BUF_BYTES + 1, Long.MAX_VALUE),
             new SizeRow("push-down", Family.PUSH_ACROSS, 0, TeamSlots.BUF_BYTES),
             new SizeRow("push-down", Family.PUSH_ACROSS_BUFFERS_ONLY, 0, TeamSlots.BUF_BYTES),
+            new SizeRow("push-pipelined", Family.PUSH_ACROSS_BUFFERS_ONLY, TeamSlots.BUF_BYTES + 1, Long.MAX_VALUE),
             new SizeRow("pull", null, 0, Long.MAX_VALUE));
+
+    /**
+     * The broadcast rows JSHMEM_BROADCAST_ALGORITHM may force, each for every call it can take
+     * (teams of other families use {@link #BROADCAST}).
+     */
+    static final List<SizeRow> BROADCAST_FORCED = List.of(
+            new SizeRow("push-pipelined", Family.PUSH_ACROSS, 0, Long.MAX_VALUE),
+            new SizeRow("push-pipelined", Family.PUSH_ACROSS_BUFFERS_ONLY, 0, Long.MAX_VALUE));
 
     /** Whether a call of {@code nbytes} (per member) on a team of {@code n} members fits a row. */
     @FunctionalInterface
@@ -411,9 +431,15 @@ public final class Selector {
                 table.stream()).toList(), family);
     }
 
-    /** The rows of {@code table} a team of {@code family} may use, in order. */
-    static List<SizeRow> rowsFor(List<SizeRow> table, Family family) {
-        return table.stream().filter(r -> r.family() == null || r.family() == family).toList();
+    /** The rows of {@code table} a team of {@code family} and {@code n} members may use, in order. */
+    static List<SizeRow> rowsFor(List<SizeRow> table, Family family, int n) {
+        return table.stream().filter(r -> (r.family() == null || r.family() == family) && n > r.abovePes()).toList();
+    }
+
+    /** As {@link #rowsFor(List, Family, int)}, after the rows of {@code forced} that JSHMEM_BROADCAST_ALGORITHM ({@code setting}) names. */
+    static List<SizeRow> rowsFor(List<SizeRow> table, List<SizeRow> forced, String setting, Family family, int n) {
+        return rowsFor(java.util.stream.Stream.concat(forced.stream().filter(r -> r.algorithm().equals(setting)), table.stream()).toList(),
+                family, n);
     }
 
     private Selector() {
@@ -444,6 +470,7 @@ public final class Selector {
     public static String describe() {
         return "sync: " + text(SYNC) + "\ncollectives: " + text(COLL) + "\nbroadcast tree across nodes: "
                 + text(BROADCAST_TREE) + "\nlarge broadcast tree across nodes: " + text(LARGE_BROADCAST_TREE) + "\nbroadcast: " + text(BROADCAST)
+                + "\nbroadcast forced by JSHMEM_BROADCAST_ALGORITHM: " + text(BROADCAST_FORCED)
                 + "\nfcollect: " + text(FCOLLECT) + "\nfcollect forced by JSHMEM_FCOLLECT_ALGORITHM: " + text(FCOLLECT_FORCED)
                 + "\ncollect: " + text(COLLECT) + "\nalltoall: " + text(ALLTOALL)
                 + "\nalltoall forced by JSHMEM_ALLTOALL_ALGORITHM: " + text(ALLTOALL_FORCED)

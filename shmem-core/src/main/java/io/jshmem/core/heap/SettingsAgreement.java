@@ -24,7 +24,8 @@ public final class SettingsAgreement {
     /** In the order of the published values. */
     static final List<Setting> AGREED = List.of(Setting.SHMEM_SYMMETRIC_SIZE, Setting.SHMEM_TRANSPORT, Setting.SHMEM_ATOMICS,
             Setting.SHMEM_DEBUG, Setting.JSHMEM_BARRIER_ALGORITHM, Setting.JSHMEM_COLL_ALGORITHM,
-            Setting.JSHMEM_REDUCE_ALGORITHM, Setting.JSHMEM_ALLTOALL_ALGORITHM, Setting.JSHMEM_FCOLLECT_ALGORITHM);
+            Setting.JSHMEM_REDUCE_ALGORITHM, Setting.JSHMEM_ALLTOALL_ALGORITHM, Setting.JSHMEM_FCOLLECT_ALGORITHM,
+            Setting.JSHMEM_BROADCAST_ALGORITHM);
 
     private SettingsAgreement() {
     }
@@ -46,6 +47,7 @@ public final class SettingsAgreement {
             case JSHMEM_REDUCE_ALGORITHM -> Setting.choiceName(c.reduceAlgorithm());
             case JSHMEM_ALLTOALL_ALGORITHM -> Setting.choiceName(c.alltoallAlgorithm());
             case JSHMEM_FCOLLECT_ALGORITHM -> Setting.choiceName(c.fcollectAlgorithm());
+            case JSHMEM_BROADCAST_ALGORITHM -> Setting.choiceName(c.broadcastAlgorithm());
             default -> throw new IllegalArgumentException(s + " is not one of the settings every PE must share");
         };
     }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
  * written out here as they were in TeamImpl and Collectives (broadcast and collect by size too;
  * alltoall, reductions and scans as they were in AllToAlls and ReduceScans), plus the rows added
  * since, each written into the chain where its row stands (Bruck and pairwise alltoall, Bruck and
- * ring fcollect across nodes), and the rows JSHMEM_ALLTOALL_ALGORITHM and
- * JSHMEM_FCOLLECT_ALGORITHM force.
+ * ring fcollect across nodes; the pipelined broadcast), and the rows JSHMEM_BROADCAST_ALGORITHM,
+ * JSHMEM_ALLTOALL_ALGORITHM and JSHMEM_FCOLLECT_ALGORITHM force.
  */
 class SelectorTest {
     private static final List<String> BARRIER = List.of("auto", "linear", "dissemination", "hierarchical", "central");
@@ -84,10 +84,12 @@ class SelectorTest {
                 boolean largeTree = tree || c.equals("auto") && n > 2;
                 assertEquals(tree ? "tree" : "flat", Selector.pick(Selector.BROADCAST_TREE, c, s), what);
                 assertEquals(largeTree ? "tree" : "flat", Selector.pick(Selector.LARGE_BROADCAST_TREE, c, s), what);
-                List<Selector.SizeRow> rows = Selector.rowsFor(Selector.BROADCAST, f);
+                List<Selector.SizeRow> rows = Selector.rowsFor(Selector.BROADCAST, f, n);
                 for (long nbytes : SIZES) {
                     String old = push && nbytes <= TeamSlots.BUF_BYTES ? "push"
                             : push ? "in-place"
+                            : pushAcross && nbytes > TeamSlots.BUF_BYTES && (n > Collectives.TREE_BROADCAST_ABOVE || !pushIntoDest)
+                                    ? "push-pipelined"
                             : pushIntoDest && nbytes > TeamSlots.BUF_BYTES ? "push-into-dest"
                             : pushAcross && nbytes <= TeamSlots.BUF_BYTES ? "push-down"
                             : "pull";
@@ -268,6 +270,11 @@ class SelectorTest {
                             forced += can ? 1 : 0;
                         }
                     }
+                    String autoBroadcast = broadcastFit(Selector.rowsFor(Selector.BROADCAST, f, n), nbytes);
+                    assertEquals(pushAcross ? "push-pipelined" : autoBroadcast,
+                            broadcastFit(Selector.rowsFor(Selector.BROADCAST, Selector.BROADCAST_FORCED, "push-pipelined", f, n), nbytes),
+                            c + ", " + s + ", broadcast " + nbytes + " B");
+                    assertEquals(autoBroadcast, broadcastFit(Selector.rowsFor(Selector.BROADCAST, Selector.BROADCAST_FORCED, "auto", f, n), nbytes));
                     String auto = firstFit(Selector.callRowsFor(Selector.FCOLLECT, f), nbytes, n);
                     for (String a : fcollect) {
                         boolean can = switch (a) {
@@ -289,6 +296,10 @@ class SelectorTest {
 
     private static String firstFit(List<Selector.KindRow> rows, long nbytes, int n, int shift, boolean contiguous) {
         return rows.stream().filter(r -> r.call().test().fits(nbytes, n, shift, contiguous)).findFirst().orElseThrow().algorithm();
+    }
+
+    private static String broadcastFit(List<Selector.SizeRow> rows, long nbytes) {
+        return rows.stream().filter(r -> nbytes >= r.minBytes() && nbytes <= r.maxBytes()).findFirst().orElseThrow().algorithm();
     }
 
     private static String firstFit(List<Selector.CallRow> rows, long nbytes, int n) {

@@ -56,7 +56,14 @@ class CollectiveSimulationTest {
     private static final Map<String, Integer> GAPS = Map.of();
 
     /** Cases held to the bound on the busiest PE's messages but not on rounds (large data: rounds per chunk). */
-    private static final Set<String> MESSAGES_BOUNDED = Set.of("sum_reduce 64 KiB");
+    private static final Set<String> MESSAGES_BOUNDED = Set.of("sum_reduce 64 KiB", "broadcast 64 KiB");
+
+    /**
+     * Large broadcasts pipelined down a binary tree: no PE sends more than 3 x the data (its
+     * neighbours but the one it receives from), plus notices, at any N ({@code PipelinedBroadcast};
+     * a binomial tree's root sends it log2 N times).
+     */
+    private static final long BROADCAST_BYTES_FACTOR = 3;
 
     /** One collective call, run on every PE. */
     private interface Call {
@@ -260,6 +267,11 @@ class CollectiveSimulationTest {
             Case c = cases().stream().filter(x -> x.name.equals(last.name) && x.bytes == last.bytes).findFirst().orElseThrow();
             for (Row r : rs) {
                 assertTrue(r.busiestEndpoints <= r.n - perNode, "endpoints are PEs on other nodes: " + r);
+                if (r.name.equals("broadcast") && r.bytes > io.jshmem.core.coll.TeamSlots.BUF_BYTES
+                        && r.busiestBytes > BROADCAST_BYTES_FACTOR * r.bytes + 1024) {
+                    failures.add(r.key() + " at N = " + r.n + ": the busiest PE sent " + r.busiestBytes + " B, over "
+                            + BROADCAST_BYTES_FACTOR + " x the data: " + r);
+                }
             }
             if (!c.bounded && !MESSAGES_BOUNDED.contains(last.key())) {
                 continue;

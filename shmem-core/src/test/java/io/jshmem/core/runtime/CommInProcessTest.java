@@ -313,6 +313,73 @@ class CommInProcessTest {
     }
 
     /**
+     * The pipelined broadcast (forced, so small calls take it too) on 9 PEs over 4 nodes, with a
+     * network that delivers late and reordered, back to back with no barrier between: every root
+     * (so data flows up and down the fixed tree), sizes of no bytes, within one chunk, over several
+     * (with an odd tail) and over 16 chunks of the least size, and calls in place (dest is source).
+     */
+    @Test
+    void pipelinedBroadcastsFromEveryRootBackToBack() throws Exception {
+        int[] nodes = {0, 0, 1, 1, 1, 2, 2, 3, 3};
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true, "auto", "16m", (pe, t) -> t,
+                java.util.Map.of("JSHMEM_BROADCAST_ALGORITHM", "push-pipelined"))) {
+            int n = job.size();
+            job.all(me -> {
+                Shmem s = job.shmem(me);
+                int max = 40_001; // longs: 320,008 B, 16 chunks of 20,001 B
+                SymLongArray src = s.malloc(SymType.LONG, max);
+                SymLongArray dst = s.malloc(SymType.LONG, max);
+                s.barrierAll();
+                int[] sizes = {1, 0, 2048, 2049, 8193, max, 3};
+                for (int rep = 0; rep < 2; rep++) {
+                    for (int root = 0; root < n; root++) {
+                        int len = sizes[(rep * n + root) % sizes.length];
+                        long tag = (rep * 100L + root) << 32;
+                        SymLongArray d = root % 3 == 2 ? src : dst; // in place on every third root
+                        if (me == root) {
+                            for (int i = 0; i < len; i += Math.max(1, len / 7)) {
+                                src.set(i, tag | i);
+                            }
+                            if (len > 0) {
+                                src.set(len - 1, tag | (len - 1));
+                            }
+                        }
+                        s.teamWorld().broadcast(d, src, len, root);
+                        for (int i = 0; i < len; i += Math.max(1, len / 7)) {
+                            assertEquals(tag | i, d.get(i), "broadcast of " + len + " from " + root + " [" + i + "] on PE " + me);
+                        }
+                        if (len > 0) {
+                            assertEquals(tag | (len - 1), d.get(len - 1), "broadcast of " + len + " from " + root + ", last, on PE " + me);
+                        }
+                    }
+                }
+                return null;
+            });
+            assertEquals(List.of(), job.aborts());
+        }
+    }
+
+    /** Pipelined broadcasts with different roots: the entry notices carry the arguments, so the job is aborted naming both, not hung. */
+    @Test
+    void pipelinedBroadcastsWithDifferentRootsAbortTheJob() throws Exception {
+        int[] nodes = {0, 0, 1, 1, 2};
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true, "auto", "8m", (pe, t) -> t,
+                java.util.Map.of("JSHMEM_BROADCAST_ALGORITHM", "push-pipelined"))) {
+            assertThrows(ShmemException.class, () -> job.all(me -> {
+                Shmem s = job.shmem(me);
+                SymLongArray src = s.calloc(SymType.LONG, 10_000);
+                SymLongArray dst = s.calloc(SymType.LONG, 10_000);
+                s.barrierAll();
+                s.teamWorld().broadcast(dst, src, 10_000, me == 3 ? 1 : 0);
+                return null;
+            }));
+            assertFalse(job.aborts().isEmpty(), "the job was not aborted");
+            String why = job.aborts().get(0);
+            assertTrue(why.contains("collective calls do not match") && why.contains("broadcast"), why);
+        }
+    }
+
+    /**
      * On one node (linear barrier), a barrier that follows "barrier, then broadcast from r" lets
      * every other member leave only after r has left: r then pushes its data before the others
      * look for it. A loop of barriers alone is not ordered, and the broadcasts' data stays exact.

@@ -105,7 +105,8 @@ public final class InProcessBootstrap implements Bootstrap {
             throw new ShmemException("PE " + rank + ": in-process fence failed: the job was aborted: " + all[0].aborts.get(0));
         }
         try {
-            barrier.await(60, TimeUnit.SECONDS);
+            // thousands of simulated PEs on few cores take longer: the step deadline's setting raises it too
+            barrier.await(Long.getLong("jshmem.test.stepSeconds", 60), TimeUnit.SECONDS);
         } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
             throw new ShmemException("PE " + rank + ": in-process fence failed: " + e);
         }

@@ -1,0 +1,141 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.coll;
+
+import io.jshmem.core.comm.SymArrayImpl;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * {@code push-pipelined}: a broadcast across nodes that sends O(size) bytes per PE whatever the
+ * team's size, in chunks that each PE forwards as soon as they land (the pipelined tree of MPICH's
+ * and Open MPI's large broadcasts). A binomial tree ({@link PushIntoDestBroadcast}) has its root
+ * send the whole data ceil(log2 N) times, and every hop wait for all of it.
+ *
+ * <p>The tree is the binary heap over team PEs, fixed for the team: team PE p's neighbours are its
+ * parent (p - 1) / 2 and its children 2p + 1 and 2p + 2. Data from a root flows outward along the
+ * edges: each PE receives from the one neighbour on its path to the root (upstream) and sends to
+ * the others (at most 2; the root up to 3). So every PE sends at most 3 x the data, and the path
+ * is at most 2 floor(log2 N) edges (up to team PE 0, then down).
+ *
+ * <p>Because the tree does not depend on the root, each signal word has one writer for the life
+ * of the team, so this works for teams of any size, where the entry words of the into-dest
+ * algorithms stop at {@link TeamSlots#ENTRY_WORDS} members. A PE tells its upstream neighbour
+ * that it has entered (its dest is then free: a {@link RoundPushes} word that only that
+ * neighbour raises); the upstream neighbour waits for it, then pushes each chunk into the PE's
+ * dest, counted on the push counter of the epoch: a push is ordered after the sender's earlier
+ * puts to the same PE ({@link io.jshmem.core.comm.Comm#pushCounted}), so a count of k says that
+ * the first k chunks are in place. The last wait checks the exact count and identity, as every
+ * push collective does.
+ */
+final class PipelinedBroadcast extends CollKind implements BroadcastAlgorithm {
+    /** Data per chunk at least; the chunks of one call are at most {@link #MAX_CHUNKS}. */
+    static final long CHUNK_BYTES = 16 << 10;
+    /** Chunks per call at most (larger calls take larger chunks), which bounds the messages per PE. */
+    static final int MAX_CHUNKS = 16;
+
+    /**
+     * Round words of the entry notices (at the receiver, by how the sender is related to it):
+     * from the parent when this PE is a left child, or a right child; from the left child; from
+     * the right child. Each sender raises each word at one fixed neighbour.
+     */
+    private static final int FROM_PARENT_OF_LEFT = 0;
+    private static final int FROM_PARENT_OF_RIGHT = 1;
+    private static final int FROM_LEFT = 2;
+    private static final int FROM_RIGHT = 3;
+
+    private final RoundPushes entered;
+    private final int n;
+    /** The downstream neighbours of this PE in the current call (at most 3), and how many. */
+    private final int[] down = new int[3];
+
+    PipelinedBroadcast(Collectives kit) {
+        super(kit);
+        this.entered = new RoundPushes(team, 96, 4); // the reductions take 0-95, Bruck 112-239
+        this.n = team.members.length;
+    }
+
+    @Override
+    public String name() {
+        return "push-pipelined";
+    }
+
+    /** The word at team PE {@code at} that its tree neighbour {@code from} raises. */
+    private static int noticeWord(int at, int from) {
+        if (at > 0 && from == (at - 1) / 2) {
+            return at % 2 == 1 ? FROM_PARENT_OF_LEFT : FROM_PARENT_OF_RIGHT;
+        }
+        return from % 2 == 1 ? FROM_LEFT : FROM_RIGHT;
+    }
+
+    /** The chunks of a call of {@code nbytes} (1 for 0 bytes: every member still takes one push). */
+    static int chunks(long nbytes) {
+        return (int) Math.max(1, Math.min(MAX_CHUNKS, (nbytes + CHUNK_BYTES - 1) / CHUNK_BYTES));
+    }
+
+    /** The neighbour of {@code p} on its path to {@code root} (p != root). */
+    static int upstream(int p, int root) {
+        // p's ancestors are all below it: root is in p's subtree iff walking root up meets p, and
+        // then the path comes through the child it met p from
+        int below = root;
+        int x = root;
+        while (x > p) {
+            below = x;
+            x = (x - 1) / 2;
+        }
+        return x == p ? below : (p - 1) / 2;
+    }
+
+    @Override
+    public void broadcast(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, int root) {
+        long e = team.beginEntered();
+        int me = team.me;
+        int up = me == root ? -1 : upstream(me, root);
+        if (up >= 0) {
+            entered.push(up, e, noticeWord(up, me), 0, 0, 0);
+        }
+        int downs = 0;
+        if (me > 0 && up != (me - 1) / 2) {
+            down[downs++] = (me - 1) / 2;
+        }
+        for (int c = 2 * me + 1; c <= 2 * me + 2 && c < n; c++) {
+            if (c != up) {
+                down[downs++] = c;
+            }
+        }
+        int chunks = chunks(nbytes);
+        long chunk = chunks == 1 ? nbytes : (nbytes + chunks - 1) / chunks;
+        long from = up < 0 ? s.offset : d.offset;
+        for (int i = 0; i < chunks; i++) {
+            long at = i * chunk;
+            long len = Math.max(0, Math.min(chunk, nbytes - at));
+            if (up >= 0) {
+                team.awaitPushesSoFar(e, i + 1, up);
+            }
+            for (int k = 0; k < downs; k++) {
+                int q = down[k];
+                if (i == 0) {
+                    awaitEntered(q, e);
+                }
+                team.pushInto(q, e, d.offset + at, from + at, len);
+            }
+        }
+        if (up >= 0) {
+            team.awaitPushes(e, chunks, up, up + 1); // checks the count and the senders' identity
+        } else {
+            MemorySegment.copy(st.self, s.offset, st.self, d.offset, nbytes);
+        }
+    }
+
+    /**
+     * Waits until downstream neighbour {@code q} has said it entered operation {@code e}. Its word
+     * past e would mean it went through e without this PE's data, in another operation: a mismatch.
+     */
+    private void awaitEntered(int q, long e) {
+        long v = entered.reach(e, noticeWord(team.me, q), q, false);
+        if (v >>> SlotProtocol.IDENT_BITS != e || (int) (v & SlotProtocol.IDENT_MASK) != team.ident) {
+            team.mismatch(q, e, (int) (v & SlotProtocol.IDENT_MASK));
+        }
+    }
+}
