@@ -13,11 +13,12 @@ import java.lang.foreign.MemorySegment;
  * and Open MPI's large broadcasts). A binomial tree ({@link PushIntoDestBroadcast}) has its root
  * send the whole data ceil(log2 N) times, and every hop wait for all of it.
  *
- * <p>The tree is the binary heap over team PEs, fixed for the team: team PE p's neighbours are its
- * parent (p - 1) / 2 and its children 2p + 1 and 2p + 2. Data from a root flows outward along the
- * edges: each PE receives from the one neighbour on its path to the root (upstream) and sends to
- * the others (at most 2; the root up to 3). So every PE sends at most 3 x the data, and the path
- * is at most 2 floor(log2 N) edges (up to team PE 0, then down).
+ * <p>The tree is a {@link NodeTree}, fixed for the team: a binary heap over the node leaders, and
+ * one inside each node below its leader (with one PE per node, the binary heap over all members).
+ * Data from a root flows outward along its edges: each PE receives from the one neighbour on its
+ * path to the root (upstream) and sends to the others. So the data crosses into each node once,
+ * every PE sends at most 3 x the data across nodes (a leader: 2 more copies inside its node, through
+ * shared memory), and the path is at most 2 floor(log2 nodes) + 2 floor(log2 PEs per node) edges.
  *
  * <p>Because the tree does not depend on the root, each signal word has one writer for the life
  * of the team, so this works for teams of any size, where the entry words of the into-dest
@@ -35,25 +36,16 @@ final class PipelinedBroadcast extends CollKind implements BroadcastAlgorithm {
     /** Chunks per call at most (larger calls take larger chunks), which bounds the messages per PE. */
     static final int MAX_CHUNKS = 16;
 
-    /**
-     * Round words of the entry notices (at the receiver, by how the sender is related to it):
-     * from the parent when this PE is a left child, or a right child; from the left child; from
-     * the right child. Each sender raises each word at one fixed neighbour.
-     */
-    private static final int FROM_PARENT_OF_LEFT = 0;
-    private static final int FROM_PARENT_OF_RIGHT = 1;
-    private static final int FROM_LEFT = 2;
-    private static final int FROM_RIGHT = 3;
-
+    private final NodeTree tree;
+    /** The entry notices, a word per neighbour ({@link NodeTree#wordFrom}). */
     private final RoundPushes entered;
-    private final int n;
-    /** The downstream neighbours of this PE in the current call (at most 3), and how many. */
-    private final int[] down = new int[3];
+    /** The downstream neighbours of this PE in the current call, and their number. */
+    private final int[] down = new int[5];
 
     PipelinedBroadcast(Collectives kit) {
         super(kit);
-        this.entered = new RoundPushes(team, 96, 4); // the reductions take 0-95, Bruck 112-239
-        this.n = team.members.length;
+        this.tree = new NodeTree(team.shape.leaderOf(), team.me);
+        this.entered = new RoundPushes(team, 96, NodeTree.WORDS); // the reductions take 0-95, Bruck 112-239
     }
 
     @Override
@@ -61,49 +53,19 @@ final class PipelinedBroadcast extends CollKind implements BroadcastAlgorithm {
         return "push-pipelined";
     }
 
-    /** The word at team PE {@code at} that its tree neighbour {@code from} raises. */
-    private static int noticeWord(int at, int from) {
-        if (at > 0 && from == (at - 1) / 2) {
-            return at % 2 == 1 ? FROM_PARENT_OF_LEFT : FROM_PARENT_OF_RIGHT;
-        }
-        return from % 2 == 1 ? FROM_LEFT : FROM_RIGHT;
-    }
-
     /** The chunks of a call of {@code nbytes} (1 for 0 bytes: every member still takes one push). */
     static int chunks(long nbytes) {
         return (int) Math.max(1, Math.min(MAX_CHUNKS, (nbytes + CHUNK_BYTES - 1) / CHUNK_BYTES));
     }
 
-    /** The neighbour of {@code p} on its path to {@code root} (p != root). */
-    static int upstream(int p, int root) {
-        // p's ancestors are all below it: root is in p's subtree iff walking root up meets p, and
-        // then the path comes through the child it met p from
-        int below = root;
-        int x = root;
-        while (x > p) {
-            below = x;
-            x = (x - 1) / 2;
-        }
-        return x == p ? below : (p - 1) / 2;
-    }
-
     @Override
     public void broadcast(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, int root) {
         long e = team.beginEntered();
-        int me = team.me;
-        int up = me == root ? -1 : upstream(me, root);
+        int up = tree.upstream(root);
         if (up >= 0) {
-            entered.push(up, e, noticeWord(up, me), 0, 0, 0);
+            entered.push(up, e, tree.wordAt(up), 0, 0, 0);
         }
-        int downs = 0;
-        if (me > 0 && up != (me - 1) / 2) {
-            down[downs++] = (me - 1) / 2;
-        }
-        for (int c = 2 * me + 1; c <= 2 * me + 2 && c < n; c++) {
-            if (c != up) {
-                down[downs++] = c;
-            }
-        }
+        int downs = tree.downstream(root, down);
         int chunks = chunks(nbytes);
         long chunk = chunks == 1 ? nbytes : (nbytes + chunks - 1) / chunks;
         long from = up < 0 ? s.offset : d.offset;
@@ -133,7 +95,7 @@ final class PipelinedBroadcast extends CollKind implements BroadcastAlgorithm {
      * past e would mean it went through e without this PE's data, in another operation: a mismatch.
      */
     private void awaitEntered(int q, long e) {
-        long v = entered.reach(e, noticeWord(team.me, q), q, false);
+        long v = entered.reach(e, tree.wordFrom(q), q, false);
         if (v >>> SlotProtocol.IDENT_BITS != e || (int) (v & SlotProtocol.IDENT_MASK) != team.ident) {
             team.mismatch(q, e, (int) (v & SlotProtocol.IDENT_MASK));
         }

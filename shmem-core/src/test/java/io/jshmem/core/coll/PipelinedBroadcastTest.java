@@ -7,43 +7,101 @@ package io.jshmem.core.coll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fixed binary tree of {@link PipelinedBroadcast}: from every root, each other PE's upstream
- * neighbour is a tree neighbour one edge nearer the root, so following it always ends at the root
- * within 2 floor(log2 N) edges, and every PE receives from exactly one sender; and the chunking.
- * (The broadcast itself runs in CommInProcessTest and the conformance suite.)
+ * The fixed tree of {@link PipelinedBroadcast} ({@link NodeTree}), for teams of one PE per node,
+ * several per node (even, uneven, and nodes whose members are not consecutive): from every root,
+ * each other PE's upstream neighbour sends to it, following upstream ends at the root within the
+ * tree's depth bound, the data enters a node once, no PE sends across nodes more than 3 times, and
+ * the notice words pair up (the word a PE raises at a neighbour is the one that neighbour waits
+ * on, and no word has two writers at a receiver nor two receivers from one sender). Then the
+ * chunking. (The broadcast itself runs in CommInProcessTest and the conformance suite.)
  */
 class PipelinedBroadcastTest {
-    private static boolean neighbours(int a, int b) {
-        return a > 0 && (a - 1) / 2 == b || b > 0 && (b - 1) / 2 == a;
+    private static int[] leaderOf(int n, IntUnaryOperator nodeOf) {
+        int[] leaderOf = new int[n];
+        java.util.Map<Integer, Integer> first = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            leaderOf[i] = first.computeIfAbsent(nodeOf.applyAsInt(i), x -> index);
+        }
+        return leaderOf;
+    }
+
+    private static int floorLog2(int x) {
+        return 31 - Integer.numberOfLeadingZeros(Math.max(1, x));
     }
 
     @Test
-    void upstreamLeadsToTheRootAlongTreeEdges() {
-        for (int n = 1; n <= 70; n++) {
-            int depth = 31 - Integer.numberOfLeadingZeros(n); // floor(log2 n)
-            for (int root = 0; root < n; root++) {
-                int[] senders = new int[n];
-                for (int p = 0; p < n; p++) {
-                    if (p == root) {
-                        continue;
+    void upstreamAndDownstreamMakeOneTreeFromEveryRoot() {
+        int shapes = 0;
+        for (int n = 1; n <= 40; n++) {
+            for (int per : new int[] {1, 2, 4, 7}) {
+                int m = per;
+                int nodes = Math.max(1, (n + m - 1) / m);
+                check(leaderOf(n, i -> i / m), n);
+                check(leaderOf(n, i -> i % nodes), n); // round-robin placement
+                shapes += 2;
+            }
+        }
+        check(leaderOf(9, i -> new int[] {0, 0, 1, 1, 1, 2, 2, 3, 3}[i]), 9);
+        assertTrue(shapes > 300);
+    }
+
+    private static void check(int[] leaderOf, int n) {
+        NodeTree[] t = new NodeTree[n];
+        for (int p = 0; p < n; p++) {
+            t[p] = new NodeTree(leaderOf, p);
+        }
+        int nodes = (int) java.util.Arrays.stream(leaderOf).distinct().count();
+        int perNode = 0;
+        for (int p = 0; p < n; p++) {
+            int l = leaderOf[p];
+            perNode = Math.max(perNode, (int) java.util.Arrays.stream(leaderOf).filter(x -> x == l).count());
+        }
+        int bound = 2 * floorLog2(nodes) + 2 * floorLog2(perNode);
+        int[] out = new int[5];
+        for (int root = 0; root < n; root++) {
+            String what = "n=" + n + " leaders " + java.util.Arrays.toString(leaderOf) + " root " + root;
+            int[] received = new int[n];
+            int[] into = new int[n]; // per node leader: sends into that node from other nodes
+            for (int p = 0; p < n; p++) {
+                int k = t[p].downstream(root, out);
+                int across = 0;
+                Set<Integer> raised = new HashSet<>();
+                for (int i = 0; i < k; i++) {
+                    int q = out[i];
+                    assertEquals(p, t[q].upstream(root), what + ": " + p + " sends to " + q);
+                    received[q]++;
+                    if (leaderOf[q] != leaderOf[p]) {
+                        across++;
+                        into[leaderOf[q]]++;
                     }
+                    assertEquals(t[q].wordFrom(p), t[p].wordAt(q), what + ": the word " + p + " raises at " + q);
+                    assertTrue(raised.add(t[p].wordAt(q)), what + ": " + p + " raises one word at two neighbours");
+                }
+                assertTrue(across <= 3, what + ": " + p + " sends across nodes " + across + " times");
+                if (p != root) {
                     int hops = 0;
                     for (int x = p; x != root; hops++) {
-                        int u = PipelinedBroadcast.upstream(x, root);
-                        assertTrue(u >= 0 && u < n && neighbours(x, u), "n=" + n + " root=" + root + " p=" + x + " upstream " + u);
-                        assertTrue(hops < 2 * depth, "n=" + n + " root=" + root + ": a path from " + p + " longer than " + 2 * depth);
-                        x = u;
+                        assertTrue(hops < Math.max(1, bound), what + ": the path from " + p + " is longer than " + bound);
+                        x = t[x].upstream(root);
                     }
-                    senders[PipelinedBroadcast.upstream(p, root)]++;
+                    Set<Integer> words = new HashSet<>();
+                    int up = t[p].upstream(root);
+                    words.add(t[p].wordFrom(up));
+                    for (int i = 0; i < k; i++) {
+                        assertTrue(words.add(t[p].wordFrom(out[i])), what + ": two neighbours of " + p + " raise one word");
+                    }
                 }
-                for (int p = 0; p < n; p++) {
-                    // a PE sends to all of its neighbours but its own upstream one: at most 3
-                    int degree = (p > 0 ? 1 : 0) + (2 * p + 1 < n ? 1 : 0) + (2 * p + 2 < n ? 1 : 0);
-                    assertEquals(p == root || n == 1 ? degree : degree - 1, senders[p], "n=" + n + " root=" + root + " sends from " + p);
-                }
+            }
+            for (int p = 0; p < n; p++) {
+                assertEquals(p == root ? 0 : 1, received[p], what + ": " + p + " receives");
+                assertTrue(into[p] <= (leaderOf[p] == leaderOf[root] ? 0 : 1), what + ": data enters node of " + p + " " + into[p] + " times");
             }
         }
     }
