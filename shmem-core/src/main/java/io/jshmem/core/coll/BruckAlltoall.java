@@ -23,7 +23,7 @@ import java.lang.foreign.MemorySegment;
  * strided calls (whose dest has gaps to keep) go another way.
  */
 final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
-    /** Round words 112-175 ({@link RoundPushes}; the reductions take 0-95, {@link PipelinedBroadcast} 96-99). */
+    /** Round words 112-175 ({@link RoundPushes}; the reductions take 0-95, {@link PipelinedBroadcast} 96-103). */
     private final BufferedRounds rounds;
 
     BruckAlltoall(Collectives kit) {

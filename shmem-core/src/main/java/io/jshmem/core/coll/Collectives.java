@@ -60,7 +60,8 @@ import java.lang.foreign.MemorySegment;
  * <p>Each call records the algorithm it took in {@link #algorithm()} (its class's constant name), which the
  * JFR {@code jshmem.Collective} event reports: {@code push}, {@code in-place},
  * {@code push-tree}/{@code push-flat} and {@code push-into-dest-tree}/{@code push-into-dest-flat}
- * (broadcasts across nodes, by tree), {@code push-exchange}, {@code push-exchange-run},
+ * (broadcasts across nodes, by tree), {@code push-pipelined} (large broadcasts across nodes down the
+ * node tree), {@code push-exchange}, {@code push-exchange-run},
  * {@code push-gather-at-0}, {@code push-recursive-doubling}, {@code push-rabenseifner},
  * {@code push-into-dest}, {@code push-reduce-scatter-allgather},
  * {@code push-bruck}, {@code push-pairwise}, {@code push-ring},

@@ -214,11 +214,15 @@ public final class SlotProtocol {
         startWait();
         long v = awaitCount(words.pushCounter(e), want, e, fromLo, fromHi);
         if (v != want) {
-            String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me
-                    + " called " + opName(ident & 0xFF) + ", but a member that sent it data called another"
-                    + " collective, or passed other arguments (size, count, root or type)" + argumentsHint();
-            throw abortJob(message);
+            throw pushesDoNotMatch(e);
         }
+    }
+
+    private RuntimeException pushesDoNotMatch(long e) {
+        String message = "collective calls do not match on " + name + " (operation #" + e + "): PE " + st.me
+                + " called " + opName(ident & 0xFF) + ", but a member that sent it data called another"
+                + " collective, or passed other arguments (size, count, root or type)" + argumentsHint();
+        return abortJob(message);
     }
 
     /**
@@ -243,7 +247,14 @@ public final class SlotProtocol {
      */
     public void awaitPushesSoFar(long e, int count, int from) {
         startWait();
-        awaitCount(words.pushCounter(e), pushCounterExpected[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))] + count, e, from, from + 1);
+        long expected = pushCounterExpected[(int) (e & (TeamSlots.PUSH_BUFFERS - 1))];
+        long v = awaitCount(words.pushCounter(e), expected + count, e, from, from + 1);
+        // Every push so far must be of this operation: one from a member in another (which may have
+        // gone on, unseen by the arrival checks) would pass for data of this one.
+        long came = v - expected;
+        if (came != (int) came * (1 + ((long) ident << 32))) {
+            throw pushesDoNotMatch(e);
+        }
     }
 
     /**

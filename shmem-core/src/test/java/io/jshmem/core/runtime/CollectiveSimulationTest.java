@@ -59,9 +59,10 @@ class CollectiveSimulationTest {
     private static final Set<String> MESSAGES_BOUNDED = Set.of("sum_reduce 64 KiB", "broadcast 64 KiB");
 
     /**
-     * Large broadcasts pipelined down a binary tree: no PE sends more than 3 x the data (its
-     * neighbours but the one it receives from), plus notices, at any N ({@code PipelinedBroadcast};
-     * a binomial tree's root sends it log2 N times).
+     * Large broadcasts pipelined down the node tree: no PE sends more than 3 x the data to other
+     * nodes (the counting transport counts only those; a leader also copies it to up to 2 PEs of its
+     * node), plus notices, at any N ({@code PipelinedBroadcast}; a binomial tree's root sends it
+     * log2 N times).
      */
     private static final long BROADCAST_BYTES_FACTOR = 3;
 
