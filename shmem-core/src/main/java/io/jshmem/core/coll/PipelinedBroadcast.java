@@ -33,8 +33,14 @@ import java.lang.foreign.MemorySegment;
 final class PipelinedBroadcast extends CollKind implements BroadcastAlgorithm {
     /** Data per chunk at least; the chunks of one call are at most {@link #MAX_CHUNKS}. */
     static final long CHUNK_BYTES = 16 << 10;
-    /** Chunks per call at most (larger calls take larger chunks), which bounds the messages per PE. */
+    /** Chunks per call up to {@link #MAX_CHUNK_BYTES} each (larger calls take larger chunks), which bounds the messages per PE. */
     static final int MAX_CHUNKS = 16;
+    /**
+     * Data per chunk at most: a call over 16 MiB takes more than {@link #MAX_CHUNKS} chunks rather
+     * than larger ones (a push is one message, which the receiver's transport may hold whole before
+     * it lands, and a larger chunk delays the next hop longer).
+     */
+    static final long MAX_CHUNK_BYTES = 1 << 20;
 
     private final NodeTree tree;
     /** The entry notices, a word per neighbour ({@link NodeTree#wordFrom}). */
@@ -55,7 +61,8 @@ final class PipelinedBroadcast extends CollKind implements BroadcastAlgorithm {
 
     /** The chunks of a call of {@code nbytes} (1 for 0 bytes: every member still takes one push). */
     static int chunks(long nbytes) {
-        return (int) Math.max(1, Math.min(MAX_CHUNKS, (nbytes + CHUNK_BYTES - 1) / CHUNK_BYTES));
+        long c = Math.max(1, Math.min(MAX_CHUNKS, (nbytes + CHUNK_BYTES - 1) / CHUNK_BYTES));
+        return (int) Math.max(c, (nbytes + MAX_CHUNK_BYTES - 1) / MAX_CHUNK_BYTES);
     }
 
     @Override

@@ -107,11 +107,20 @@ class PipelinedBroadcastTest {
     }
 
     @Test
-    void chunksAreAtLeastTheChunkSizeAndAtMostSixteen() {
+    void chunksAreAtLeast16KiBAndSixteenUpToAMiBEach() {
         assertEquals(1, PipelinedBroadcast.chunks(0));
         assertEquals(1, PipelinedBroadcast.chunks(PipelinedBroadcast.CHUNK_BYTES));
         assertEquals(2, PipelinedBroadcast.chunks(PipelinedBroadcast.CHUNK_BYTES + 1));
         assertEquals(4, PipelinedBroadcast.chunks(64 << 10));
-        assertEquals(PipelinedBroadcast.MAX_CHUNKS, PipelinedBroadcast.chunks(1L << 30));
+        assertEquals(PipelinedBroadcast.MAX_CHUNKS, PipelinedBroadcast.chunks(1 << 20));
+        assertEquals(PipelinedBroadcast.MAX_CHUNKS, PipelinedBroadcast.chunks(16 << 20));
+        assertEquals(PipelinedBroadcast.MAX_CHUNKS + 1, PipelinedBroadcast.chunks((16 << 20) + 1));
+        assertEquals(1024, PipelinedBroadcast.chunks(1L << 30));
+        // every chunk of the call's size holds data, and none is over a MiB
+        for (long n : new long[] {1, 16_385, 65_536, 262_145, (16 << 20) + 1, 3L << 30}) {
+            int c = PipelinedBroadcast.chunks(n);
+            long chunk = (n + c - 1) / c;
+            assertTrue(chunk <= PipelinedBroadcast.MAX_CHUNK_BYTES && (c - 1) * chunk < n, n + " B: " + c + " chunks of " + chunk);
+        }
     }
 }

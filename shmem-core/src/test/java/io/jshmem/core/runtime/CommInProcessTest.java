@@ -361,6 +361,32 @@ class CommInProcessTest {
         }
     }
 
+    /** A pipelined broadcast of more than 16 MiB: 17 chunks of up to a MiB, every element checked, from a root in the middle. */
+    @Test
+    void pipelinedBroadcastOfMoreThanSixteenMiB() throws Exception {
+        try (InProcessJob job = new InProcessJob(new int[] {0, 1, 2}, true, "auto", true, "auto", "40m", (pe, t) -> t,
+                java.util.Map.of("JSHMEM_BROADCAST_ALGORITHM", "push-pipelined"))) {
+            job.all(me -> {
+                Shmem s = job.shmem(me);
+                int len = (16 << 17) + 3; // longs: 16 MiB + 24 B
+                SymLongArray src = s.malloc(SymType.LONG, len);
+                SymLongArray dst = s.malloc(SymType.LONG, len);
+                for (int i = 0; i < len; i++) {
+                    src.set(i, me == 1 ? i : -1);
+                }
+                s.barrierAll();
+                s.teamWorld().broadcast(dst, src, len, 1);
+                for (int i = 0; i < len; i++) {
+                    if (dst.get(i) != i) {
+                        assertEquals(i, dst.get(i), "broadcast of " + len + " longs [" + i + "] on PE " + me);
+                    }
+                }
+                return null;
+            });
+            assertEquals(List.of(), job.aborts());
+        }
+    }
+
     /**
      * On a team across nodes of more than 8 PEs, a root whose broadcast fits the push buffers
      * (pushed down a binomial tree, the root leaving at once) while the others pass a size that
