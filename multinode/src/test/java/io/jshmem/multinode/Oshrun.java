@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 /** The real bin/oshrun, run on this machine, its output in files. */
 final class Oshrun {
     /** Only against a hanging oshrun: each job bounds itself with --timeout too. */
-    private static final long HANG_GUARD_SECONDS = 300;
+    private static final long HANG_GUARD_SECONDS = 600;
     private static final Pattern READY = Pattern.compile("^ready pe (\\d+) pid (\\d+) host (\\S+)$", Pattern.MULTILINE);
 
     record Result(int status, String out, String err, double seconds) {
