@@ -19,7 +19,7 @@ import java.util.Arrays;
  * <p>Each (member, neighbour) pair has its own word number ({@link #wordFrom}, {@link #wordAt}):
  * the neighbour raises that word only at this member and nobody else raises it here, which is
  * what {@link RoundPushes} needs. Nothing is allocated after construction, which is O(N) once
- * (a scan of {@link NodeShape#leaderOf}); it keeps the member's node and the leaders.
+ * (scans of {@link NodeShape#leaderOf}); it keeps the member's node and the leaders.
  */
 final class NodeTree {
     /** Notice words: {@link #WORDS} in all, by how the neighbour is related to the member. */
@@ -34,13 +34,13 @@ final class NodeTree {
     private final int[] leaders;
     private final int leaderIndex;
 
-    NodeTree(int[] leaderOf, int me) {
+    NodeTree(NodeShape shape, int me) {
         this.me = me;
-        this.leaderOf = leaderOf;
+        this.leaderOf = shape.leaderOf();
         int mine = leaderOf[me];
         this.node = java.util.stream.IntStream.range(0, leaderOf.length).filter(i -> leaderOf[i] == mine).toArray();
         this.local = Arrays.binarySearch(node, me);
-        this.leaders = java.util.stream.IntStream.range(0, leaderOf.length).filter(i -> leaderOf[i] == i).toArray();
+        this.leaders = shape.leaders();
         this.leaderIndex = mine == me ? Arrays.binarySearch(leaders, me) : -1;
     }
 
@@ -75,9 +75,12 @@ final class NodeTree {
         return leaders[heapUpstream(leaderIndex, Arrays.binarySearch(leaders, leaderOf[root]))];
     }
 
-    /** Writes into {@code out} (room for 5) the members this one sends to when {@code root} broadcasts; returns how many. */
-    int downstream(int root, int[] out) {
-        int up = upstream(root);
+    /**
+     * Writes into {@code out} (room for 5) the members this one sends to in a broadcast where it
+     * receives from {@code up} ({@link #upstream}; -1 at the root): its neighbours but that one.
+     * Returns how many.
+     */
+    int downstream(int up, int[] out) {
         int k = 0;
         if (local > 0) {
             k = add(out, k, node[(local - 1) / 2], up);

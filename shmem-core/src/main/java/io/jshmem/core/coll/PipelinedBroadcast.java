@@ -50,7 +50,7 @@ final class PipelinedBroadcast extends CollKind implements BroadcastAlgorithm {
 
     PipelinedBroadcast(Collectives kit) {
         super(kit);
-        this.tree = new NodeTree(team.shape.leaderOf(), team.me);
+        this.tree = new NodeTree(team.shape, team.me);
         this.entered = new RoundPushes(team, 96, NodeTree.WORDS); // the reductions take 0-95, Bruck 112-239
     }
 
@@ -72,9 +72,9 @@ final class PipelinedBroadcast extends CollKind implements BroadcastAlgorithm {
         if (up >= 0) {
             entered.push(up, e, tree.wordAt(up), 0, 0, 0);
         }
-        int downs = tree.downstream(root, down);
+        int downs = tree.downstream(up, down);
         int chunks = chunks(nbytes);
-        long chunk = chunks == 1 ? nbytes : (nbytes + chunks - 1) / chunks;
+        long chunk = (nbytes + chunks - 1) / chunks;
         long from = up < 0 ? s.offset : d.offset;
         for (int i = 0; i < chunks; i++) {
             long at = i * chunk;

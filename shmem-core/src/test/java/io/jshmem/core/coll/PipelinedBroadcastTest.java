@@ -53,11 +53,12 @@ class PipelinedBroadcastTest {
     }
 
     private static void check(int[] leaderOf, int n) {
+        int nodes = (int) java.util.Arrays.stream(leaderOf).distinct().count();
+        NodeShape shape = new NodeShape(n, false, leaderOf, nodes);
         NodeTree[] t = new NodeTree[n];
         for (int p = 0; p < n; p++) {
-            t[p] = new NodeTree(leaderOf, p);
+            t[p] = new NodeTree(shape, p);
         }
-        int nodes = (int) java.util.Arrays.stream(leaderOf).distinct().count();
         int perNode = 0;
         for (int p = 0; p < n; p++) {
             int l = leaderOf[p];
@@ -70,7 +71,7 @@ class PipelinedBroadcastTest {
             int[] received = new int[n];
             int[] into = new int[n]; // per node leader: sends into that node from other nodes
             for (int p = 0; p < n; p++) {
-                int k = t[p].downstream(root, out);
+                int k = t[p].downstream(t[p].upstream(root), out);
                 int across = 0;
                 Set<Integer> raised = new HashSet<>();
                 for (int i = 0; i < k; i++) {
