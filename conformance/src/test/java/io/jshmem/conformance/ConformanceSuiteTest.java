@@ -58,7 +58,13 @@ class ConformanceSuiteTest {
                 // run) on 4 PEs: recursive doubling in the coll. job above (every peer over UCX),
                 // Rabenseifner on 2 hosts.
                 ucxJob(reduceCases(), REDUCE_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
-                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-rabenseifner")));
+                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-rabenseifner")),
+                // Through the node leaders (what auto takes on 2 hosts of 2 in the job above), forced
+                // on 5 PEs of 2 hosts (3 + 2): the leaders' recursive doubling, then their Rabenseifner.
+                ucxJob(5, reduceCases(), REDUCE_FILTERS, List.of("--host", "localhost:3,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
+                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-hierarchical-recursive-doubling")),
+                ucxJob(5, reduceCases(), REDUCE_FILTERS, List.of("--host", "localhost:3,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
+                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-hierarchical-rabenseifner")));
     }
 
     private static final List<String> REDUCE_FILTERS = List.of("coll.reduce.");
@@ -80,14 +86,18 @@ class ConformanceSuiteTest {
     }
 
     private static DynamicNode ucxJob(List<String> cases, List<String> filters, List<String> options) {
+        return ucxJob(4, cases, filters, options);
+    }
+
+    private static DynamicNode ucxJob(int npes, List<String> cases, List<String> filters, List<String> options) {
         String why = io.jshmem.conformance.spawn.Jobs.ucxUnavailable().orElse(null);
         if (why != null) {
-            return DynamicTest.dynamicTest("4 PEs over UCX " + String.join(" ", options), () -> {
+            return DynamicTest.dynamicTest(npes + " PEs over UCX " + String.join(" ", options), () -> {
                 System.out.println("ConformanceSuiteTest: the UCX job is skipped: " + why);
                 Assumptions.abort(why);
             });
         }
-        return job(4, cases, filters, options);
+        return job(npes, cases, filters, options);
     }
 
     /** The names --list prints are the registered cases, in order. */

@@ -56,8 +56,9 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
 
     /** {@link Setting#JSHMEM_REDUCE_ALGORITHM}: auto, or a row of the reduce table (io.jshmem.core.coll.Selector). */
     public enum ReduceAlgorithm {
-        AUTO, PUSH, PUSH_EXCHANGE, PUSH_GATHER_AT_0, PUSH_RECURSIVE_DOUBLING, PUSH_EXCHANGE_RUN, PUSH_RABENSEIFNER,
-        PUSH_REDUCE_SCATTER_ALLGATHER, PULL_WHOLE, PULL_REDUCE_SCATTER_INTO_DEST, PULL_REDUCE_SCATTER_ALLGATHER
+        AUTO, PUSH, PUSH_EXCHANGE, PUSH_GATHER_AT_0, PUSH_RECURSIVE_DOUBLING, PUSH_HIERARCHICAL_RECURSIVE_DOUBLING,
+        PUSH_EXCHANGE_RUN, PUSH_RABENSEIFNER, PUSH_HIERARCHICAL_RABENSEIFNER, PUSH_REDUCE_SCATTER_ALLGATHER, PULL_WHOLE,
+        PULL_REDUCE_SCATTER_INTO_DEST, PULL_REDUCE_SCATTER_ALLGATHER
     }
     /** {@link Setting#JSHMEM_ALLTOALL_ALGORITHM}: auto, or a row of the alltoall table (core.coll.Selector), '_' written '-'. */
     public enum AlltoallAlgorithm { AUTO, PUSH_BRUCK, PUSH_PAIRWISE, PUSH_EXCHANGE, PUSH_INTO_DEST, PULL }

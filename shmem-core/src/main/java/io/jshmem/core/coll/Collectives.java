@@ -134,7 +134,8 @@ public final class Collectives {
         this.broadcastTree = treeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
         this.broadcasts = new Broadcasts(this, setting, treeBroadcast, family);
         this.collects = new Collects(this, family);
-        Selector.Traits traits = new Selector.Traits(family, st.coreShared, team.linearSync());
+        Selector.Traits traits = new Selector.Traits(family, st.coreShared, team.linearSync(),
+                !team.shape.allLocal() && team.shape.someNodeShared());
         this.allToAlls = new AllToAlls(this, traits);
         this.reduceScans = new ReduceScans(this, traits);
     }

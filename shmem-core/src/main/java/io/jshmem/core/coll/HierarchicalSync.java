@@ -4,13 +4,11 @@
  */
 package io.jshmem.core.coll;
 
-import io.jshmem.core.comm.Waiter;
-
 /**
  * Members on several nodes, some node with several: the members of each node arrive on their
  * node's leader (its lowest team PE), the leaders run the dissemination rounds among themselves
  * ({@link DisseminationSync#rounds}), and each leader releases its node
- * ({@link TeamSlot#publishNodeReleaseAndWake}). So a sync costs ceil(log2 nodes) network rounds
+ * ({@link SlotProtocol#releaseNode}). So a sync costs ceil(log2 nodes) network rounds
  * instead of ceil(log2 members).
  */
 final class HierarchicalSync implements SyncAlgorithm {
@@ -37,7 +35,7 @@ final class HierarchicalSync implements SyncAlgorithm {
     public void sync(long e) {
         p.arrive(e);
         if (leader != p.me) {
-            awaitRelease(e);
+            p.awaitNodeRelease(leader, e);
             p.allFinishedBefore = e;
             return;
         }
@@ -45,31 +43,7 @@ final class HierarchicalSync implements SyncAlgorithm {
             p.awaitArrival(i, e);
         }
         leaders.rounds(e);
-        p.words.publishNodeReleaseAndWake(e << SlotProtocol.IDENT_BITS | p.ident);
+        p.releaseNode(e);
         p.allFinishedBefore = e;
-    }
-
-    /**
-     * A follower: waits until its leader releases epoch {@code e}. A leader that is in another
-     * operation at this epoch (calls that do not match) never will: its arrival word says so, and
-     * the job is aborted.
-     */
-    private void awaitRelease(long e) {
-        TeamSlot words = p.words;
-        int ident = p.ident;
-        long v;
-        for (long w = 0, t = 0; (v = words.nodeReleaseWordAcquire(leader)) >>> SlotProtocol.IDENT_BITS < e; ) {
-            w = words.idleOnNodeRelease(leader, v, w);
-            if (Waiter.pastSpin(w) && t != LongWait.REPORTED && (t = LongWait.tick(t)) == LongWait.REPORTED) {
-                p.reportLongWait("the node release of", "node-release word", leader, e, v);
-            }
-            long a = words.arrivalWordAcquire(leader);
-            if (a >>> SlotProtocol.IDENT_BITS == e && (int) (a & SlotProtocol.IDENT_MASK) != ident) {
-                p.mismatch(leader, e, (int) (a & SlotProtocol.IDENT_MASK));
-            }
-        }
-        if (v >>> SlotProtocol.IDENT_BITS == e && (int) (v & SlotProtocol.IDENT_MASK) != ident) {
-            p.mismatch(leader, e, (int) (v & SlotProtocol.IDENT_MASK));
-        }
     }
 }

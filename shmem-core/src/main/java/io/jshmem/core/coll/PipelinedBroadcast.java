@@ -51,7 +51,7 @@ final class PipelinedBroadcast extends CollKind implements BroadcastAlgorithm {
     PipelinedBroadcast(Collectives kit) {
         super(kit);
         this.tree = new NodeTree(team.shape, team.me);
-        this.entered = new RoundPushes(team, 96, NodeTree.WORDS); // the reductions take 0-95, Bruck 112-239
+        this.entered = new RoundPushes(team, 96, NodeTree.WORDS); // the reductions take 0-95 and 240-299, Bruck 112-239
     }
 
     @Override

@@ -33,6 +33,13 @@ import java.lang.foreign.MemorySegment;
  * before, each of whose parts was sent after its member had read its landing area.
  */
 final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
+    /**
+     * The members that take part, in order: null for all of them; the node leaders for
+     * {@link HierarchicalReduce}, whose followers have given them their inputs.
+     */
+    private final int[] group;
+    /** This PE's place in the group (-1: not in it). */
+    private final int place;
     private final RecursiveDoubling rd;
     /** Word 0: the fold; word k + 1: reduce-scatter round k. */
     private final RoundPushes scatter;
@@ -40,10 +47,23 @@ final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
     private final RoundPushes gather;
 
     RabenseifnerReduce(Collectives kit) {
+        this(kit, null, 32, 32);
+    }
+
+    /**
+     * Rabenseifner's algorithm among {@code group} (team PEs, ascending; null: every member), on
+     * round words {@code [firstWord, firstWord + 2 words)} ({@link RoundPushes}; an algorithm's own).
+     */
+    RabenseifnerReduce(Collectives kit, int[] group, int firstWord, int words) {
         super(kit);
-        this.rd = new RecursiveDoubling(team.members.length);
-        this.scatter = new RoundPushes(team, 32, 32);
-        this.gather = new RoundPushes(team, 64, 32);
+        this.group = group;
+        this.place = group == null ? team.me : java.util.Arrays.binarySearch(group, team.me);
+        this.rd = new RecursiveDoubling(group == null ? team.members.length : group.length);
+        if (rd.rounds + 1 > words) {
+            throw new IllegalStateException(rd + " needs " + (rd.rounds + 1) + " round words, not " + words);
+        }
+        this.scatter = new RoundPushes(team, firstWord, words);
+        this.gather = new RoundPushes(team, firstWord + words, words);
     }
 
     @Override
@@ -56,66 +76,79 @@ final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
         return c * x / rd.p2;
     }
 
+    /** The team PE at place {@code i} of the group. */
+    private int pe(int i) {
+        return group == null ? i : group[i];
+    }
+
+    /** Elements of {@code 1 << shift} bytes per chunk (an epoch each): what the landing area holds. */
+    long chunkElements(int shift) {
+        return ((long) TeamSlots.LANDING_BYTES >> (rd.rem > 0 ? 1 : 0)) >> shift;
+    }
+
     @Override
     public void reduce(ReduceOp op, Reductions.Elem elem, int shift, long dOff, long sOff, long count, long nbytes) {
-        int me = team.me;
-        int rounds = rd.rounds;
-        boolean extra = rd.extra(me);
-        boolean survivor = rd.survivor(me);
-        int v = extra ? 0 : rd.virtual(me);
-        long p = rounds == 0 ? 0 : Integer.reverse(v) >>> 32 - rounds; // the position this PE owns after the reduce-scatter
-        long chunk = ((long) TeamSlots.LANDING_BYTES >> (rd.rem > 0 ? 1 : 0)) >> shift;
-        long landing = team.landingOff;
-        long foldAt = landing + (chunk << shift); // an extra's chunk, after the rounds' inputs (under a chunk in all)
+        long chunk = chunkElements(shift);
         long base = 0;
         do {
             long c = Math.min(chunk, count - base);
-            long d = dOff + (base << shift);
-            long s = sOff + (base << shift);
             long e = team.beginEntered(); // no push buffer: no sync
-            if (extra) {
-                scatter.push(me + 1, e, 0, foldAt, s, c << shift);
-                gather.await(e, rounds, me + 1);
-            } else {
-                long mine = s; // this PE's partial result: its source until it has combined one
-                if (survivor) {
-                    scatter.await(e, 0, me - 1);
-                    RecursiveDoublingReduce.combineInOrder(st, op, elem, d, s, foldAt, c, c << shift, false);
-                    mine = d;
-                }
-                long got = landing; // where this round's input lands
-                for (int k = 0; k < rounds; k++) {
-                    int b = rounds - 1 - k; // the position bit the two halve by
-                    long keep = p >> b << b;
-                    long give = keep ^ 1L << b;
-                    long kLo = at(c, keep);
-                    long kHi = at(c, keep + (1L << b));
-                    long gLo = at(c, give);
-                    int partner = rd.partner(v, k);
-                    scatter.push(partner, e, k + 1, got, mine + (gLo << shift), (at(c, give + (1L << b)) - gLo) << shift);
-                    scatter.await(e, k + 1, partner);
-                    RecursiveDoublingReduce.combineInOrder(st, op, elem, d + (kLo << shift), mine + (kLo << shift), got, kHi - kLo,
-                            (kHi - kLo) << shift, (v & 1 << k) == 0);
-                    mine = d;
-                    got += (kHi - kLo) << shift;
-                }
-                if (mine != d) { // a team of one
-                    MemorySegment.copy(st.self, mine, st.self, d, c << shift);
-                }
-                for (int j = 0; j < rounds; j++) { // this PE has the result at positions [own, own + 2^j)
-                    long own = p >> j << j;
-                    long lo = at(c, own);
-                    int partner = rd.partner(v, rounds - 1 - j);
-                    gather.push(partner, e, j, d + (lo << shift), d + (lo << shift), (at(c, own + (1L << j)) - lo) << shift);
-                    gather.await(e, j, partner);
-                }
-                if (survivor) {
-                    gather.push(me - 1, e, rounds, d, d, c << shift);
-                }
-            }
+            chunk(e, op, elem, shift, dOff + (base << shift), sOff + (base << shift), c);
             // Every member has entered e (the result holds its chunk) and finished its reduce-scatter.
             team.receivedFromAll(e);
             base += c;
         } while (base < count);
+    }
+
+    /**
+     * This PE's part of one chunk at epoch {@code e} (begun with {@link SlotProtocol#beginEntered}):
+     * the group's {@code c} elements at {@code s} reduced into every group member's {@code d}.
+     */
+    void chunk(long e, ReduceOp op, Reductions.Elem elem, int shift, long d, long s, long c) {
+        int rounds = rd.rounds;
+        long landing = team.landingOff;
+        long foldAt = landing + (chunkElements(shift) << shift); // an extra's chunk, after the rounds' inputs (under a chunk in all)
+        if (rd.extra(place)) {
+            scatter.push(pe(place + 1), e, 0, foldAt, s, c << shift);
+            gather.await(e, rounds, pe(place + 1));
+            return;
+        }
+        int v = rd.virtual(place);
+        long p = rounds == 0 ? 0 : Integer.reverse(v) >>> 32 - rounds; // the position this PE owns after the reduce-scatter
+        long mine = s; // this PE's partial result: its source until it has combined one
+        if (rd.survivor(place)) {
+            scatter.await(e, 0, pe(place - 1));
+            RecursiveDoublingReduce.combineInOrder(st, op, elem, d, s, foldAt, c, c << shift, false);
+            mine = d;
+        }
+        long got = landing; // where this round's input lands
+        for (int k = 0; k < rounds; k++) {
+            int b = rounds - 1 - k; // the position bit the two halve by
+            long keep = p >> b << b;
+            long give = keep ^ 1L << b;
+            long kLo = at(c, keep);
+            long kHi = at(c, keep + (1L << b));
+            long gLo = at(c, give);
+            int partner = pe(rd.partner(v, k));
+            scatter.push(partner, e, k + 1, got, mine + (gLo << shift), (at(c, give + (1L << b)) - gLo) << shift);
+            scatter.await(e, k + 1, partner);
+            RecursiveDoublingReduce.combineInOrder(st, op, elem, d + (kLo << shift), mine + (kLo << shift), got, kHi - kLo,
+                    (kHi - kLo) << shift, (v & 1 << k) == 0);
+            mine = d;
+            got += (kHi - kLo) << shift;
+        }
+        if (mine != d) { // a group of one
+            MemorySegment.copy(st.self, mine, st.self, d, c << shift);
+        }
+        for (int j = 0; j < rounds; j++) { // this PE has the result at positions [own, own + 2^j)
+            long own = p >> j << j;
+            long lo = at(c, own);
+            int partner = pe(rd.partner(v, rounds - 1 - j));
+            gather.push(partner, e, j, d + (lo << shift), d + (lo << shift), (at(c, own + (1L << j)) - lo) << shift);
+            gather.await(e, j, partner);
+        }
+        if (rd.survivor(place)) {
+            gather.push(pe(place - 1), e, rounds, d, d, c << shift);
+        }
     }
 }

@@ -19,14 +19,34 @@ import java.lang.foreign.MemorySegment;
  * push raises its own word ({@link RoundPushes}): a later round's partner may come first.
  */
 final class RecursiveDoublingReduce extends CollKind implements ReduceAlgorithm {
+    /**
+     * The members that take part, in order: null for all of them; the node leaders for
+     * {@link HierarchicalReduce}, whose followers have given them their inputs.
+     */
+    private final int[] group;
+    /** This PE's place in the group (-1: not in it). */
+    private final int place;
     private final RecursiveDoubling rd;
     /** Word 0: the fold (in at a survivor, out at an extra); word k + 1: round k. */
     private final RoundPushes words;
 
     RecursiveDoublingReduce(Collectives kit) {
+        this(kit, null, 0, 32);
+    }
+
+    /**
+     * Recursive doubling among {@code group} (team PEs, ascending; null: every member), on round
+     * words {@code [firstWord, firstWord + words)} ({@link RoundPushes}; an algorithm's own).
+     */
+    RecursiveDoublingReduce(Collectives kit, int[] group, int firstWord, int words) {
         super(kit);
-        this.rd = new RecursiveDoubling(team.members.length);
-        this.words = new RoundPushes(team, 0, 32);
+        this.group = group;
+        this.place = group == null ? team.me : java.util.Arrays.binarySearch(group, team.me);
+        this.rd = new RecursiveDoubling(group == null ? team.members.length : group.length);
+        if (rd.rounds + 1 > words) {
+            throw new IllegalStateException(rd + " needs " + (rd.rounds + 1) + " round words, not " + words);
+        }
+        this.words = new RoundPushes(team, firstWord, words);
     }
 
     @Override
@@ -36,34 +56,46 @@ final class RecursiveDoublingReduce extends CollKind implements ReduceAlgorithm 
 
     @Override
     public void reduce(ReduceOp op, Reductions.Elem elem, int shift, long dOff, long sOff, long count, long nbytes) {
-        int me = team.me;
         long e = team.beginPush();
+        rounds(e, op, elem, dOff, sOff, count, nbytes);
+        team.receivedFromAll(e); // the result holds every member's input of epoch e
+    }
+
+    /** The team PE at place {@code i} of the group. */
+    private int pe(int i) {
+        return group == null ? i : group[i];
+    }
+
+    /**
+     * This PE's part at epoch {@code e} (begun with {@link SlotProtocol#beginPush}): the group's
+     * inputs at {@code sOff} reduced into every group member's {@code dOff}.
+     */
+    void rounds(long e, ReduceOp op, Reductions.Elem elem, long dOff, long sOff, long count, long nbytes) {
         long buf = team.buffer(e);
-        if (rd.extra(me)) {
-            words.push(me + 1, e, 0, buf, sOff, nbytes);
-            words.await(e, 0, me + 1);
+        if (rd.extra(place)) {
+            int survivor = pe(place + 1);
+            words.push(survivor, e, 0, buf, sOff, nbytes);
+            words.await(e, 0, survivor);
             MemorySegment.copy(st.self, buf, st.self, dOff, nbytes);
-            team.receivedFromAll(e); // the result holds every member's input of epoch e
             return;
         }
-        if (rd.survivor(me)) {
-            words.await(e, 0, me - 1);
+        if (rd.survivor(place)) {
+            words.await(e, 0, pe(place - 1));
             combineInOrder(st, op, elem, dOff, sOff, buf, count, nbytes, false);
         } else if (dOff != sOff) {
             MemorySegment.copy(st.self, sOff, st.self, dOff, nbytes);
         }
-        int v = rd.virtual(me);
+        int v = rd.virtual(place);
         for (int k = 0; k < rd.rounds; k++) {
-            int partner = rd.partner(v, k);
-            long at = buf + (k + 1) * nbytes;
-            words.push(partner, e, k + 1, at, dOff, nbytes);
+            int partner = pe(rd.partner(v, k));
+            long in = buf + (k + 1) * nbytes;
+            words.push(partner, e, k + 1, in, dOff, nbytes);
             words.await(e, k + 1, partner);
-            combineInOrder(st, op, elem, dOff, dOff, at, count, nbytes, (v & 1 << k) == 0);
+            combineInOrder(st, op, elem, dOff, dOff, in, count, nbytes, (v & 1 << k) == 0);
         }
-        if (rd.survivor(me)) {
-            words.push(me - 1, e, 0, buf, dOff, nbytes);
+        if (rd.survivor(place)) {
+            words.push(pe(place - 1), e, 0, buf, dOff, nbytes);
         }
-        team.receivedFromAll(e);
     }
 
     /**

@@ -47,6 +47,8 @@ final class ReduceScans extends CollKind {
             case "push-exchange-run" -> new ExchangeRunReduce(kit);
             case "push-recursive-doubling" -> new RecursiveDoublingReduce(kit);
             case "push-rabenseifner" -> new RabenseifnerReduce(kit);
+            case "push-hierarchical-recursive-doubling" -> new HierarchicalReduce(kit, false);
+            case "push-hierarchical-rabenseifner" -> new HierarchicalReduce(kit, true);
             case "push-reduce-scatter-allgather" -> new PushedScatterReduce(kit);
             case "pull-whole" -> new PullWholeReduce(kit);
             case "pull-reduce-scatter-into-dest" -> new PullScatterReduce(kit, true);

@@ -242,9 +242,13 @@ public final class Selector {
      * What a team's rows of {@link #ALLTOALL}, {@link #REDUCE} and {@link #SCAN} may depend on
      * besides its family, fixed at team creation: whether this node's PEs share cores, whether
      * the team's sync is {@link LinearSync} (a caller can then split it and work on each member as
-     * soon as it has arrived).
+     * soon as it has arrived), whether it spans nodes with several members on some node (then node
+     * leaders can act for their nodes: {@link HierarchicalReduce}).
      */
-    record Traits(Family family, boolean coreShared, boolean linearSync) {
+    record Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared) {
+        Traits(Family family, boolean coreShared, boolean linearSync) {
+            this(family, coreShared, linearSync, false);
+        }
     }
 
     /** A team condition of a row, named for SHMEM_INFO. */
@@ -273,6 +277,7 @@ public final class Selector {
     static final TeamIf ANY_TEAM = new TeamIf("", t -> true);
     static final TeamIf CORES_SHARED = new TeamIf("PEs share cores", Traits::coreShared);
     static final TeamIf LINEAR_SYNC = new TeamIf("linear sync", Traits::linearSync);
+    static final TeamIf NODES_SHARED = new TeamIf("some node with several PEs", Traits::nodesShared);
     static final CallIf ANY_CALL = new CallIf("any size", (nbytes, n, shift, c) -> true);
     static final CallIf WITHIN_A_BUFFER = new CallIf("up to " + TeamSlots.BUF_BYTES + " B",
             (nbytes, n, shift, c) -> nbytes <= TeamSlots.BUF_BYTES);
@@ -359,14 +364,24 @@ public final class Selector {
     /**
      * Reductions (array, complex, scalar), by family and the call's bytes, members and element size
      * (JSHMEM_REDUCE_ALGORITHM=auto). Across nodes, teams of more than {@link #FLAT_REDUCE_MAX}
-     * members take recursive doubling while its rounds' inputs fit a push buffer, else Rabenseifner.
+     * members take recursive doubling while its rounds' inputs fit a push buffer, else Rabenseifner;
+     * if some node holds several members, the reductions within recursive doubling's size go
+     * through the node leaders ({@link HierarchicalReduce}: log2(nodes) network rounds, only leaders
+     * send), and so do larger ones on teams of up to {@link #FLAT_REDUCE_MAX} (4 PEs on 2 hosts over
+     * UCX/TCP, quick interleaved runs: 8 B p50 57-74 us against 174-244 gathered at team PE 0,
+     * 64 KiB 249-418 against 475-560 pushed slices, p99 lower too). Larger teams keep Rabenseifner
+     * flat for large ones: with a node's members consecutive, its first rounds are already on the
+     * node and the members share the combining, where the leaders' form has each leader combine its
+     * whole node's inputs alone (not measured at that size: it can be forced).
      */
     static final List<KindRow> REDUCE = List.of(
             row("push", ON_NODE, ANY_TEAM, WITHIN_A_BUFFER),
             row("push-exchange", ACROSS, ANY_TEAM, TWO_PES.and(ALL_WITHIN_A_BUFFER)),
+            row("push-hierarchical-recursive-doubling", ACROSS, NODES_SHARED, ROUNDS_WITHIN_A_BUFFER),
             row("push-gather-at-0", ACROSS, ANY_TEAM, NOT_TWO_PES.and(FLAT_REDUCE_PES).and(ALL_WITHIN_A_BUFFER)),
             row("push-recursive-doubling", ACROSS, ANY_TEAM, MORE_THAN_FLAT_REDUCE_PES.and(ROUNDS_WITHIN_A_BUFFER)),
             row("push-exchange-run", ACROSS, ANY_TEAM, TWO_PES.and(WITHIN_EXCHANGE_RUN)),
+            row("push-hierarchical-rabenseifner", ACROSS, NODES_SHARED, FLAT_REDUCE_PES),
             row("push-rabenseifner", ACROSS, ANY_TEAM, MORE_THAN_FLAT_REDUCE_PES),
             row("push-reduce-scatter-allgather", ACROSS, ANY_TEAM, LANDING_SLICE_HOLDS_AN_ELEMENT),
             row("pull-whole", ANY_FAMILY, ANY_TEAM, SMALL_OR_ONE_PE),
@@ -383,8 +398,10 @@ public final class Selector {
             row("push-exchange", ACROSS, ANY_TEAM, TWO_PES.and(ALL_WITHIN_A_BUFFER)),
             row("push-gather-at-0", ACROSS, ANY_TEAM, ALL_WITHIN_A_BUFFER),
             row("push-recursive-doubling", ACROSS, ANY_TEAM, ROUNDS_WITHIN_A_BUFFER),
+            row("push-hierarchical-recursive-doubling", ACROSS, NODES_SHARED, ROUNDS_WITHIN_A_BUFFER),
             row("push-exchange-run", ACROSS, ANY_TEAM, TWO_PES.and(WITHIN_EXCHANGE_RUN)),
             row("push-rabenseifner", ACROSS, ANY_TEAM, ANY_CALL),
+            row("push-hierarchical-rabenseifner", ACROSS, NODES_SHARED, ANY_CALL),
             row("push-reduce-scatter-allgather", ACROSS, ANY_TEAM, LANDING_SLICE_HOLDS_AN_ELEMENT),
             row("pull-whole", ANY_FAMILY, ANY_TEAM, ANY_CALL),
             row("pull-reduce-scatter-into-dest", ON_NODE, ANY_TEAM, MORE_THAN_TWO_PES),

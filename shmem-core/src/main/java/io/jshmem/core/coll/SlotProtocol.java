@@ -368,6 +368,36 @@ public final class SlotProtocol {
         }
     }
 
+    /**
+     * A node leader (of a hierarchical sync or collective): tells its node's other members that
+     * operation {@code e} is done here (their data, if any, is in place), with release semantics.
+     */
+    void releaseNode(long e) {
+        words.publishNodeReleaseAndWake(e << IDENT_BITS | ident);
+    }
+
+    /**
+     * A follower: waits until its node's leader, team PE {@code leader}, releases epoch {@code e}
+     * ({@link #releaseNode}). A leader that is in another operation at this epoch (calls that do
+     * not match) never will: its arrival word says so, and the job is aborted.
+     */
+    void awaitNodeRelease(int leader, long e) {
+        long v;
+        for (long w = 0, t = 0; (v = words.nodeReleaseWordAcquire(leader)) >>> IDENT_BITS < e; ) {
+            w = words.idleOnNodeRelease(leader, v, w);
+            if (Waiter.pastSpin(w) && t != LongWait.REPORTED && (t = LongWait.tick(t)) == LongWait.REPORTED) {
+                reportLongWait("the node release of", "node-release word", leader, e, v);
+            }
+            long a = words.arrivalWordAcquire(leader);
+            if (a >>> IDENT_BITS == e && (int) (a & IDENT_MASK) != ident) {
+                mismatch(leader, e, (int) (a & IDENT_MASK));
+            }
+        }
+        if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
+            mismatch(leader, e, (int) (v & IDENT_MASK));
+        }
+    }
+
     /** After receiving from every member at epoch {@code e}: each has finished everything before it. */
     public void receivedFromAll(long e) {
         allFinishedBefore = e;

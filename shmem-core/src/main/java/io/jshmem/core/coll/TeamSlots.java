@@ -48,9 +48,10 @@ public final class TeamSlots {
     static final int ENTRY_WORDS = 1024;
     /**
      * Round words per slot beyond the spare words of the counter lines ({@link RoundPushes}): the
-     * Bruck rounds too large for a push buffer take four per round ({@link BufferedRounds}).
+     * Bruck rounds too large for a push buffer take four per round ({@link BufferedRounds}), the
+     * node leaders' reductions ({@link HierarchicalReduce}) three per round.
      */
-    static final int ROUND_WORDS = 128;
+    static final int ROUND_WORDS = 192;
     private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;
     private static final long EXIT_AT = ARRIVE_AT + LINE;
     private static final long COUNTERS_AT = EXIT_AT + LINE;

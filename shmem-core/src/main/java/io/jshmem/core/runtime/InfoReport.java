@@ -85,7 +85,9 @@ public final class InfoReport {
             case JSHMEM_COLL_ALGORITHM -> label(c.collAlgorithm()) + " (auto, push, tree: through per-team buffers up to "
                     + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
                     + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast; exchanged between 2 PEs;"
-                    + " reductions over more than " + io.jshmem.core.coll.Selector.FLAT_REDUCE_MAX + " PEs by recursive doubling),"
+                    + " reductions over more than " + io.jshmem.core.coll.Selector.FLAT_REDUCE_MAX + " PEs by recursive doubling,"
+                    + " among the node leaders when some node has several PEs (larger ones too up to "
+                    + io.jshmem.core.coll.Selector.FLAT_REDUCE_MAX + " PEs)),"
                     + " broadcasts across nodes down a binomial tree above " + Collectives.TREE_BROADCAST_ABOVE
                     + " PEs, or above the buffers from 3 PEs (auto), never (push) or always (tree); larger reductions on one node (over 2 PEs) reduce-scatter"
                     + " into every PE's dest, larger broadcasts there are read from the root's source in place, larger alltoalls there"

@@ -136,7 +136,8 @@ class SelectorTest {
                 for (String b : BARRIER) {
                     boolean linearSync = Selector.pick(Selector.SYNC, b, s).equals("linear");
                     for (boolean coreShared : new boolean[] {false, true}) {
-                        Selector.Traits t = new Selector.Traits(f, coreShared, linearSync);
+                        boolean nodesShared = !s.allLocal() && s.someNodeShared();
+                        Selector.Traits t = new Selector.Traits(f, coreShared, linearSync, nodesShared);
                         List<Selector.KindRow> alltoall = Selector.kindRowsFor(Selector.ALLTOALL, t);
                         List<Selector.KindRow> reduce = Selector.reduceRowsFor(t, "auto");
                         List<Selector.KindRow> scan = Selector.kindRowsFor(Selector.SCAN, t);
@@ -161,8 +162,12 @@ class SelectorTest {
                                         : push && n > 2 ? "pull-reduce-scatter-into-dest"
                                         : "pull-reduce-scatter-allgather";
                                 // Issue 36: across nodes, teams over 8 PEs reduce in log2 N rounds instead.
-                                String newReduce = pushAcross && n > 8
-                                        ? nbytes * (ceilLog2(n) + 1) <= TeamSlots.BUF_BYTES ? "push-recursive-doubling" : "push-rabenseifner"
+                                // Then through the node leaders when some node has several PEs: the small
+                                // ones, and the larger ones of teams up to 8 PEs.
+                                boolean rdFits = nbytes * (ceilLog2(n) + 1) <= TeamSlots.BUF_BYTES;
+                                String newReduce = pushAcross && nodesShared && rdFits ? "push-hierarchical-recursive-doubling"
+                                        : pushAcross && nodesShared && n <= 8 ? "push-hierarchical-rabenseifner"
+                                        : pushAcross && n > 8 ? rdFits ? "push-recursive-doubling" : "push-rabenseifner"
                                         : oldReduce;
                                 assertEquals(newReduce, firstFit(reduce, nbytes, n, shift, true), what + ", reduce");
                                 String oldScan = push && nbytes <= TeamSlots.BUF_BYTES ? "push"
@@ -203,7 +208,8 @@ class SelectorTest {
             for (String c : COLL) {
                 Selector.Family f = Selector.pick(Selector.COLL, c, s);
                 boolean across = f == Selector.Family.PUSH_ACROSS || f == Selector.Family.PUSH_ACROSS_BUFFERS_ONLY;
-                Selector.Traits t = new Selector.Traits(f, false, false);
+                boolean nodesShared = !s.allLocal() && s.someNodeShared();
+                Selector.Traits t = new Selector.Traits(f, false, false, nodesShared);
                 List<Selector.KindRow> auto = Selector.reduceRowsFor(t, "auto");
                 for (long nbytes : CALL_SIZES) {
                     for (int sh = 0; sh <= 4; sh++) {
@@ -218,6 +224,9 @@ class SelectorTest {
                                 case "auto" -> false;
                                 case "push-recursive-doubling" -> across && nbytes * (ceilLog2(n) + 1) <= TeamSlots.BUF_BYTES;
                                 case "push-rabenseifner" -> across;
+                                case "push-hierarchical-recursive-doubling" -> across && nodesShared
+                                        && nbytes * (ceilLog2(n) + 1) <= TeamSlots.BUF_BYTES;
+                                case "push-hierarchical-rabenseifner" -> across && nodesShared;
                                 default -> Selector.REDUCE_LIMITS.stream().anyMatch(r -> r.algorithm().equals(v) && r.admits(t)
                                         && r.call().test().fits(nbytes, n, shift, true));
                             };

@@ -271,6 +271,12 @@ class CollectiveSimulationTest {
             Case c = cases().stream().filter(x -> x.name.equals(last.name) && x.bytes == last.bytes).findFirst().orElseThrow();
             for (Row r : rs) {
                 assertTrue(r.busiestEndpoints <= r.n - perNode, "endpoints are PEs on other nodes: " + r);
+                // A small reduction goes through the node leaders: only they send across nodes.
+                long nodes = (r.n + perNode - 1) / perNode;
+                if (r.name.equals("sum_reduce") && r.bytes == 8 && r.totalMessages > nodes * r.busiestMessages) {
+                    failures.add(r.key() + " at N = " + r.n + ": " + r.totalMessages + " messages in all, more than the "
+                            + nodes + " node leaders' " + r.busiestMessages + " each: " + r);
+                }
                 if (r.name.equals("broadcast") && r.bytes > io.jshmem.core.coll.TeamSlots.BUF_BYTES
                         && r.busiestBytes > BROADCAST_BYTES_FACTOR * r.bytes + 1024) {
                     failures.add(r.key() + " at N = " + r.n + ": the busiest PE sent " + r.busiestBytes + " B, over "

@@ -546,7 +546,8 @@ class CommInProcessTest {
                 Arguments.of(new int[] {0, 1}, "auto"),
                 Arguments.of(new int[] {0, 0, 1, 1}, "pull"),
                 Arguments.of(new int[] {0, 1, 2}, "tree"),
-                // over 8 PEs across nodes: recursive doubling (small) and Rabenseifner (chunked above 32 KiB), with the fold
+                // over 8 PEs across nodes: through the node leaders (small; {0, 0, 1, 1}: all sizes), and
+                // Rabenseifner (chunked above 32 KiB) with the fold; one PE per node: recursive doubling too
                 Arguments.of(new int[] {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5}, "auto"),
                 Arguments.of(new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8}, "push"),
                 Arguments.of(new int[] {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}, "auto"));
@@ -589,11 +590,13 @@ class CommInProcessTest {
     /**
      * Collective matching where syncs are dissemination rounds through the transport (a team
      * spanning nodes) and through flags on this node (more members than the linear sync takes):
-     * PE 3 calls barrierAll while the others reduce; the job is aborted naming both sides.
+     * one PE calls barrierAll while the others reduce; the job is aborted naming both sides. With
+     * several PEs on a node across nodes the reduction goes through the node leaders: the odd one
+     * out is a follower, then a leader.
      */
-    @ParameterizedTest(name = "nodes {0}")
+    @ParameterizedTest(name = "nodes {0}, PE {1} calls barrierAll")
     @MethodSource("mismatchShapes")
-    void mismatchedCollectivesAbortTheJobNamingBothSides(int[] nodes) throws Exception {
+    void mismatchedCollectivesAbortTheJobNamingBothSides(int[] nodes, int odd) throws Exception {
         try (InProcessJob job = new InProcessJob(nodes, true, "auto", true)) {
             int n = job.size();
             assertThrows(ShmemException.class, () -> job.all(me -> {
@@ -601,7 +604,7 @@ class CommInProcessTest {
                 SymLongArray src = s.calloc(SymType.LONG, 4);
                 SymLongArray dst = s.calloc(SymType.LONG, 4);
                 s.barrierAll();
-                if (me == n - 1) {
+                if (me == odd) {
                     s.barrierAll();
                 } else {
                     s.teamWorld().sumReduce(dst, src, 4);
@@ -611,7 +614,7 @@ class CommInProcessTest {
             assertFalse(job.aborts().isEmpty(), "the job was not aborted");
             String why = job.aborts().get(0);
             assertTrue(why.contains("collective calls do not match") && why.contains("barrier/sync")
-                    && why.contains("a reduction") && why.contains("PE " + (n - 1)), why);
+                    && why.contains("a reduction") && why.contains("PE " + odd), why);
         }
     }
 
@@ -648,8 +651,10 @@ class CommInProcessTest {
     }
 
     static Stream<Arguments> mismatchShapes() {
-        return Stream.of(Arguments.of((Object) new int[] {0, 0, 1, 1}), Arguments.of((Object) new int[] {0, 1}),
-                Arguments.of((Object) new int[] {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5}), // recursive doubling
-                Arguments.of((Object) new int[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+        int[] threeNodes = {0, 0, 0, 1, 1, 1, 2, 2, 2}; // through the node leaders: PE 8 follows, PE 3 leads
+        return Stream.of(Arguments.of(new int[] {0, 0, 1, 1}, 3), Arguments.of(new int[] {0, 1}, 1),
+                Arguments.of(new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 9), // recursive doubling
+                Arguments.of(threeNodes, 8), Arguments.of(threeNodes, 3),
+                Arguments.of(new int[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 9));
     }
 }

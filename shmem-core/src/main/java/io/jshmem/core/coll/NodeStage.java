@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.coll;
+
+import io.jshmem.ReduceOp;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The on-node part of a hierarchical collective ({@link HierarchicalReduce}): the members of a
+ * node meet at its leader (its lowest team PE) through shared memory, and only the leaders use the
+ * network. A follower arrives at the operation's epoch (its source may then be read and its dest
+ * written), the leader reads every follower's input straight from its mapped heap, does the
+ * network part among the leaders, writes the result into every follower's dest and releases the
+ * node ({@link SlotProtocol#releaseNode}), as a hierarchical sync does. The followers send nothing
+ * over the network, and each node's data crosses it only through its leader.
+ */
+final class NodeStage {
+    private final SlotProtocol team;
+    /** This PE's node leader (team PE). */
+    final int leader;
+    /** For a leader, the other members of its node, ascending; else empty. */
+    private final int[] followers;
+
+    NodeStage(SlotProtocol team) {
+        this.team = team;
+        this.leader = team.shape.leaderOf()[team.me];
+        this.followers = leader == team.me ? team.shape.followersOf(leader) : new int[0];
+    }
+
+    /** Whether this PE leads its node (takes part in the network part). */
+    boolean leads() {
+        return leader == team.me;
+    }
+
+    /**
+     * A follower: says it has entered operation {@code e} (its source readable, its dest free) and
+     * waits until its leader has written the result and released the node.
+     */
+    void arriveAndAwaitRelease(long e) {
+        team.arrive(e);
+        team.awaitNodeRelease(leader, e);
+    }
+
+    /**
+     * A leader: puts into its dest at {@code dOff} its own {@code count} elements at {@code sOff}
+     * combined with every follower's at {@code sOff}, in team order (a follower's as soon as it has
+     * arrived at {@code e}). Nothing is written to the followers.
+     */
+    void reduceNode(long e, ReduceOp op, Reductions.Elem elem, long dOff, long sOff, long count, long nbytes) {
+        MemorySegment self = team.st.self;
+        if (dOff != sOff) {
+            MemorySegment.copy(self, sOff, self, dOff, nbytes);
+        }
+        for (int f : followers) {
+            team.awaitArrival(f, e);
+            Reductions.combine(op, elem, self, dOff, team.mapped(f), sOff, count);
+        }
+    }
+
+    /**
+     * A leader: copies the {@code nbytes} at {@code dOff} (the result) into every follower's dest at
+     * the same offset, then releases the node at {@code e}.
+     */
+    void release(long e, long dOff, long nbytes) {
+        for (int f : followers) {
+            MemorySegment.copy(team.st.self, dOff, team.mapped(f), dOff, nbytes);
+        }
+        team.releaseNode(e);
+    }
+}
