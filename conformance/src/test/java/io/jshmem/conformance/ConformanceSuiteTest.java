@@ -60,14 +60,25 @@ class ConformanceSuiteTest {
                 ucxJob(reduceCases(), REDUCE_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
                         "-x", "JSHMEM_REDUCE_ALGORITHM=push-rabenseifner")),
                 // Through the node leaders (what auto takes on 2 hosts of 2 in the job above), forced
-                // on 5 PEs of 2 hosts (3 + 2): the leaders' recursive doubling, then their Rabenseifner.
+                // on 5 PEs of 2 hosts (3 + 2): the leaders' recursive doubling, then their Rabenseifner
+                // (with the fcollects, which auto takes through the leaders there); then 3 hosts of 2,
+                // whose 3 leaders fold.
                 ucxJob(5, reduceCases(), REDUCE_FILTERS, List.of("--host", "localhost:3,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
                         "-x", "JSHMEM_REDUCE_ALGORITHM=push-hierarchical-recursive-doubling")),
-                ucxJob(5, reduceCases(), REDUCE_FILTERS, List.of("--host", "localhost:3,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
-                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-hierarchical-rabenseifner")));
+                ucxJob(5, leaderCases(), LEADER_FILTERS, List.of("--host", "localhost:3,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
+                        "-x", "JSHMEM_REDUCE_ALGORITHM=push-hierarchical-rabenseifner")),
+                ucxJob(6, leaderCases(), LEADER_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2,127.0.0.2:2", "-x",
+                        "UCX_TLS=tcp,self")));
     }
 
     private static final List<String> REDUCE_FILTERS = List.of("coll.reduce.");
+
+    /** What goes through the node leaders: reductions and fcollects. */
+    private static final List<String> LEADER_FILTERS = List.of("coll.reduce.", "coll.fcollect.");
+
+    private static List<String> leaderCases() {
+        return AllCases.names().stream().filter(n -> LEADER_FILTERS.stream().anyMatch(n::startsWith)).toList();
+    }
 
     private static List<String> reduceCases() {
         return AllCases.names().stream().filter(n -> n.startsWith("coll.reduce.")).toList();

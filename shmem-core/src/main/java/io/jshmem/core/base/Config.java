@@ -64,7 +64,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
     public enum AlltoallAlgorithm { AUTO, PUSH_BRUCK, PUSH_PAIRWISE, PUSH_EXCHANGE, PUSH_INTO_DEST, PULL }
 
     /** {@link Setting#JSHMEM_FCOLLECT_ALGORITHM}: auto, or a row of the fcollect table, '_' written '-'. */
-    public enum FcollectAlgorithm { AUTO, PUSH_BRUCK, PUSH_RING, PUSH_EXCHANGE, PUSH_GATHER_AT_0, PUSH_INTO_DEST, PULL }
+    public enum FcollectAlgorithm { AUTO, PUSH_HIERARCHICAL, PUSH_BRUCK, PUSH_RING, PUSH_EXCHANGE, PUSH_GATHER_AT_0, PUSH_INTO_DEST, PULL }
 
     /** {@link Setting#JSHMEM_BROADCAST_ALGORITHM}: auto, or a row of the broadcast table, '_' written '-'. */
     public enum BroadcastAlgorithm { AUTO, PUSH_PIPELINED }

@@ -41,6 +41,16 @@ public record NodeShape(int size, boolean allLocal, int[] leaderOf, int nodes) {
         return nodes < size;
     }
 
+    /** Whether each node's members are consecutive team PEs (then each node is a range, its leader first). */
+    public boolean nodesConsecutive() {
+        for (int i = 1; i < size; i++) {
+            if (leaderOf[i] != leaderOf[i - 1] && leaderOf[i] != i) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The node leaders, ascending. */
     int[] leaders() {
         return IntStream.range(0, size).filter(i -> leaderOf[i] == i).toArray();

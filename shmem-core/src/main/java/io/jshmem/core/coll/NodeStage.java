@@ -8,7 +8,8 @@ import io.jshmem.ReduceOp;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The on-node part of a hierarchical collective ({@link HierarchicalReduce}): the members of a
+ * The on-node part of a hierarchical collective ({@link HierarchicalReduce},
+ * {@link HierarchicalFcollect}): the members of a
  * node meet at its leader (its lowest team PE) through shared memory, and only the leaders use the
  * network. A follower arrives at the operation's epoch (its source may then be read and its dest
  * written), the leader reads every follower's input straight from its mapped heap, does the
@@ -56,6 +57,31 @@ final class NodeStage {
         for (int f : followers) {
             team.awaitArrival(f, e);
             Reductions.combine(op, elem, self, dOff, team.mapped(f), sOff, count);
+        }
+    }
+
+    /**
+     * A leader (fcollect): copies its own {@code nbytes} at {@code sOff} and every follower's (as
+     * soon as it has arrived at {@code e}) into its dest at {@code dOff}, each at its team PE's place.
+     */
+    void gather(long e, long dOff, long sOff, long nbytes) {
+        MemorySegment self = team.st.self;
+        MemorySegment.copy(self, sOff, self, dOff + team.me * nbytes, nbytes);
+        for (int f : followers) {
+            team.awaitArrival(f, e);
+            MemorySegment.copy(team.mapped(f), sOff, self, dOff + f * nbytes, nbytes);
+        }
+    }
+
+    /**
+     * A leader whose dest holds the result (fcollect): releases the node at {@code e}, then waits
+     * until every follower has copied it and said so in its exit word (the dest is then the
+     * caller's again). The followers copy in parallel, where the leader would copy to each in turn.
+     */
+    void releaseAndAwaitCopies(long e) {
+        team.releaseNode(e);
+        for (int f : followers) {
+            team.words.awaitExitAcquire(f, e);
         }
     }
 

@@ -192,16 +192,25 @@ public final class Selector {
     /** fcollect across nodes from {@link #BRUCK_MIN_PES} members on goes round a ring ({@link RingFcollect}) above this many bytes in all (MPICH's long allgather). */
     static final long RING_BYTES = 512 << 10;
 
+    /** The teams {@code push-hierarchical} fcollects can take ({@link HierarchicalFcollect#fits}, applied by {@link #fcollectRowsFor}). */
+    static final String HIERARCHICAL_TEAMS = "some node with several PEs, each node's consecutive";
+
     /**
-     * fcollect (the same bytes on every member), by family and the call's bytes per member. Within
-     * a push buffer, gathered at team PE 0 and sent down a tree: one epoch, where Bruck takes one
-     * per round and so, from 9 rounds (over 256 PEs) on, a sync per call for the buffers' reuse
-     * (the collective simulator: 16 messages and 9 network steps at the busiest of 1,024 PEs
-     * against Bruck's 28 and 20).
+     * fcollect (the same bytes on every member), by family and the call's bytes per member. Teams
+     * across nodes whose nodes hold several members, each node's consecutive, go through the node
+     * leaders at any size ({@link HierarchicalFcollect}: log2(nodes) network rounds, only leaders
+     * send; 4 PEs on 2 hosts over UCX/TCP, quick interleaved runs: 8 B p50 84-104 us against
+     * 215-233 gathered at team PE 0, 64 KiB 183-489 against 618-701 into dest). Else, within a push
+     * buffer, gathered at team PE 0 and sent down a tree: one epoch, where Bruck takes one per
+     * round and so, from 9 rounds (over 256 PEs) on, a sync per call for the buffers' reuse (the
+     * collective simulator: 16 messages and 9 network steps at the busiest of 1,024 PEs against
+     * Bruck's 28 and 20).
      */
+
     static final List<CallRow> FCOLLECT = List.of(
             new CallRow("push", List.of(Family.PUSH_ON_NODE), "up to " + (TeamSlots.BUF_BYTES - 8) + " B per PE",
                     (nbytes, n) -> nbytes + 8 <= TeamSlots.BUF_BYTES),
+            new CallRow("push-hierarchical", ACROSS, HIERARCHICAL_TEAMS + ", any size", (nbytes, n) -> true),
             new CallRow("push-exchange", ACROSS, "2 PEs, all within " + TeamSlots.BUF_BYTES + " B",
                     (nbytes, n) -> n == 2 && nbytes * n <= TeamSlots.BUF_BYTES),
             new CallRow("push-gather-at-0", ACROSS, "other than 2 PEs, all within " + TeamSlots.BUF_BYTES + " B",
@@ -218,6 +227,7 @@ public final class Selector {
      * and teams of other families, use {@link #FCOLLECT}).
      */
     static final List<CallRow> FCOLLECT_FORCED = List.of(
+            new CallRow("push-hierarchical", ACROSS, HIERARCHICAL_TEAMS + ", any size", (nbytes, n) -> true),
             new CallRow("push-bruck", ACROSS, "any size", (nbytes, n) -> true),
             new CallRow("push-ring", INTO_DEST, "any size", (nbytes, n) -> true),
             new CallRow("push-exchange", ACROSS, "2 PEs, all within " + TeamSlots.BUF_BYTES + " B",
@@ -446,6 +456,17 @@ public final class Selector {
     static List<CallRow> callRowsFor(List<CallRow> table, List<CallRow> forced, String setting, Family family) {
         return callRowsFor(java.util.stream.Stream.concat(forced.stream().filter(r -> r.algorithm().equals(setting)),
                 table.stream()).toList(), family);
+    }
+
+    /**
+     * The fcollect rows a team of {@code family} and {@code shape} uses under
+     * JSHMEM_FCOLLECT_ALGORITHM {@code setting}: {@link #callRowsFor(List, List, String, Family)} of
+     * {@link #FCOLLECT}, without {@code push-hierarchical} where the shape does not fit it
+     * ({@link #HIERARCHICAL_TEAMS}).
+     */
+    static List<CallRow> fcollectRowsFor(String setting, Family family, NodeShape shape) {
+        return callRowsFor(FCOLLECT, FCOLLECT_FORCED, setting, family).stream()
+                .filter(r -> !r.algorithm().equals("push-hierarchical") || HierarchicalFcollect.fits(shape)).toList();
     }
 
     /** The rows of {@code table} a team of {@code family} and {@code n} members may use, in order. */

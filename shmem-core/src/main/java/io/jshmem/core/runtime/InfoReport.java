@@ -84,7 +84,8 @@ public final class InfoReport {
                     + " PEs across nodes, one per node: gathered at team PE 0, released from there; else dissemination)";
             case JSHMEM_COLL_ALGORITHM -> label(c.collAlgorithm()) + " (auto, push, tree: through per-team buffers up to "
                     + TeamSlots.BUF_BYTES + " B, read in place between PEs of one node, put into the receivers' across"
-                    + " nodes (small reductions and fcollects there: gathered at team PE 0, then down as a broadcast; exchanged between 2 PEs;"
+                    + " nodes (fcollects through the node leaders when nodes hold several PEs, each node's consecutive;"
+                    + " small reductions and fcollects there: gathered at team PE 0, then down as a broadcast; exchanged between 2 PEs;"
                     + " reductions over more than " + io.jshmem.core.coll.Selector.FLAT_REDUCE_MAX + " PEs by recursive doubling,"
                     + " among the node leaders when some node has several PEs (larger ones too up to "
                     + io.jshmem.core.coll.Selector.FLAT_REDUCE_MAX + " PEs)),"

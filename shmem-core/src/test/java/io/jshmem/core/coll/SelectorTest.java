@@ -104,7 +104,9 @@ class SelectorTest {
                             : pushIntoDest && n >= 8 && nbytes * n > 512 << 10 ? "push-ring"
                             : pushIntoDest ? "push-into-dest"
                             : "pull";
-                    assertEquals(oldFixed, firstFit(Selector.callRowsFor(Selector.FCOLLECT, f), nbytes, n), what + ", fcollect " + nbytes + " B");
+                    // Since then, through the node leaders where nodes hold several PEs, each node's consecutive.
+                    String fixed = pushAcross && !s.allLocal() && s.someNodeShared() && s.nodesConsecutive() ? "push-hierarchical" : oldFixed;
+                    assertEquals(fixed, firstFit(Selector.fcollectRowsFor("auto", f, s), nbytes, n), what + ", fcollect " + nbytes + " B");
                     assertEquals(push ? "push" : "pull", firstFit(Selector.callRowsFor(Selector.COLLECT, f), nbytes, n),
                             what + ", collect " + nbytes + " B");
                 }
@@ -284,17 +286,18 @@ class SelectorTest {
                             broadcastFit(Selector.rowsFor(Selector.BROADCAST, Selector.BROADCAST_FORCED, "push-pipelined", f, n), nbytes),
                             c + ", " + s + ", broadcast " + nbytes + " B");
                     assertEquals(autoBroadcast, broadcastFit(Selector.rowsFor(Selector.BROADCAST, Selector.BROADCAST_FORCED, "auto", f, n), nbytes));
-                    String auto = firstFit(Selector.callRowsFor(Selector.FCOLLECT, f), nbytes, n);
+                    String auto = firstFit(Selector.fcollectRowsFor("auto", f, s), nbytes, n);
                     for (String a : fcollect) {
                         boolean can = switch (a) {
                             case "auto" -> false;
+                            case "push-hierarchical" -> pushAcross && !s.allLocal() && s.someNodeShared() && s.nodesConsecutive();
                             case "push-bruck" -> pushAcross;
                             case "push-exchange" -> pushAcross && n == 2 && within;
                             case "push-gather-at-0" -> pushAcross && within;
                             case "push-ring", "push-into-dest" -> pushIntoDest;
                             default -> true; // pull
                         };
-                        assertEquals(can ? a : auto, firstFit(Selector.callRowsFor(Selector.FCOLLECT, Selector.FCOLLECT_FORCED, a, f), nbytes, n),
+                        assertEquals(can ? a : auto, firstFit(Selector.fcollectRowsFor(a, f, s), nbytes, n),
                                 a + ", " + c + ", " + s + ", fcollect " + nbytes + " B");
                     }
                 }

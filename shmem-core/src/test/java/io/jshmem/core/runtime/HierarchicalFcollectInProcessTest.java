@@ -1,0 +1,98 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jshmem.Shmem;
+import io.jshmem.ShmemTeam;
+import io.jshmem.SymLongArray;
+import io.jshmem.SymType;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * fcollect through the node leaders ({@code push-hierarchical}) over a network that delivers late
+ * and reordered: node layouts whose leaders fold (3, 6), do not (2, 4), with single-PE nodes among
+ * shared ones; sizes from one element to several hundred KiB in all; a sub-team; back to back and
+ * between reductions and broadcasts (the leaders' words and the followers' exit words reused call
+ * after call). A layout whose nodes' PEs are not consecutive takes another algorithm, and must
+ * still be right.
+ */
+class HierarchicalFcollectInProcessTest {
+    static Stream<Arguments> shapes() {
+        return Stream.of(
+                Arguments.of((Object) new int[] {0, 0, 0, 1, 1, 1, 2, 2, 2}),
+                Arguments.of((Object) new int[] {0, 0, 1, 1}),
+                Arguments.of((Object) new int[] {0, 0, 1, 1, 1, 2, 3, 3}),
+                Arguments.of((Object) new int[] {0, 0, 0, 0, 0, 1, 2, 2, 3}),
+                Arguments.of((Object) new int[] {0, 0, 1, 2, 2, 3, 4, 4, 4, 5}),
+                Arguments.of((Object) new int[] {0, 1, 0, 1, 2})); // not consecutive: another algorithm
+    }
+
+    private static long value(int pe, long k, int round) {
+        return pe * 1_000_003L + k * 7 + round;
+    }
+
+    @ParameterizedTest(name = "nodes {0}")
+    @MethodSource("shapes")
+    void everyBlockLandsInItsPlaceOnEveryPe(int[] nodes) throws Exception {
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true, "auto", "16m", (pe, t) -> t,
+                Map.of("JSHMEM_FCOLLECT_ALGORITHM", "push-hierarchical"))) {
+            int n = job.size();
+            job.all(me -> {
+                Shmem s = job.shmem(me);
+                ShmemTeam world = s.teamWorld();
+                ShmemTeam odd = world.splitStrided(1, 2, n / 2, null, 0).orElse(null);
+                long most = 9000;
+                SymLongArray src = s.malloc(SymType.LONG, most); // malloc is a world collective: once, before the teams
+                SymLongArray dst = s.malloc(SymType.LONG, most * n);
+                SymLongArray sum = s.malloc(SymType.LONG, 1);
+                int round = 0;
+                for (ShmemTeam team : new ShmemTeam[] {world, odd}) {
+                    if (team == null) {
+                        continue;
+                    }
+                    int tn = team.nPes();
+                    int tme = team.myPe();
+                    int[] worldPe = new int[tn];
+                    for (int i = 0; i < tn; i++) {
+                        worldPe[i] = team.translatePe(i, s.teamWorld());
+                    }
+                    for (long count : new long[] {1, 13, 1000, most, 1, 2}) {
+                        round++;
+                        for (long k = 0; k < count; k++) {
+                            src.set(k, value(me, k, round));
+                        }
+                        for (long k = 0; k < count * tn; k++) {
+                            dst.set(k, -1);
+                        }
+                        team.fcollect(dst, src, count);
+                        for (int p = 0; p < tn; p++) {
+                            for (long k = 0; k < count; k += Math.max(1, count / 53)) {
+                                assertEquals(value(worldPe[p], k, round), dst.get(p * count + k), "fcollect of " + count + " longs over "
+                                        + team + " on team PE " + tme + ": block " + p + ", element " + k);
+                            }
+                            assertEquals(value(worldPe[p], count - 1, round), dst.get(p * count + count - 1), "block " + p + ", last");
+                        }
+                        if (round % 3 == 0) { // other collectives between some of them
+                            src.set(0, tme);
+                            team.sumReduce(sum, src, 1);
+                            assertEquals((long) tn * (tn - 1) / 2, sum.get(0), "sum_reduce after fcollect over " + team);
+                            team.broadcast(dst, src, 1, tn - 1);
+                            assertEquals(tn - 1, dst.get(0), "broadcast after fcollect over " + team);
+                        }
+                    }
+                }
+                return null;
+            });
+            assertEquals(List.of(), job.aborts());
+        }
+    }
+}
