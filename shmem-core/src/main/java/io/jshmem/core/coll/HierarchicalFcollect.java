@@ -30,7 +30,7 @@ final class HierarchicalFcollect extends CollKind implements CollectAlgorithm {
     static final int WORDS = 20;
 
     private final NodeStage node;
-    /** The node leaders (team PEs, ascending), this PE's place among them (-1: a follower). */
+    /** The node leaders (team PEs, ascending), this PE's place among them (negative: a follower). */
     private final int[] leaders;
     private final int place;
     private final RecursiveDoubling rd;
@@ -135,7 +135,9 @@ final class HierarchicalFcollect extends CollKind implements CollectAlgorithm {
      * {@code e}. Its word past e would mean it went through e without this PE's data: a mismatch.
      */
     private void awaitEntered(int pe, int w, long e) {
-        long v = entered.reach(e, w, pe, false);
+        // Nothing pushes into this PE's counter of e in this operation: a push there is a member in
+        // another (a broadcast's root, which went on without waiting for anyone).
+        long v = entered.reach(e, w, pe, true);
         if (v >>> SlotProtocol.IDENT_BITS != e || (int) (v & SlotProtocol.IDENT_MASK) != team.ident) {
             team.mismatch(pe, e, (int) (v & SlotProtocol.IDENT_MASK));
         }

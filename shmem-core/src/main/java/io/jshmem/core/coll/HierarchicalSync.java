@@ -40,7 +40,7 @@ final class HierarchicalSync implements SyncAlgorithm {
             return;
         }
         for (int i : followers) {
-            p.awaitArrival(i, e);
+            p.awaitArrivalAt(i, e);
         }
         leaders.rounds(e);
         p.releaseNode(e);

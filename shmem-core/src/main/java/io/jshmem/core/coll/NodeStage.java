@@ -55,7 +55,7 @@ final class NodeStage {
             MemorySegment.copy(self, sOff, self, dOff, nbytes);
         }
         for (int f : followers) {
-            team.awaitArrival(f, e);
+            team.awaitArrivalAt(f, e);
             Reductions.combine(op, elem, self, dOff, team.mapped(f), sOff, count);
         }
     }
@@ -68,7 +68,7 @@ final class NodeStage {
         MemorySegment self = team.st.self;
         MemorySegment.copy(self, sOff, self, dOff + team.me * nbytes, nbytes);
         for (int f : followers) {
-            team.awaitArrival(f, e);
+            team.awaitArrivalAt(f, e);
             MemorySegment.copy(team.mapped(f), sOff, self, dOff + f * nbytes, nbytes);
         }
     }

@@ -38,7 +38,7 @@ final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
      * {@link HierarchicalReduce}, whose followers have given them their inputs.
      */
     private final int[] group;
-    /** This PE's place in the group (-1: not in it). */
+    /** This PE's place in the group (negative: not in it). */
     private final int place;
     private final RecursiveDoubling rd;
     /** Word 0: the fold; word k + 1: reduce-scatter round k. */

@@ -392,6 +392,11 @@ public final class SlotProtocol {
             if (a >>> IDENT_BITS == e && (int) (a & IDENT_MASK) != ident) {
                 mismatch(leader, e, (int) (a & IDENT_MASK));
             }
+            // A leader past e without releasing it (its release comes before it moves on, and the
+            // arrival word's acquire shows it) went through e in an operation that releases nobody.
+            if (a >>> IDENT_BITS > e && words.nodeReleaseWordAcquire(leader) >>> IDENT_BITS < e) {
+                mismatch(leader, e, (int) (a & IDENT_MASK));
+            }
         }
         if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
             mismatch(leader, e, (int) (v & IDENT_MASK));
@@ -510,6 +515,18 @@ public final class SlotProtocol {
     /** One step of a wait for team PE {@code pe}'s arrival word to change from {@code v} ({@link Waiter#idle}). */
     public long idleForArrival(int pe, long v, long w) {
         return words.idleOnArrival(pe, v, w);
+    }
+
+    /**
+     * {@link #awaitArrival} of a member that cannot move past {@code e} before this PE lets it (a
+     * follower waiting for its leader's release): its word past e means it went through e in
+     * another operation, and the job is aborted.
+     */
+    void awaitArrivalAt(int pe, long e) {
+        long v = awaitReached(pe, e);
+        if (v >>> IDENT_BITS != e || (int) (v & IDENT_MASK) != ident) {
+            mismatch(pe, e, (int) (v & IDENT_MASK));
+        }
     }
 
     /** Waits until team PE {@code pe}'s arrival word reaches epoch {@code e}; returns the word. */

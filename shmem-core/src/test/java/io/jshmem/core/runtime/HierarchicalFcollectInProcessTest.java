@@ -5,8 +5,12 @@
 package io.jshmem.core.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jshmem.Shmem;
+import io.jshmem.ShmemException;
 import io.jshmem.ShmemTeam;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
@@ -93,6 +97,41 @@ class HierarchicalFcollectInProcessTest {
                 return null;
             });
             assertEquals(List.of(), job.aborts());
+        }
+    }
+
+    /**
+     * A member that goes through the epoch without waiting for anyone, the root of a small
+     * broadcast, while the others fcollect through the node leaders, then all reach a barrier: the
+     * job must be aborted naming both operations, not hang, whether the root is a leader (PE 2) or
+     * a follower (PE 3). The others come late, when the root's arrival word is already past the
+     * epoch: what shows the mismatch is the push it left in the leaders' counter, a leader past the
+     * epoch that never released it, or a follower past it (each of which a wait took for nothing).
+     */
+    @ParameterizedTest(name = "the root: PE {0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 3})
+    void aBroadcastRootAgainstHierarchicalFcollectsAbortsTheJob(int root) throws Exception {
+        try (InProcessJob job = new InProcessJob(new int[] {0, 0, 1, 1}, true, "auto", true)) {
+            assertThrows(ShmemException.class, () -> job.all(me -> {
+                Shmem s = job.shmem(me);
+                SymLongArray src = s.calloc(SymType.LONG, 4);
+                SymLongArray dst = s.calloc(SymType.LONG, 16);
+                s.barrierAll();
+                if (me == root) {
+                    s.teamWorld().broadcast(dst, src, 4, root);
+                } else {
+                    // the root pushes and goes on to the barrier first: its arrival word is past the epoch
+                    for (long until = System.nanoTime() + 300_000_000L; System.nanoTime() < until; ) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+                    }
+                    s.teamWorld().fcollect(dst, src, 4);
+                }
+                s.barrierAll();
+                return null;
+            }));
+            assertFalse(job.aborts().isEmpty(), "the job was not aborted");
+            String why = job.aborts().get(0);
+            assertTrue(why.contains("collective calls do not match"), why);
         }
     }
 }
