@@ -43,10 +43,7 @@ final class HierarchicalFcollect extends CollKind implements CollectAlgorithm {
         this.node = new NodeStage(team);
         this.leaders = team.shape.leaders();
         this.place = java.util.Arrays.binarySearch(leaders, team.me);
-        this.rd = new RecursiveDoubling(leaders.length);
-        if (rd.rounds + 1 > WORDS) {
-            throw new IllegalStateException(rd + " needs " + (rd.rounds + 1) + " round words, not " + WORDS);
-        }
+        this.rd = RecursiveDoubling.within(leaders.length, WORDS);
         this.entered = new RoundPushes(team, FIRST_WORD, WORDS);
         this.data = new RoundPushes(team, FIRST_WORD + WORDS, WORDS);
     }

@@ -58,10 +58,7 @@ final class RabenseifnerReduce extends CollKind implements ReduceAlgorithm {
         super(kit);
         this.group = group;
         this.place = group == null ? team.me : java.util.Arrays.binarySearch(group, team.me);
-        this.rd = new RecursiveDoubling(group == null ? team.members.length : group.length);
-        if (rd.rounds + 1 > words) {
-            throw new IllegalStateException(rd + " needs " + (rd.rounds + 1) + " round words, not " + words);
-        }
+        this.rd = RecursiveDoubling.within(group == null ? team.members.length : group.length, words);
         this.scatter = new RoundPushes(team, firstWord, words);
         this.gather = new RoundPushes(team, firstWord + words, words);
     }

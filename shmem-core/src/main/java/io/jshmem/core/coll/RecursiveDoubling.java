@@ -35,6 +35,18 @@ final class RecursiveDoubling {
         this.rounds = Integer.numberOfTrailingZeros(p2);
     }
 
+    /**
+     * Recursive doubling over {@code n} PEs whose words, the fold's and one per round, fit
+     * {@code words} round words ({@link RoundPushes}) of an algorithm's range.
+     */
+    static RecursiveDoubling within(int n, int words) {
+        RecursiveDoubling rd = new RecursiveDoubling(n);
+        if (rd.rounds + 1 > words) {
+            throw new IllegalStateException(rd + " needs " + (rd.rounds + 1) + " round words, not " + words);
+        }
+        return rd;
+    }
+
     /** Whether team PE {@code pe} is an extra: it hands its data to {@code pe + 1} and takes no part in the rounds. */
     boolean extra(int pe) {
         return pe < 2 * rem && (pe & 1) == 0;
