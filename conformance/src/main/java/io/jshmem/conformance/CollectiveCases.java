@@ -786,6 +786,8 @@ final class CollectiveCases {
         c.expectShmemException("complex product of 3 complex doubles in 4 doubles", () -> w.complexProdReduce(d, d, 3), "needs");
         c.expectShmemException("complex sum of a negative count", () -> w.complexSumReduce(d, d, -1), "negative");
         c.expectShmemException("alltoalls with stride 0", () -> w.alltoalls(a, b, 0, 1, 1), "stride");
+        // A collect's size in all is known only once the members' sizes are: every PE learns it, and all throw.
+        c.expectShmemException("collect into a dest too small", () -> w.collect(a, b, 4 + (c.npes > 1 ? 0 : 1)), "needs");
         c.shmem.barrierAll();
         w.sumReduce(a, b, 4); // the team still works
         c.checkEq(0, a.get(0), "a reduction after the errors");

@@ -24,22 +24,23 @@ final class Collects extends CollKind {
     Collects(Collectives kit, Selector.Family family) {
         super(kit);
         List<Selector.CallRow> f = Selector.fcollectRowsFor(Selector.label(st.config.fcollectAlgorithm()), family, team.shape);
-        List<Selector.CallRow> v = Selector.callRowsFor(Selector.COLLECT, family);
+        List<Selector.CallRow> v = Selector.collectRowsFor(family, team.shape);
         this.fixedRows = f.toArray(Selector.CallRow[]::new);
         this.variableRows = v.toArray(Selector.CallRow[]::new);
-        // One instance per algorithm, also when the setting's row repeats one of the table's: the
-        // round-pushing ones keep what they have sent (RoundPushes), which two would split.
+        // One instance per algorithm, for both tables and also when the setting's row repeats one of
+        // the table's: the round-pushing ones keep what they have sent (RoundPushes), which two would split.
         java.util.Map<String, CollectAlgorithm> byName = new java.util.HashMap<>();
         this.fixedAlgorithms = f.stream().map(r -> byName.computeIfAbsent(r.algorithm(), a -> algorithm(r)))
                 .toArray(CollectAlgorithm[]::new);
-        this.variableAlgorithms = v.stream().map(this::algorithm).toArray(CollectAlgorithm[]::new);
+        this.variableAlgorithms = v.stream().map(r -> byName.computeIfAbsent(r.algorithm(), a -> algorithm(r)))
+                .toArray(CollectAlgorithm[]::new);
     }
 
     private CollectAlgorithm algorithm(Selector.CallRow r) {
         return switch (r.algorithm()) {
             case "push" -> new PushCollect(kit);
             case "push-exchange" -> new ExchangeCollect(kit);
-            case "push-hierarchical" -> new HierarchicalFcollect(kit);
+            case "push-hierarchical" -> new HierarchicalCollect(kit);
             case "push-bruck" -> new BruckFcollect(kit);
             case "push-ring" -> new RingFcollect(kit);
             case "push-gather-at-0" -> new GatherAt0Collect(kit);

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The on-node part of a hierarchical collective ({@link HierarchicalReduce},
- * {@link HierarchicalFcollect}): the members of a
+ * {@link HierarchicalCollect}): the members of a
  * node meet at its leader (its lowest team PE) through shared memory, and only the leaders use the
  * network. A follower arrives at the operation's epoch (its source may then be read and its dest
  * written), the leader reads every follower's input straight from its mapped heap, does the
@@ -61,15 +61,33 @@ final class NodeStage {
     }
 
     /**
-     * A leader (fcollect): copies its own {@code nbytes} at {@code sOff} and every follower's (as
-     * soon as it has arrived at {@code e}) into its dest at {@code dOff}, each at its team PE's place.
+     * A leader (collect): the bytes its node's members bring, its own {@code nbytes} and each
+     * follower's, which a follower leaves in its scratch word before it arrives at {@code e}.
      */
-    void gather(long e, long dOff, long sOff, long nbytes) {
-        MemorySegment self = team.st.self;
-        MemorySegment.copy(self, sOff, self, dOff + team.me * nbytes, nbytes);
+    long nodeBytes(long e, long nbytes) {
+        long sum = nbytes;
         for (int f : followers) {
             team.awaitArrivalAt(f, e);
-            MemorySegment.copy(team.mapped(f), sOff, self, dOff + f * nbytes, nbytes);
+            sum += team.words.scratchWordAcquire(f);
+        }
+        return sum;
+    }
+
+    /**
+     * A leader ((f)collect): copies its own {@code nbytes} at {@code sOff} and then every
+     * follower's (as soon as it has arrived at {@code e}; a collect's sizes from their scratch
+     * words, {@code fixed}: {@code nbytes} each) into its dest from {@code to} on, one after the
+     * other: the node's members are consecutive in the team, the leader first.
+     */
+    void gather(long e, long to, long sOff, long nbytes, boolean fixed) {
+        MemorySegment self = team.st.self;
+        MemorySegment.copy(self, sOff, self, to, nbytes);
+        long at = to + nbytes;
+        for (int f : followers) {
+            team.awaitArrivalAt(f, e);
+            long size = fixed ? nbytes : team.words.scratchWordAcquire(f);
+            MemorySegment.copy(team.mapped(f), sOff, self, at, size);
+            at += size;
         }
     }
 

@@ -192,13 +192,13 @@ public final class Selector {
     /** fcollect across nodes from {@link #BRUCK_MIN_PES} members on goes round a ring ({@link RingFcollect}) above this many bytes in all (MPICH's long allgather). */
     static final long RING_BYTES = 512 << 10;
 
-    /** The teams {@code push-hierarchical} fcollects can take ({@link HierarchicalFcollect#fits}, applied by {@link #fcollectRowsFor}). */
+    /** The teams {@code push-hierarchical} fcollects can take ({@link HierarchicalCollect#fits}, applied by {@link #fcollectRowsFor}). */
     static final String HIERARCHICAL_TEAMS = "some node with several PEs, each node's consecutive";
 
     /**
      * fcollect (the same bytes on every member), by family and the call's bytes per member. Teams
      * across nodes whose nodes hold several members, each node's consecutive, go through the node
-     * leaders at any size ({@link HierarchicalFcollect}: log2(nodes) network rounds, only leaders
+     * leaders at any size ({@link HierarchicalCollect}: log2(nodes) network rounds, only leaders
      * send; 4 PEs on 2 hosts over UCX/TCP, quick interleaved runs: 8 B p50 84-104 us against
      * 215-233 gathered at team PE 0, 64 KiB 183-489 against 618-701 into dest). Else, within a push
      * buffer, gathered at team PE 0 and sent down a tree: one epoch, where Bruck takes one per
@@ -236,13 +236,20 @@ public final class Selector {
             new CallRow("push-into-dest", INTO_DEST, "any size", (nbytes, n) -> true),
             new CallRow("pull", List.of(), "any size", (nbytes, n) -> true));
 
+    /** The teams {@code push-hierarchical} collects can take ({@link HierarchicalCollect#fitsCollect}, applied by {@link #collectRowsFor}). */
+    static final String HIERARCHICAL_COLLECT_TEAMS = "each node's PEs consecutive, up to " + HierarchicalCollect.MAX_COLLECT_NODES + " nodes";
+
     /**
      * collect (sizes differ by member): on one node pushed, or pulled if some member's data does
-     * not fit a push buffer (decided in the call, once all sizes are known); else pulled.
+     * not fit a push buffer (decided in the call, once all sizes are known). Across nodes, teams
+     * whose nodes' members are consecutive go through the node leaders ({@link HierarchicalCollect}:
+     * 2 log2(nodes) network rounds, only leaders send), where the pulled form syncs four times and
+     * reads every member's size and data (2 N reads per PE); other teams pull.
      */
     static final List<CallRow> COLLECT = List.of(
             new CallRow("push", List.of(Family.PUSH_ON_NODE), "any size (pull if some PE's exceeds "
                     + (TeamSlots.BUF_BYTES - 8) + " B)", (nbytes, n) -> true),
+            new CallRow("push-hierarchical", ACROSS, HIERARCHICAL_COLLECT_TEAMS + ", any size", (nbytes, n) -> true),
             new CallRow("pull", List.of(), "any size", (nbytes, n) -> true));
 
     /** Reductions up to this many bytes, pulled, are done whole by every member (one sync fewer). */
@@ -466,7 +473,16 @@ public final class Selector {
      */
     static List<CallRow> fcollectRowsFor(String setting, Family family, NodeShape shape) {
         return callRowsFor(FCOLLECT, FCOLLECT_FORCED, setting, family).stream()
-                .filter(r -> !r.algorithm().equals("push-hierarchical") || HierarchicalFcollect.fits(shape)).toList();
+                .filter(r -> !r.algorithm().equals("push-hierarchical") || HierarchicalCollect.fits(shape)).toList();
+    }
+
+    /**
+     * The collect rows a team of {@code family} and {@code shape} uses: {@link #COLLECT}'s for the
+     * family, without {@code push-hierarchical} where the shape does not fit it ({@link #HIERARCHICAL_COLLECT_TEAMS}).
+     */
+    static List<CallRow> collectRowsFor(Family family, NodeShape shape) {
+        return callRowsFor(COLLECT, family).stream()
+                .filter(r -> !r.algorithm().equals("push-hierarchical") || HierarchicalCollect.fitsCollect(shape)).toList();
     }
 
     /** The rows of {@code table} a team of {@code family} and {@code n} members may use, in order. */

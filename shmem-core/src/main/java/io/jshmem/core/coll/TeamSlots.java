@@ -50,7 +50,7 @@ public final class TeamSlots {
      * Round words per slot beyond the spare words of the counter lines ({@link RoundPushes}): the
      * Bruck rounds too large for a push buffer take four per round ({@link BufferedRounds}), the
      * node leaders' reductions ({@link HierarchicalReduce}) three per round, their fcollect
-     * ({@link HierarchicalFcollect}) two.
+     * ({@link HierarchicalCollect}) two.
      */
     static final int ROUND_WORDS = 256;
     private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;

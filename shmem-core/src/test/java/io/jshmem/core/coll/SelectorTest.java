@@ -107,8 +107,9 @@ class SelectorTest {
                     // Since then, through the node leaders where nodes hold several PEs, each node's consecutive.
                     String fixed = pushAcross && !s.allLocal() && s.someNodeShared() && s.nodesConsecutive() ? "push-hierarchical" : oldFixed;
                     assertEquals(fixed, firstFit(Selector.fcollectRowsFor("auto", f, s), nbytes, n), what + ", fcollect " + nbytes + " B");
-                    assertEquals(push ? "push" : "pull", firstFit(Selector.callRowsFor(Selector.COLLECT, f), nbytes, n),
-                            what + ", collect " + nbytes + " B");
+                    // collect: since then, through the node leaders where each node's PEs are consecutive
+                    String collect = push ? "push" : pushAcross && !s.allLocal() && s.nodesConsecutive() ? "push-hierarchical" : "pull";
+                    assertEquals(collect, firstFit(Selector.collectRowsFor(f, s), nbytes, n), what + ", collect " + nbytes + " B");
                 }
             }
         }

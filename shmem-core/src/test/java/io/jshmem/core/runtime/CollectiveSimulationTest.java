@@ -115,6 +115,9 @@ class CollectiveSimulationTest {
             cases.add(new Case("alltoall", bytes, bytes < LARGE_BLOCK, (s, w, d, src, me, n) -> w.alltoall(d, src, per),
                     (s, w, d, src, me, n) -> checkBlocks("alltoall", d, me, n, per, i -> VALUE * i + me * per)));
         }
+        // collect (sizes may differ by PE; here all 8 B): through the node leaders, node totals first.
+        cases.add(new Case("collect", 8, true, (s, w, d, src, me, n) -> w.collect(d, src, 1),
+                (s, w, d, src, me, n) -> checkBlocks("collect", d, me, n, 1, i -> VALUE * i)));
         return cases;
     }
 
@@ -247,7 +250,7 @@ class CollectiveSimulationTest {
     }
 
     private static boolean meets(Row r) {
-        boolean rounds = r.name.equals("fcollect") || r.name.equals("alltoall") || MESSAGES_BOUNDED.contains(r.key())
+        boolean rounds = r.name.equals("fcollect") || r.name.equals("collect") || r.name.equals("alltoall") || MESSAGES_BOUNDED.contains(r.key())
                 || r.steps <= roundBound(r.n);
         return rounds && r.busiestMessages <= messageBound(r.n);
     }
@@ -272,9 +275,11 @@ class CollectiveSimulationTest {
             Case c = cases().stream().filter(x -> x.name.equals(last.name) && x.bytes == last.bytes).findFirst().orElseThrow();
             for (Row r : rs) {
                 assertTrue(r.busiestEndpoints <= r.n - perNode, "endpoints are PEs on other nodes: " + r);
-                // A small reduction and an fcollect go through the node leaders: only they send across nodes.
+                // A small reduction and an fcollect go through the node leaders (a collect also with a PE
+                // per node): only they send across nodes.
                 long nodes = (r.n + perNode - 1) / perNode;
-                boolean leadersOnly = r.name.equals("sum_reduce") && r.bytes == 8 || r.name.equals("fcollect") && perNode > 1;
+                boolean leadersOnly = r.name.equals("sum_reduce") && r.bytes == 8 || r.name.equals("fcollect") && perNode > 1
+                        || r.name.equals("collect");
                 if (leadersOnly && r.totalMessages > nodes * r.busiestMessages) {
                     failures.add(r.key() + " at N = " + r.n + ": " + r.totalMessages + " messages in all, more than the "
                             + nodes + " node leaders' " + r.busiestMessages + " each: " + r);
@@ -315,7 +320,7 @@ class CollectiveSimulationTest {
                 double[] x = fit.stream().mapToDouble(r -> r.n).toArray();
                 double steps = Fit.best(x, fit.stream().mapToDouble(r -> r.steps).toArray()).at(SIM_N);
                 double messages = Fit.best(x, fit.stream().mapToDouble(r -> r.busiestMessages).toArray()).at(SIM_N);
-                boolean roundsBounded = !(last.name.equals("fcollect") || last.name.equals("alltoall") || MESSAGES_BOUNDED.contains(last.key()));
+                boolean roundsBounded = !(last.name.equals("fcollect") || last.name.equals("collect") || last.name.equals("alltoall") || MESSAGES_BOUNDED.contains(last.key()));
                 if ((roundsBounded && steps > roundBound((int) SIM_N) + 0.5) || messages > messageBound((int) SIM_N) + 0.5) {
                     failures.add(last.key() + " extrapolated to N = 65,536 misses the bounds: " + Math.round(steps) + " steps, "
                             + Math.round(messages) + " messages at the busiest PE");

@@ -1,0 +1,223 @@
+/*
+ * Copyright 2026 The jshmem developers
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.jshmem.core.coll;
+
+import io.jshmem.core.comm.SymArrayImpl;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * {@code push-hierarchical}: an fcollect or collect of a team across nodes, each node's members
+ * consecutive in the team (an fcollect also needs several members on some node: else Bruck's way
+ * is as short), through the node leaders. Each leader copies its node's blocks (its followers'
+ * sources, read from their mapped heaps once they have arrived) into its dest; the leaders then
+ * gather the rest by recursive doubling ({@link RecursiveDoubling}, with the fold): in round k a
+ * leader puts the run of blocks it holds, which is consecutive since the nodes are, straight into
+ * its partner's dest at their place, and gets the partner's; last, each leader releases its node,
+ * whose followers copy the whole result from the leader's dest in parallel and say so in their
+ * exit words, which the leader waits for before it returns (its dest is the caller's again then).
+ * log2(nodes) network rounds, only leaders send.
+ *
+ * <p>A collect's blocks differ in size, so the places are not known in advance: a follower leaves
+ * its byte count in its scratch word when it arrives, each leader adds up its node's, and the
+ * leaders first gather every node's total the same recursive-doubling way into their landing
+ * areas (a long per node: 8 bytes a node, in log2(nodes) more rounds), from which each knows every
+ * run's place and the size in all; it leaves that in its scratch word for its followers. Where
+ * dest cannot hold it all, every member throws the same error before any data moves.
+ *
+ * <p>A leader puts into a partner's dest (or landing area) only once the partner has said it
+ * entered the call (both are then free): every leader tells all its partners at the start, a word
+ * per round ({@link RoundPushes}), so those notices are not on the rounds' path. Each place of a
+ * leader's dest is written once (by the leader or the one partner that brings that run), so the
+ * rounds need no other order. One epoch, no push buffer: never a sync.
+ */
+final class HierarchicalCollect extends CollKind implements CollectAlgorithm {
+    /** Round words: the entry notices, the data, the node totals (three ranges of {@link #WORDS}). */
+    static final int FIRST_WORD = 300;
+    static final int WORDS = 20;
+    /** The most nodes a collect can take: one node total each in the landing area. */
+    static final int MAX_COLLECT_NODES = TeamSlots.LANDING_BYTES / 8;
+
+    private final NodeStage node;
+    /** The node leaders (team PEs, ascending), this PE's place among them (negative: a follower). */
+    private final int[] leaders;
+    private final int place;
+    private final RecursiveDoubling rd;
+    /** Word 0: the fold; word k + 1: round k. */
+    private final RoundPushes entered;
+    private final RoundPushes data;
+    private final RoundPushes totals;
+    /** A leader's collect: where each leader place's node block starts in dest; the size in all last. */
+    private final long[] nodeAt;
+    /** The call's bytes per member (fcollect), or -1 (collect: {@link #nodeAt}). */
+    private long block;
+
+    HierarchicalCollect(Collectives kit) {
+        super(kit);
+        this.node = new NodeStage(team);
+        this.leaders = team.shape.leaders();
+        this.place = java.util.Arrays.binarySearch(leaders, team.me);
+        this.rd = RecursiveDoubling.within(leaders.length, WORDS);
+        this.entered = new RoundPushes(team, FIRST_WORD, WORDS);
+        this.data = new RoundPushes(team, FIRST_WORD + WORDS, WORDS);
+        this.totals = new RoundPushes(team, FIRST_WORD + 2 * WORDS, WORDS);
+        this.nodeAt = new long[place >= 0 ? leaders.length + 1 : 0];
+    }
+
+    /** Whether a team of this shape can take its fcollects: across nodes, several members on some node, each node's consecutive. */
+    static boolean fits(NodeShape shape) {
+        return shape.someNodeShared() && fitsCollect(shape);
+    }
+
+    /** Whether a team of this shape can take its collects: across nodes, each node's members consecutive, its node totals within a landing area. */
+    static boolean fitsCollect(NodeShape shape) {
+        return !shape.allLocal() && shape.nodesConsecutive() && shape.leaders().length <= MAX_COLLECT_NODES;
+    }
+
+    @Override
+    public String name() {
+        return "push-hierarchical";
+    }
+
+    /** The first team PE of the node of leader place {@code i} ({@code i} may be one past the last). */
+    private int lo(int i) {
+        return i < leaders.length ? leaders[i] : team.members.length;
+    }
+
+    /** Where in dest the blocks of leader place {@code i}'s node start ({@code i} one past the last: the size in all). */
+    private long at(int i) {
+        return block >= 0 ? lo(i) * block : nodeAt[i];
+    }
+
+    /** The first leader place of the run virtual rank {@code v} stands for (its extra's, when folded). */
+    private int firstPlace(int v) {
+        return v < rd.rem ? 2 * v : v + rd.rem;
+    }
+
+    /** One past the last leader place of the run of the 2^k virtual ranks from {@code g}. */
+    private int endPlace(int g, int k) {
+        return rd.pe(g + (1 << k) - 1) + 1;
+    }
+
+    @Override
+    public void collect(SymArrayImpl<?> d, SymArrayImpl<?> s, long nbytes, boolean fixed, String routine) {
+        if (!fixed && !node.leads()) {
+            // Read by the leader once this PE has arrived, which beginning the epoch says already.
+            team.words.publishScratchRelease(nbytes);
+        }
+        long e = team.beginEntered();
+        if (!node.leads()) {
+            node.arriveAndAwaitRelease(e);
+            long all = fixed ? nbytes * team.members.length : team.words.scratchWordAcquire(node.leader);
+            if (all > d.byteSize()) { // a collect's: the leaders, with the same size, throw too
+                team.words.publishExitReleaseAndWake(e); // done with the leader's scratch word
+                kit.checkFits(d, all, routine, "dest");
+            }
+            MemorySegment.copy(team.mapped(node.leader), d.offset, st.self, d.offset, all);
+            team.words.publishExitReleaseAndWake(e);
+            team.receivedFromAll(e);
+            return;
+        }
+        boolean extra = rd.extra(place);
+        int v = extra ? -1 : rd.virtual(place);
+        // Tell every partner this PE's dest (and landing area) is free, before anything else.
+        if (extra || rd.survivor(place)) {
+            entered.push(leaders[extra ? place + 1 : place - 1], e, 0, 0, 0, 0);
+        }
+        for (int k = 0; !extra && k < rd.rounds; k++) {
+            entered.push(leaders[rd.partner(v, k)], e, k + 1, 0, 0, 0);
+        }
+        block = fixed ? nbytes : -1;
+        if (!fixed) {
+            gatherTotals(e, node.nodeBytes(e, nbytes), extra, v);
+            team.words.publishScratchRelease(at(leaders.length));
+            if (at(leaders.length) > d.byteSize()) {
+                // The followers read the size, say they have and throw as this PE does, all before any data moved.
+                node.releaseAndAwaitCopies(e);
+                kit.checkFits(d, at(leaders.length), routine, "dest");
+            }
+        }
+        node.gather(e, d.offset + at(place), s.offset, nbytes, fixed);
+        if (extra) {
+            int survivor = leaders[place + 1];
+            awaitEntered(survivor, 0, e);
+            putRun(survivor, e, 0, d.offset, at(place), at(place + 1) - at(place));
+            data.await(e, 0, survivor); // the whole result
+        } else {
+            if (rd.survivor(place)) {
+                data.await(e, 0, leaders[place - 1]);
+            }
+            for (int k = 0; k < rd.rounds; k++) {
+                int g = v >> k << k; // the virtual ranks whose blocks this PE holds: [g, g + 2^k)
+                long from = at(firstPlace(g));
+                int partner = leaders[rd.partner(v, k)];
+                awaitEntered(partner, k + 1, e);
+                putRun(partner, e, k + 1, d.offset, from, at(endPlace(g, k)) - from);
+                data.await(e, k + 1, partner);
+            }
+            if (rd.survivor(place)) {
+                int x = leaders[place - 1];
+                awaitEntered(x, 0, e);
+                putRun(x, e, 0, d.offset, 0, at(leaders.length));
+            }
+        }
+        node.releaseAndAwaitCopies(e);
+        team.receivedFromAll(e); // every leader entered e after its followers had
+    }
+
+    /**
+     * A collect's first stage among the leaders: gathers every node's byte count ({@code mine}:
+     * this PE's node's) into the landing area, a long per leader place, by the rounds the data
+     * takes next; then fills {@link #nodeAt}.
+     */
+    private void gatherTotals(long e, long mine, boolean extra, int v) {
+        long land = team.words.landing();
+        MemorySegment self = st.self;
+        self.set(java.lang.foreign.ValueLayout.JAVA_LONG, land + 8L * place, mine);
+        if (extra) {
+            int survivor = leaders[place + 1];
+            awaitEntered(survivor, 0, e);
+            totals.push(survivor, e, 0, land + 8L * place, land + 8L * place, 8);
+            totals.await(e, 0, survivor); // all of them
+        } else {
+            if (rd.survivor(place)) {
+                totals.await(e, 0, leaders[place - 1]);
+            }
+            for (int k = 0; k < rd.rounds; k++) {
+                int g = v >> k << k;
+                int from = firstPlace(g);
+                int partner = leaders[rd.partner(v, k)];
+                awaitEntered(partner, k + 1, e);
+                totals.push(partner, e, k + 1, land + 8L * from, land + 8L * from, 8L * (endPlace(g, k) - from));
+                totals.await(e, k + 1, partner);
+            }
+            if (rd.survivor(place)) {
+                int x = leaders[place - 1];
+                awaitEntered(x, 0, e);
+                totals.push(x, e, 0, land, land, 8L * leaders.length);
+            }
+        }
+        for (int i = 0; i < leaders.length; i++) {
+            nodeAt[i + 1] = nodeAt[i] + self.get(java.lang.foreign.ValueLayout.JAVA_LONG, land + 8L * i);
+        }
+    }
+
+    /** Puts the {@code n} bytes at {@code at} of this PE's dest into team PE {@code pe}'s dest there, raising data word {@code w}. */
+    private void putRun(int pe, long e, int w, long dest, long at, long n) {
+        data.push(pe, e, w, dest + at, dest + at, n);
+    }
+
+    /**
+     * Waits until team PE {@code pe} has said, in entry word {@code w}, that it entered operation
+     * {@code e}. Its word past e would mean it went through e without this PE's data: a mismatch.
+     */
+    private void awaitEntered(int pe, int w, long e) {
+        // Nothing pushes into this PE's counter of e in this operation: a push there is a member in
+        // another (a broadcast's root, which went on without waiting for anyone).
+        long v = entered.reach(e, w, pe, true);
+        if (v >>> SlotProtocol.IDENT_BITS != e || (int) (v & SlotProtocol.IDENT_MASK) != team.ident) {
+            team.mismatch(pe, e, (int) (v & SlotProtocol.IDENT_MASK));
+        }
+    }
+}
