@@ -135,7 +135,7 @@ public final class Collectives {
         this.broadcasts = new Broadcasts(this, setting, treeBroadcast, family);
         this.collects = new Collects(this, family);
         Selector.Traits traits = new Selector.Traits(family, st.coreShared, team.linearSync(),
-                !team.shape.allLocal() && team.shape.someNodeShared());
+                !team.shape.allLocal() && team.shape.someNodeShared(), team.shape.nodesConsecutive());
         this.allToAlls = new AllToAlls(this, traits);
         this.reduceScans = new ReduceScans(this, traits);
     }

@@ -61,6 +61,8 @@ final class ReduceScans extends CollKind {
         return switch (r.algorithm()) {
             case "push" -> new PushScan(kit);
             case "push-to-successors" -> new SuccessorsScan(kit);
+            case "push-recursive-doubling" -> new RecursiveDoublingScan(kit);
+            case "push-hierarchical-recursive-doubling" -> new HierarchicalScan(kit);
             case "pull" -> new PullScan(kit);
             default -> throw new IllegalStateException("no scan algorithm " + r.algorithm());
         };

@@ -7,7 +7,7 @@ package io.jshmem.core.coll;
 import io.jshmem.core.comm.SymArrayImpl;
 
 /**
- * One scan (prefix sum) algorithm, a class each: {@link PushScan}, {@link SuccessorsScan},
+ * One scan (prefix sum) algorithm, a class each: {@link PushScan}, {@link SuccessorsScan}, {@link RecursiveDoublingScan}, {@link HierarchicalScan},
  * {@link PullScan}. The {@link Selector#SCAN} table says which a team may use, for which calls,
  * in which order; {@link ReduceScans} checks the arguments, begins the operation and runs the
  * first that fits. Nothing is allocated per call (but the scratch memory, once, when it grows).

@@ -260,9 +260,14 @@ public final class Selector {
      * besides its family, fixed at team creation: whether this node's PEs share cores, whether
      * the team's sync is {@link LinearSync} (a caller can then split it and work on each member as
      * soon as it has arrived), whether it spans nodes with several members on some node (then node
-     * leaders can act for their nodes: {@link HierarchicalReduce}).
+     * leaders can act for their nodes: {@link HierarchicalReduce}), and whether each node's members
+     * are consecutive in the team (then a node's part of a scan is a run: {@link HierarchicalScan}).
      */
-    record Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared) {
+    record Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared, boolean nodesConsecutive) {
+        Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared) {
+            this(family, coreShared, linearSync, nodesShared, false);
+        }
+
         Traits(Family family, boolean coreShared, boolean linearSync) {
             this(family, coreShared, linearSync, false);
         }
@@ -295,6 +300,8 @@ public final class Selector {
     static final TeamIf CORES_SHARED = new TeamIf("PEs share cores", Traits::coreShared);
     static final TeamIf LINEAR_SYNC = new TeamIf("linear sync", Traits::linearSync);
     static final TeamIf NODES_SHARED = new TeamIf("some node with several PEs", Traits::nodesShared);
+    static final TeamIf NODES_SHARED_CONSECUTIVE = new TeamIf("some node with several PEs, each node's consecutive",
+            t -> t.nodesShared() && t.nodesConsecutive());
     static final CallIf ANY_CALL = new CallIf("any size", (nbytes, n, shift, c) -> true);
     static final CallIf WITHIN_A_BUFFER = new CallIf("up to " + TeamSlots.BUF_BYTES + " B",
             (nbytes, n, shift, c) -> nbytes <= TeamSlots.BUF_BYTES);
@@ -324,6 +331,9 @@ public final class Selector {
     static final CallIf FLAT_REDUCE_PES = new CallIf("up to " + FLAT_REDUCE_MAX + " PEs", (nbytes, n, shift, c) -> n <= FLAT_REDUCE_MAX);
     static final CallIf MORE_THAN_FLAT_REDUCE_PES = new CallIf("more than " + FLAT_REDUCE_MAX + " PEs",
             (nbytes, n, shift, c) -> n > FLAT_REDUCE_MAX);
+    /** The node leaders' scan: its rounds' inputs, the node's sum and the sum before it fit one push buffer ({@link HierarchicalScan}). */
+    static final CallIf SCAN_ROUNDS_WITHIN_A_BUFFER = new CallIf("(ceil(log2 N) + 2) x the bytes within " + TeamSlots.BUF_BYTES + " B",
+            (nbytes, n, shift, c) -> nbytes * (KnomialTree.ceilLog(n, 2) + 2) <= TeamSlots.BUF_BYTES);
     /** Recursive doubling's inputs (its rounds' and the fold's) all fit one push buffer ({@link RecursiveDoublingReduce}). */
     static final CallIf ROUNDS_WITHIN_A_BUFFER = new CallIf("(ceil(log2 N) + 1) x the bytes within " + TeamSlots.BUF_BYTES + " B",
             (nbytes, n, shift, c) -> nbytes * (KnomialTree.ceilLog(n, 2) + 1) <= TeamSlots.BUF_BYTES);
@@ -434,10 +444,21 @@ public final class Selector {
         return kindRowsFor(REDUCE, REDUCE_LIMITS, setting, traits);
     }
 
-    /** Scans, by family and the call's bytes. */
+    /**
+     * Scans, by family and the call's bytes. Across nodes, up to 8 members whose inputs all fit a
+     * push buffer push to their successors (one network step; 4 PEs on 2 hosts over UCX/TCP, 8 B,
+     * quick interleaved runs: p50 19-123 us alone against 131-838 through the node leaders); else
+     * teams whose nodes hold several members, each node's consecutive, go through the node leaders
+     * ({@link HierarchicalScan}: ceil(log2 nodes) network rounds, only leaders send), others by
+     * recursive doubling ({@link RecursiveDoublingScan}: ceil(log2 N) steps of a push each, where
+     * team PE 0 would push N - 1 times); each while its rounds' inputs fit a push buffer. Larger
+     * scans are pulled (O(N) reads at the last member).
+     */
     static final List<KindRow> SCAN = List.of(
             row("push", ON_NODE, ANY_TEAM, WITHIN_A_BUFFER),
-            row("push-to-successors", ACROSS, ANY_TEAM, ALL_WITHIN_A_BUFFER),
+            row("push-to-successors", ACROSS, ANY_TEAM, FLAT_REDUCE_PES.and(ALL_WITHIN_A_BUFFER)),
+            row("push-hierarchical-recursive-doubling", ACROSS, NODES_SHARED_CONSECUTIVE, SCAN_ROUNDS_WITHIN_A_BUFFER),
+            row("push-recursive-doubling", ACROSS, ANY_TEAM, ROUNDS_WITHIN_A_BUFFER),
             row("pull", ANY_FAMILY, ANY_TEAM, ANY_CALL));
 
     /** The rows of {@code table} a team of {@code traits} may use, in order. */

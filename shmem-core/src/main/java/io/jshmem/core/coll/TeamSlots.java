@@ -49,10 +49,10 @@ public final class TeamSlots {
     /**
      * Round words per slot beyond the spare words of the counter lines ({@link RoundPushes}): the
      * Bruck rounds too large for a push buffer take four per round ({@link BufferedRounds}), the
-     * node leaders' reductions ({@link HierarchicalReduce}) three per round, their fcollect
-     * ({@link HierarchicalCollect}) two.
+     * node leaders' reductions ({@link HierarchicalReduce}) three per round, their (f)collect
+     * ({@link HierarchicalCollect}) three, a scan ({@link RecursiveDoublingScan}) one.
      */
-    static final int ROUND_WORDS = 256;
+    static final int ROUND_WORDS = 288;
     private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;
     private static final long EXIT_AT = ARRIVE_AT + LINE;
     private static final long COUNTERS_AT = EXIT_AT + LINE;

@@ -140,7 +140,7 @@ class SelectorTest {
                     boolean linearSync = Selector.pick(Selector.SYNC, b, s).equals("linear");
                     for (boolean coreShared : new boolean[] {false, true}) {
                         boolean nodesShared = !s.allLocal() && s.someNodeShared();
-                        Selector.Traits t = new Selector.Traits(f, coreShared, linearSync, nodesShared);
+                        Selector.Traits t = new Selector.Traits(f, coreShared, linearSync, nodesShared, s.nodesConsecutive());
                         List<Selector.KindRow> alltoall = Selector.kindRowsFor(Selector.ALLTOALL, t);
                         List<Selector.KindRow> reduce = Selector.reduceRowsFor(t, "auto");
                         List<Selector.KindRow> scan = Selector.kindRowsFor(Selector.SCAN, t);
@@ -176,7 +176,16 @@ class SelectorTest {
                                 String oldScan = push && nbytes <= TeamSlots.BUF_BYTES ? "push"
                                         : pushAcross && nbytes * n <= TeamSlots.BUF_BYTES ? "push-to-successors"
                                         : "pull";
-                                assertEquals(oldScan, firstFit(scan, nbytes, n, shift, true), what + ", scan");
+                                // Since then, across nodes, by recursive doubling where pushing to every successor
+                                // does not fit or the team has more than 8 PEs.
+                                // Then (but where the successors' push takes it) through the node leaders where
+                                // nodes hold several PEs, each node's consecutive.
+                                boolean leadersFit = nbytes * (ceilLog2(n) + 2) <= TeamSlots.BUF_BYTES;
+                                boolean successors = n <= 8 && oldScan.equals("push-to-successors");
+                                String newScan = successors ? oldScan
+                                        : pushAcross && nodesShared && s.nodesConsecutive() && leadersFit ? "push-hierarchical-recursive-doubling"
+                                        : pushAcross && rdFits ? "push-recursive-doubling" : oldScan;
+                                assertEquals(newScan, firstFit(scan, nbytes, n, shift, true), what + ", scan");
                                 checked++;
                             }
                         }

@@ -115,6 +115,10 @@ class CollectiveSimulationTest {
             cases.add(new Case("alltoall", bytes, bytes < LARGE_BLOCK, (s, w, d, src, me, n) -> w.alltoall(d, src, per),
                     (s, w, d, src, me, n) -> checkBlocks("alltoall", d, me, n, per, i -> VALUE * i + me * per)));
         }
+        // sum_inscan: through the node leaders by recursive doubling, a push a round (each PE's result:
+        // VALUE * the sum of the PEs up to it).
+        cases.add(new Case("sum_inscan", 8, true, (s, w, d, src, me, n) -> w.sumInscan(d, src, 1),
+                (s, w, d, src, me, n) -> assertEquals(VALUE * me * (me + 1) / 2, d.get(0), "sum_inscan on PE " + me)));
         // collect (sizes may differ by PE; here all 8 B): through the node leaders, node totals first.
         cases.add(new Case("collect", 8, true, (s, w, d, src, me, n) -> w.collect(d, src, 1),
                 (s, w, d, src, me, n) -> checkBlocks("collect", d, me, n, 1, i -> VALUE * i)));
@@ -275,11 +279,11 @@ class CollectiveSimulationTest {
             Case c = cases().stream().filter(x -> x.name.equals(last.name) && x.bytes == last.bytes).findFirst().orElseThrow();
             for (Row r : rs) {
                 assertTrue(r.busiestEndpoints <= r.n - perNode, "endpoints are PEs on other nodes: " + r);
-                // A small reduction and an fcollect go through the node leaders (a collect also with a PE
-                // per node): only they send across nodes.
+                // A small reduction, an fcollect and a small scan go through the node leaders (a collect
+                // also with a PE per node): only they send across nodes.
                 long nodes = (r.n + perNode - 1) / perNode;
-                boolean leadersOnly = r.name.equals("sum_reduce") && r.bytes == 8 || r.name.equals("fcollect") && perNode > 1
-                        || r.name.equals("collect");
+                boolean leadersOnly = r.name.equals("sum_reduce") && r.bytes == 8
+                        || (r.name.equals("fcollect") || r.name.equals("sum_inscan")) && perNode > 1 || r.name.equals("collect");
                 if (leadersOnly && r.totalMessages > nodes * r.busiestMessages) {
                     failures.add(r.key() + " at N = " + r.n + ": " + r.totalMessages + " messages in all, more than the "
                             + nodes + " node leaders' " + r.busiestMessages + " each: " + r);

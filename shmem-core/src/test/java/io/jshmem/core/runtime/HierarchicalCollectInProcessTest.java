@@ -70,10 +70,7 @@ class HierarchicalCollectInProcessTest {
                     }
                     int tn = team.nPes();
                     int tme = team.myPe();
-                    int[] worldPe = new int[tn];
-                    for (int i = 0; i < tn; i++) {
-                        worldPe[i] = team.translatePe(i, s.teamWorld());
-                    }
+                    int[] worldPe = InProcessJob.worldPes(team, s.teamWorld());
                     for (long count : new long[] {1, 13, 1000, most, 1, 2}) {
                         round++;
                         for (long k = 0; k < count; k++) {
@@ -133,10 +130,7 @@ class HierarchicalCollectInProcessTest {
                         continue;
                     }
                     int tn = team.nPes();
-                    int[] worldPe = new int[tn];
-                    for (int i = 0; i < tn; i++) {
-                        worldPe[i] = team.translatePe(i, s.teamWorld());
-                    }
+                    int[] worldPe = InProcessJob.worldPes(team, s.teamWorld());
                     for (int c = 0; c < 9; c++) {
                         call++;
                         long mine = count(me, call, most);

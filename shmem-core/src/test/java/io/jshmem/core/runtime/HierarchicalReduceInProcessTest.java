@@ -87,10 +87,7 @@ class HierarchicalReduceInProcessTest {
                         continue;
                     }
                     int tn = team.nPes();
-                    int[] members = new int[tn];
-                    for (int i = 0; i < tn; i++) {
-                        members[i] = team.translatePe(i, world);
-                    }
+                    int[] members = InProcessJob.worldPes(team, world);
                     for (long count : new long[] {1, 37, 700, most}) {
                         for (ReduceOp op : LONG_OPS) {
                             for (boolean inPlace : new boolean[] {false, true}) {

@@ -86,6 +86,15 @@ final class InProcessJob implements AutoCloseable {
         });
     }
 
+    /** The world PE of each member of {@code team}, in team order. */
+    static int[] worldPes(io.jshmem.ShmemTeam team, io.jshmem.ShmemTeam world) {
+        int[] pes = new int[team.nPes()];
+        for (int i = 0; i < pes.length; i++) {
+            pes[i] = team.translatePe(i, world);
+        }
+        return pes;
+    }
+
     int size() {
         return pes.length;
     }
