@@ -18,7 +18,8 @@ import java.lang.foreign.MemorySegment;
  * leader runs down its node in team order, adding each member's input and writing that member's
  * result into its dest, and releases the node. ceil(log2 nodes) network rounds of one push each,
  * only leaders send; the buffer holds (rounds among the leaders + 2) inputs, within
- * {@link Selector#SCAN_ROUNDS_WITHIN_A_BUFFER}.
+ * {@link Selector#SCAN_ROUNDS_WITHIN_A_BUFFER}, or a larger scan goes through in chunks that fit,
+ * an epoch each.
  */
 final class HierarchicalScan extends CollKind implements ScanAlgorithm {
     private final NodeStage node;
@@ -40,6 +41,14 @@ final class HierarchicalScan extends CollKind implements ScanAlgorithm {
 
     @Override
     public void scan(SymArrayImpl<?> d, SymArrayImpl<?> s, Reductions.Elem elem, long count, long nbytes, boolean inclusive) {
+        long chunk = RecursiveDoublingScan.chunkBytes(leaders.rounds + 2, d.shift);
+        for (long at = 0; at == 0 || at < nbytes; at += chunk) { // an epoch a chunk; one for 0 bytes
+            long len = Math.min(chunk, nbytes - at);
+            scanChunk(d.offset + at, s.offset + at, elem, len >> d.shift, len, inclusive);
+        }
+    }
+
+    private void scanChunk(long dOff, long sOff, Reductions.Elem elem, long count, long nbytes, boolean inclusive) {
         long e = team.beginPush();
         if (!node.leads()) {
             node.arriveAndAwaitRelease(e);
@@ -47,7 +56,7 @@ final class HierarchicalScan extends CollKind implements ScanAlgorithm {
         }
         MemorySegment self = st.self;
         long buf = team.buffer(e);
-        node.reduceNode(e, ReduceOp.SUM, elem, buf, s.offset, count, nbytes); // the node's sum, at place 0
+        node.reduceNode(e, ReduceOp.SUM, elem, buf, sOff, count, nbytes); // the node's sum, at place 0
         long before = leaders.rounds(e, buf + nbytes, elem, buf, count, nbytes);
         // Down the node: 'sum' holds the inputs before member j's; 'next' gets them and j's.
         long sum = buf + (leaders.rounds + 1) * nbytes;
@@ -58,8 +67,8 @@ final class HierarchicalScan extends CollKind implements ScanAlgorithm {
         for (int i = -1; i < followers.length; i++) {
             MemorySegment heap = i < 0 ? self : team.mapped(followers[i]);
             MemorySegment.copy(self, sum, self, next, nbytes);
-            Reductions.combine(ReduceOp.SUM, elem, self, next, heap, s.offset, count);
-            MemorySegment.copy(self, inclusive ? next : sum, heap, d.offset, nbytes); // its source is read: dest may be it
+            Reductions.combine(ReduceOp.SUM, elem, self, next, heap, sOff, count);
+            MemorySegment.copy(self, inclusive ? next : sum, heap, dOff, nbytes); // its source is read: dest may be it
             long t = sum;
             sum = next;
             next = t;

@@ -17,8 +17,8 @@ import java.lang.foreign.MemorySegment;
  * (but every {@code PUSH_BUFFERS - 1} epochs for the buffers' reuse: a member hears only from those
  * before it), where pushing to every successor costs team PE 0 N - 1 pushes. Each round's push
  * raises its own word ({@link RoundPushes}): a later round's may come first. The buffer holds
- * (rounds + 1) inputs ({@link Selector#ROUNDS_WITHIN_A_BUFFER}). {@link HierarchicalScan} runs the
- * same rounds among the node leaders.
+ * (rounds + 1) inputs ({@link Selector#ROUNDS_WITHIN_A_BUFFER}); a larger scan goes through in
+ * chunks that fit, an epoch each. {@link HierarchicalScan} runs the same rounds among the node leaders.
  */
 final class RecursiveDoublingScan extends CollKind implements ScanAlgorithm {
     /** Round words: one per round, up to 2^20 members; {@link HierarchicalScan}'s leaders take the next range. */
@@ -57,19 +57,28 @@ final class RecursiveDoublingScan extends CollKind implements ScanAlgorithm {
 
     @Override
     public void scan(SymArrayImpl<?> d, SymArrayImpl<?> s, Reductions.Elem elem, long count, long nbytes, boolean inclusive) {
-        long e = team.beginPush();
+        long chunk = chunkBytes(rounds + 1, d.shift);
         MemorySegment self = st.self;
-        if (d.offset != s.offset) {
-            MemorySegment.copy(self, s.offset, self, d.offset, nbytes);
-        }
-        long before = rounds(e, team.buffer(e), elem, d.offset, count, nbytes);
-        if (!inclusive) {
-            if (before < 0) {
-                Collectives.zero(self, d.offset, nbytes);
-            } else {
-                MemorySegment.copy(self, before, self, d.offset, nbytes);
+        for (long at = 0; at == 0 || at < nbytes; at += chunk) { // an epoch a chunk; one for 0 bytes
+            long len = Math.min(chunk, nbytes - at);
+            long e = team.beginPush();
+            if (d.offset != s.offset) {
+                MemorySegment.copy(self, s.offset + at, self, d.offset + at, len);
+            }
+            long before = rounds(e, team.buffer(e), elem, d.offset + at, len >> d.shift, len);
+            if (!inclusive) {
+                if (before < 0) {
+                    Collectives.zero(self, d.offset + at, len);
+                } else {
+                    MemorySegment.copy(self, before, self, d.offset + at, len);
+                }
             }
         }
+    }
+
+    /** The most bytes of whole elements ({@code 1 << shift} bytes each) of which {@code places} fit one push buffer. */
+    static long chunkBytes(int places, int shift) {
+        return TeamSlots.BUF_BYTES / places >> shift << shift;
     }
 
     /**

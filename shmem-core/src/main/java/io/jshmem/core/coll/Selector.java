@@ -294,6 +294,13 @@ public final class Selector {
             CallTest b = o.test;
             return new CallIf(text + ", " + o.text, (nbytes, n, shift, c) -> a.fits(nbytes, n, shift, c) && b.fits(nbytes, n, shift, c));
         }
+
+        /** Either of two (nothing allocated per call). */
+        CallIf or(CallIf o) {
+            CallTest a = test;
+            CallTest b = o.test;
+            return new CallIf(text + " or " + o.text, (nbytes, n, shift, c) -> a.fits(nbytes, n, shift, c) || b.fits(nbytes, n, shift, c));
+        }
     }
 
     static final TeamIf ANY_TEAM = new TeamIf("", t -> true);
@@ -337,6 +344,9 @@ public final class Selector {
     /** Recursive doubling's inputs (its rounds' and the fold's) all fit one push buffer ({@link RecursiveDoublingReduce}). */
     static final CallIf ROUNDS_WITHIN_A_BUFFER = new CallIf("(ceil(log2 N) + 1) x the bytes within " + TeamSlots.BUF_BYTES + " B",
             (nbytes, n, shift, c) -> nbytes * (KnomialTree.ceilLog(n, 2) + 1) <= TeamSlots.BUF_BYTES);
+
+    /** Scans whose rounds' inputs do not fit a push buffer go through it in chunks, each an epoch, from this team size up ({@link RecursiveDoublingScan}). */
+    static final CallIf SCAN_CHUNKED = MORE_THAN_FLAT_REDUCE_PES;
 
     /**
      * A row of {@link #ALLTOALL}, {@link #REDUCE}, {@link #SCAN}: {@code algorithm} for teams of one
@@ -451,14 +461,15 @@ public final class Selector {
      * teams whose nodes hold several members, each node's consecutive, go through the node leaders
      * ({@link HierarchicalScan}: ceil(log2 nodes) network rounds, only leaders send), others by
      * recursive doubling ({@link RecursiveDoublingScan}: ceil(log2 N) steps of a push each, where
-     * team PE 0 would push N - 1 times); each while its rounds' inputs fit a push buffer. Larger
-     * scans are pulled (O(N) reads at the last member).
+     * team PE 0 would push N - 1 times); each while its rounds' inputs fit a push buffer, and on
+     * teams of more than 8 PEs at any size, in chunks that do (where pulling costs the last member
+     * N - 1 reads of the whole size). Larger scans of smaller teams are pulled.
      */
     static final List<KindRow> SCAN = List.of(
             row("push", ON_NODE, ANY_TEAM, WITHIN_A_BUFFER),
             row("push-to-successors", ACROSS, ANY_TEAM, FLAT_REDUCE_PES.and(ALL_WITHIN_A_BUFFER)),
-            row("push-hierarchical-recursive-doubling", ACROSS, NODES_SHARED_CONSECUTIVE, SCAN_ROUNDS_WITHIN_A_BUFFER),
-            row("push-recursive-doubling", ACROSS, ANY_TEAM, ROUNDS_WITHIN_A_BUFFER),
+            row("push-hierarchical-recursive-doubling", ACROSS, NODES_SHARED_CONSECUTIVE, SCAN_ROUNDS_WITHIN_A_BUFFER.or(SCAN_CHUNKED)),
+            row("push-recursive-doubling", ACROSS, ANY_TEAM, ROUNDS_WITHIN_A_BUFFER.or(SCAN_CHUNKED)),
             row("pull", ANY_FAMILY, ANY_TEAM, ANY_CALL));
 
     /** The rows of {@code table} a team of {@code traits} may use, in order. */

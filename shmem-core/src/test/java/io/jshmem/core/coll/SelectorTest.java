@@ -182,9 +182,10 @@ class SelectorTest {
                                 // nodes hold several PEs, each node's consecutive.
                                 boolean leadersFit = nbytes * (ceilLog2(n) + 2) <= TeamSlots.BUF_BYTES;
                                 boolean successors = n <= 8 && oldScan.equals("push-to-successors");
-                                String newScan = successors ? oldScan
-                                        : pushAcross && nodesShared && s.nodesConsecutive() && leadersFit ? "push-hierarchical-recursive-doubling"
-                                        : pushAcross && rdFits ? "push-recursive-doubling" : oldScan;
+                                String newScan = successors ? oldScan // over 8 PEs at any size, in chunks
+                                        : pushAcross && nodesShared && s.nodesConsecutive() && (leadersFit || n > 8)
+                                                ? "push-hierarchical-recursive-doubling"
+                                        : pushAcross && (rdFits || n > 8) ? "push-recursive-doubling" : oldScan;
                                 assertEquals(newScan, firstFit(scan, nbytes, n, shift, true), what + ", scan");
                                 checked++;
                             }

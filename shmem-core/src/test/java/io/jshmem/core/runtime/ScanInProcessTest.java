@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Scans across nodes over a network that delivers late and reordered: through the node leaders
  * (nodes of several PEs, each node's consecutive, even and uneven, leaders a power of two and
  * not), by recursive doubling over all PEs (a PE per node; nodes whose PEs are not consecutive),
- * pushed to the successors (small teams, small data) and pulled (large data); inclusive and
+ * both whole and in chunks, pushed to the successors (small teams, small data) and pulled (large
+ * data of a small team); inclusive and
  * exclusive, longs, ints and doubles, in place, a sub-team, back to back past the push buffers'
  * reuse and between other collectives. Every element of every result is checked against sums
  * computed here.
@@ -51,8 +52,9 @@ class ScanInProcessTest {
                 Shmem s = job.shmem(me);
                 ShmemTeam world = s.teamWorld();
                 ShmemTeam odd = world.splitStrided(1, 2, n / 2, null, 0).orElse(null);
-                // 4,800 B: pulled at 9-16 PEs; at 4 the successors' push up to 256 longs, recursive
-                // doubling up to 341 (ceil(log2 4) + 1 inputs in 8 KiB)
+                // Up to 4,800 B: in chunks of a push buffer's share at 9-16 PEs (up to 3 of them); at 4
+                // the successors' push up to 256 longs, recursive doubling up to 341 (ceil(log2 4) + 1
+                // inputs in 8 KiB), then pulled.
                 long most = 600;
                 SymLongArray src = s.malloc(SymType.LONG, most);
                 SymLongArray dst = s.malloc(SymType.LONG, most);
