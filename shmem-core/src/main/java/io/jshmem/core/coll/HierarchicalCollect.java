@@ -24,7 +24,7 @@ import java.lang.foreign.MemorySegment;
  * leaders first gather every node's total the same recursive-doubling way into their landing
  * areas (a long per node: 8 bytes a node, in log2(nodes) more rounds), from which each knows every
  * run's place and the size in all; it leaves that in its scratch word for its followers. Where
- * dest cannot hold it all, every member throws the same error before any data moves.
+ * dest cannot hold it all, every member syncs and throws the same error before any data moves.
  *
  * <p>A leader puts into a partner's dest (or landing area) only once the partner has said it
  * entered the call (both are then free): every leader tells all its partners at the start, a word
@@ -112,6 +112,7 @@ final class HierarchicalCollect extends CollKind implements CollectAlgorithm {
             long all = fixed ? nbytes * team.members.length : team.words.scratchWordAcquire(node.leader);
             if (all > d.byteSize()) { // a collect's: the leaders, with the same size, throw too
                 team.words.publishExitReleaseAndWake(e); // done with the leader's scratch word
+                team.syncInternal(); // as every member does on this path
                 kit.checkFits(d, all, routine, "dest");
             }
             MemorySegment.copy(team.mapped(node.leader), d.offset, st.self, d.offset, all);
@@ -133,8 +134,11 @@ final class HierarchicalCollect extends CollKind implements CollectAlgorithm {
             gatherTotals(e, node.nodeBytes(e, nbytes), extra, v);
             team.words.publishScratchRelease(at(leaders.length));
             if (at(leaders.length) > d.byteSize()) {
-                // The followers read the size, say they have and throw as this PE does, all before any data moved.
+                // The followers read the size, say they have and throw as this PE does, all before any
+                // data moved; a sync first, so that no leader's next operation (a reduction pushing into
+                // the landing areas) finds another still reading its node totals there.
                 node.releaseAndAwaitCopies(e);
+                team.syncInternal();
                 kit.checkFits(d, at(leaders.length), routine, "dest");
             }
         }

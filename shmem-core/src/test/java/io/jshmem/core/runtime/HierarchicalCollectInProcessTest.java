@@ -172,14 +172,25 @@ class HierarchicalCollectInProcessTest {
                         }
                     }
                     // dest one element short on every PE: all throw the same error, and the team still works
-                    for (long k = 0; k < 4; k++) {
-                        src.set(k, value(me, k, 0));
-                    }
                     if (tn > 1) {
+                        for (long k = 0; k < 4; k++) {
+                            src.set(k, value(me, k, 0));
+                        }
                         SymLongArray shortDest = small[t];
                         ShmemException x = assertThrows(ShmemException.class,
                                 () -> team.collect(shortDest, src, 4), "collect into a dest one short over " + team);
                         assertTrue(x.getMessage().contains("needs " + 32L * tn + " bytes"), x.getMessage());
+                        // At once a large reduction, which pushes into the landing areas where the
+                        // leaders kept the node totals of the failed call.
+                        for (long k = 0; k < most; k++) {
+                            dst.set(k, k + me);
+                        }
+                        team.sumReduce(src, dst, most);
+                        long members = java.util.Arrays.stream(worldPe).asLongStream().sum();
+                        assertEquals((most - 1) * tn + members, src.get(most - 1), "sum_reduce after the error over " + team);
+                    }
+                    for (long k = 0; k < 4; k++) {
+                        src.set(k, value(me, k, 0));
                     }
                     team.collect(dst, src, 4);
                     for (int p = 0; p < tn; p++) {
