@@ -68,13 +68,20 @@ class ConformanceSuiteTest {
                 ucxJob(5, leaderCases(), LEADER_FILTERS, List.of("--host", "localhost:3,127.0.0.1:2", "-x", "UCX_TLS=tcp,self",
                         "-x", "JSHMEM_REDUCE_ALGORITHM=push-hierarchical-rabenseifner")),
                 ucxJob(6, leaderCases(), LEADER_FILTERS, List.of("--host", "localhost:2,127.0.0.1:2,127.0.0.2:2", "-x",
+                        "UCX_TLS=tcp,self")),
+                // Layouts whose node sums would not group as the flat sums do (1 + 3: auto keeps the
+                // reductions flat) and whose nodes' PEs are not consecutive (round-robin over 2 hosts:
+                // collect as if each PE were on a node of its own, scans and reductions flat).
+                ucxJob(4, leaderCases(), LEADER_FILTERS, List.of("--host", "localhost:1,127.0.0.1:3", "-x", "UCX_TLS=tcp,self")),
+                ucxJob(6, leaderCases(), LEADER_FILTERS, List.of("--map-by", "node", "--host", "localhost:3,127.0.0.1:3", "-x",
                         "UCX_TLS=tcp,self")));
     }
 
     private static final List<String> REDUCE_FILTERS = List.of("coll.reduce.");
 
-    /** What goes through the node leaders: reductions and fcollects. */
-    private static final List<String> LEADER_FILTERS = List.of("coll.reduce.", "coll.fcollect.");
+    /** What goes through the node leaders: reductions, (f)collects and scans. */
+    private static final List<String> LEADER_FILTERS = List.of("coll.reduce.", "coll.fcollect", "coll.collect", "coll.scan",
+            "coll.bad-arguments");
 
     private static List<String> leaderCases() {
         return AllCases.names().stream().filter(n -> LEADER_FILTERS.stream().anyMatch(n::startsWith)).toList();

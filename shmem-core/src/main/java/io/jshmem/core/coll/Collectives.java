@@ -135,7 +135,8 @@ public final class Collectives {
         this.broadcasts = new Broadcasts(this, setting, treeBroadcast, family);
         this.collects = new Collects(this, family);
         Selector.Traits traits = new Selector.Traits(family, st.coreShared, team.linearSync(),
-                !team.shape.allLocal() && team.shape.someNodeShared(), team.shape.nodesConsecutive());
+                !team.shape.allLocal() && team.shape.someNodeShared(), team.shape.nodesConsecutive(),
+                team.shape.nodesConsecutive() && HierarchicalReduce.keepsGrouping(team.shape));
         this.allToAlls = new AllToAlls(this, traits);
         this.reduceScans = new ReduceScans(this, traits);
     }

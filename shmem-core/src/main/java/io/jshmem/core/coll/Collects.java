@@ -41,6 +41,7 @@ final class Collects extends CollKind {
             case "push" -> new PushCollect(kit);
             case "push-exchange" -> new ExchangeCollect(kit);
             case "push-hierarchical" -> new HierarchicalCollect(kit);
+            case "push-recursive-doubling" -> new HierarchicalCollect(kit, team.shape.apart(), "push-recursive-doubling");
             case "push-bruck" -> new BruckFcollect(kit);
             case "push-ring" -> new RingFcollect(kit);
             case "push-gather-at-0" -> new GatherAt0Collect(kit);

@@ -17,7 +17,9 @@ import java.lang.foreign.MemorySegment;
  * its partner's dest at their place, and gets the partner's; last, each leader releases its node,
  * whose followers copy the whole result from the leader's dest in parallel and say so in their
  * exit words, which the leader waits for before it returns (its dest is the caller's again then).
- * log2(nodes) network rounds, only leaders send.
+ * log2(nodes) network rounds, only leaders send. As {@code push-recursive-doubling} it runs as if
+ * each member were on a node of its own ({@link NodeShape#apart}): a collect of a team whose
+ * nodes' members are not consecutive, every member a leader.
  *
  * <p>A collect's blocks differ in size, so the places are not known in advance: a follower leaves
  * its byte count in its scratch word when it arrives, each leader adds up its node's, and the
@@ -53,10 +55,23 @@ final class HierarchicalCollect extends CollKind implements CollectAlgorithm {
     /** The call's bytes per member (fcollect), or -1 (collect: {@link #nodeAt}). */
     private long block;
 
+    /** The name the JFR event reports: {@code push-hierarchical}, or {@code push-recursive-doubling} over every member apart. */
+    private final String name;
+
     HierarchicalCollect(Collectives kit) {
+        this(kit, kit.team.shape, "push-hierarchical");
+    }
+
+    /**
+     * As if the team's members sat on nodes as {@code shape} says: {@code NodeShape.apart()} runs
+     * it as recursive doubling over all members (a collect of a team whose nodes' members are not
+     * consecutive), on the same round words.
+     */
+    HierarchicalCollect(Collectives kit, NodeShape shape, String name) {
         super(kit);
-        this.node = new NodeStage(team);
-        this.leaders = team.shape.leaders();
+        this.name = name;
+        this.node = new NodeStage(team, shape);
+        this.leaders = shape.leaders();
         this.place = java.util.Arrays.binarySearch(leaders, team.me);
         this.rd = RecursiveDoubling.within(leaders.length, WORDS);
         this.entered = new RoundPushes(team, FIRST_WORD, WORDS);
@@ -67,17 +82,17 @@ final class HierarchicalCollect extends CollKind implements CollectAlgorithm {
 
     /** Whether a team of this shape can take its fcollects: across nodes, several members on some node, each node's consecutive. */
     static boolean fits(NodeShape shape) {
-        return shape.someNodeShared() && fitsCollect(shape);
+        return !shape.allLocal() && shape.someNodeShared() && shape.nodesConsecutive();
     }
 
     /** Whether a team of this shape can take its collects: across nodes, each node's members consecutive, its node totals within a landing area. */
     static boolean fitsCollect(NodeShape shape) {
-        return !shape.allLocal() && shape.nodesConsecutive() && shape.leaders().length <= MAX_COLLECT_NODES;
+        return !shape.allLocal() && shape.nodesConsecutive() && shape.nodes() <= MAX_COLLECT_NODES;
     }
 
     @Override
     public String name() {
-        return "push-hierarchical";
+        return name;
     }
 
     /** The first team PE of the node of leader place {@code i} ({@code i} may be one past the last). */

@@ -4,7 +4,10 @@
  */
 package io.jshmem.core.coll;
 
+import java.util.List;
+
 import io.jshmem.ReduceOp;
+import java.util.List;
 
 /**
  * {@code push-hierarchical-recursive-doubling} and {@code push-hierarchical-rabenseifner}: a
@@ -33,6 +36,57 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
     private final RabenseifnerReduce rabenseifner;
 
     /** @param large Rabenseifner's algorithm among the leaders (else recursive doubling) */
+    /**
+     * Whether the sums of a team of this shape (each node's members consecutive) group alike through
+     * the leaders (each node's inputs left to right, then recursive doubling over the node sums) and
+     * either as recursive doubling over all members does or left to right: the groupings that the
+     * reductions of doubles promise (each the same binary tree over team order). Compares the two
+     * trees' merges (range start, end and split), O(N) once per team.
+     */
+    static boolean keepsGrouping(NodeShape shape) {
+        int n = shape.size();
+        int[] leaders = shape.leaders();
+        java.util.Set<java.util.List<Integer>> ours = new java.util.HashSet<>();
+        int[] from = new int[leaders.length + 1];
+        for (int i = 0; i < leaders.length; i++) {
+            from[i] = leaders[i];
+            int end = i + 1 < leaders.length ? leaders[i + 1] : n;
+            for (int j = from[i] + 2; j <= end; j++) {
+                ours.add(List.of(from[i], j, j - 1)); // left to right inside the node
+            }
+        }
+        from[leaders.length] = n;
+        merges(from, ours);
+        int[] single = java.util.stream.IntStream.rangeClosed(0, n).toArray();
+        java.util.Set<java.util.List<Integer>> flat = new java.util.HashSet<>();
+        merges(single, flat);
+        java.util.Set<java.util.List<Integer>> chain = new java.util.HashSet<>();
+        for (int j = 2; j <= n; j++) {
+            chain.add(List.of(0, j, j - 1));
+        }
+        return ours.equals(flat) || ours.equals(chain);
+    }
+
+    /** Adds to {@code out} the merges recursive doubling (with the fold) makes over the ranges {@code [at[i], at[i + 1])}. */
+    private static void merges(int[] at, java.util.Set<java.util.List<Integer>> out) {
+        RecursiveDoubling rd = new RecursiveDoubling(at.length - 1);
+        int[] lo = new int[rd.p2];
+        int[] hi = new int[rd.p2];
+        for (int v = 0; v < rd.p2; v++) {
+            int pe = rd.pe(v); // a survivor stands for its extra too
+            lo[v] = at[v < rd.rem ? pe - 1 : pe];
+            hi[v] = at[pe + 1];
+            if (v < rd.rem) {
+                out.add(List.of(lo[v], hi[v], at[pe]));
+            }
+        }
+        for (int k = 0; k < rd.rounds; k++) {
+            for (int g = 0; g < rd.p2; g += 2 << k) {
+                out.add(List.of(lo[g], hi[g + (2 << k) - 1], hi[g + (1 << k) - 1]));
+            }
+        }
+    }
+
     HierarchicalReduce(Collectives kit, boolean large) {
         super(kit);
         this.node = new NodeStage(team);

@@ -51,6 +51,14 @@ public record NodeShape(int size, boolean allLocal, int[] leaderOf, int nodes) {
         return true;
     }
 
+    /**
+     * The same members as if each were on a node of its own (every member a leader): for running a
+     * node-leader algorithm over all members where the real nodes do not fit it.
+     */
+    NodeShape apart() {
+        return new NodeShape(size, false, IntStream.range(0, size).toArray(), size);
+    }
+
     /** The node leaders, ascending. */
     int[] leaders() {
         return IntStream.range(0, size).filter(i -> leaderOf[i] == i).toArray();

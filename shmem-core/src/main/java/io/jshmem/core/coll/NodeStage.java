@@ -25,9 +25,14 @@ final class NodeStage {
     private final int[] followers;
 
     NodeStage(SlotProtocol team) {
+        this(team, team.shape);
+    }
+
+    /** The node stage of {@code team} as if its members sat on nodes as {@code shape} says. */
+    NodeStage(SlotProtocol team, NodeShape shape) {
         this.team = team;
-        this.leader = team.shape.leaderOf()[team.me];
-        this.followers = leader == team.me ? team.shape.followersOf(leader) : new int[0];
+        this.leader = shape.leaderOf()[team.me];
+        this.followers = leader == team.me ? shape.followersOf(leader) : new int[0];
     }
 
     /** Whether this PE leads its node (takes part in the network part). */

@@ -244,12 +244,15 @@ public final class Selector {
      * not fit a push buffer (decided in the call, once all sizes are known). Across nodes, teams
      * whose nodes' members are consecutive go through the node leaders ({@link HierarchicalCollect}:
      * 2 log2(nodes) network rounds, only leaders send), where the pulled form syncs four times and
-     * reads every member's size and data (2 N reads per PE); other teams pull.
+     * reads every member's size and data (2 N reads per PE); other teams of up to 8,192 members run
+     * the same as if each member were on a node of its own (2 log2 N rounds); larger ones pull.
      */
     static final List<CallRow> COLLECT = List.of(
             new CallRow("push", List.of(Family.PUSH_ON_NODE), "any size (pull if some PE's exceeds "
                     + (TeamSlots.BUF_BYTES - 8) + " B)", (nbytes, n) -> true),
             new CallRow("push-hierarchical", ACROSS, HIERARCHICAL_COLLECT_TEAMS + ", any size", (nbytes, n) -> true),
+            new CallRow("push-recursive-doubling", ACROSS, "other teams, up to " + HierarchicalCollect.MAX_COLLECT_NODES + " PEs, any size",
+                    (nbytes, n) -> true),
             new CallRow("pull", List.of(), "any size", (nbytes, n) -> true));
 
     /** Reductions up to this many bytes, pulled, are done whole by every member (one sync fewer). */
@@ -261,11 +264,13 @@ public final class Selector {
      * the team's sync is {@link LinearSync} (a caller can then split it and work on each member as
      * soon as it has arrived), whether it spans nodes with several members on some node (then node
      * leaders can act for their nodes: {@link HierarchicalReduce}), and whether each node's members
-     * are consecutive in the team (then a node's part of a scan is a run: {@link HierarchicalScan}).
+     * are consecutive in the team (then a node's part of a scan is a run: {@link HierarchicalScan}),
+     * and whether the leaders' sums group as the flat ones do ({@link HierarchicalReduce#keepsGrouping}).
      */
-    record Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared, boolean nodesConsecutive) {
+    record Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared, boolean nodesConsecutive,
+            boolean leadersKeepGrouping) {
         Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared) {
-            this(family, coreShared, linearSync, nodesShared, false);
+            this(family, coreShared, linearSync, nodesShared, false, false);
         }
 
         Traits(Family family, boolean coreShared, boolean linearSync) {
@@ -309,6 +314,8 @@ public final class Selector {
     static final TeamIf NODES_SHARED = new TeamIf("some node with several PEs", Traits::nodesShared);
     static final TeamIf NODES_SHARED_CONSECUTIVE = new TeamIf("some node with several PEs, each node's consecutive",
             t -> t.nodesShared() && t.nodesConsecutive());
+    static final TeamIf NODES_SHARED_IN_ORDER = new TeamIf("some node with several PEs, the nodes' sums grouped as the flat ones",
+            t -> t.nodesShared() && t.nodesConsecutive() && t.leadersKeepGrouping());
     static final CallIf ANY_CALL = new CallIf("any size", (nbytes, n, shift, c) -> true);
     static final CallIf WITHIN_A_BUFFER = new CallIf("up to " + TeamSlots.BUF_BYTES + " B",
             (nbytes, n, shift, c) -> nbytes <= TeamSlots.BUF_BYTES);
@@ -402,7 +409,9 @@ public final class Selector {
      * Reductions (array, complex, scalar), by family and the call's bytes, members and element size
      * (JSHMEM_REDUCE_ALGORITHM=auto). Across nodes, teams of more than {@link #FLAT_REDUCE_MAX}
      * members take recursive doubling while its rounds' inputs fit a push buffer, else Rabenseifner;
-     * if some node holds several members, the reductions within recursive doubling's size go
+     * if some node holds several members, each node's consecutive, and the leaders' sums group as
+     * the flat ones do (the promise for doubles: {@link HierarchicalReduce#keepsGrouping}; 2+2,
+     * 3+2, 2+2+2 PEs do, 1+3 does not), the reductions within recursive doubling's size go
      * through the node leaders ({@link HierarchicalReduce}: log2(nodes) network rounds, only leaders
      * send), and so do larger ones on teams of up to {@link #FLAT_REDUCE_MAX} (4 PEs on 2 hosts over
      * UCX/TCP, quick interleaved runs: 8 B p50 57-74 us against 174-244 gathered at team PE 0,
@@ -414,11 +423,11 @@ public final class Selector {
     static final List<KindRow> REDUCE = List.of(
             row("push", ON_NODE, ANY_TEAM, WITHIN_A_BUFFER),
             row("push-exchange", ACROSS, ANY_TEAM, TWO_PES.and(ALL_WITHIN_A_BUFFER)),
-            row("push-hierarchical-recursive-doubling", ACROSS, NODES_SHARED, ROUNDS_WITHIN_A_BUFFER),
+            row("push-hierarchical-recursive-doubling", ACROSS, NODES_SHARED_IN_ORDER, ROUNDS_WITHIN_A_BUFFER),
             row("push-gather-at-0", ACROSS, ANY_TEAM, NOT_TWO_PES.and(FLAT_REDUCE_PES).and(ALL_WITHIN_A_BUFFER)),
             row("push-recursive-doubling", ACROSS, ANY_TEAM, MORE_THAN_FLAT_REDUCE_PES.and(ROUNDS_WITHIN_A_BUFFER)),
             row("push-exchange-run", ACROSS, ANY_TEAM, TWO_PES.and(WITHIN_EXCHANGE_RUN)),
-            row("push-hierarchical-rabenseifner", ACROSS, NODES_SHARED, FLAT_REDUCE_PES),
+            row("push-hierarchical-rabenseifner", ACROSS, NODES_SHARED_IN_ORDER, FLAT_REDUCE_PES),
             row("push-rabenseifner", ACROSS, ANY_TEAM, MORE_THAN_FLAT_REDUCE_PES),
             row("push-reduce-scatter-allgather", ACROSS, ANY_TEAM, LANDING_SLICE_HOLDS_AN_ELEMENT),
             row("pull-whole", ANY_FAMILY, ANY_TEAM, SMALL_OR_ONE_PE),
@@ -510,11 +519,16 @@ public final class Selector {
 
     /**
      * The collect rows a team of {@code family} and {@code shape} uses: {@link #COLLECT}'s for the
-     * family, without {@code push-hierarchical} where the shape does not fit it ({@link #HIERARCHICAL_COLLECT_TEAMS}).
+     * family, without {@code push-hierarchical} where the shape does not fit it ({@link #HIERARCHICAL_COLLECT_TEAMS})
+     * and {@code push-recursive-doubling} (on the same round words) where it does, or where the
+     * members are more than a landing area's node totals.
      */
     static List<CallRow> collectRowsFor(Family family, NodeShape shape) {
+        boolean hierarchical = HierarchicalCollect.fitsCollect(shape);
         return callRowsFor(COLLECT, family).stream()
-                .filter(r -> !r.algorithm().equals("push-hierarchical") || HierarchicalCollect.fitsCollect(shape)).toList();
+                .filter(r -> !r.algorithm().equals("push-hierarchical") || hierarchical)
+                .filter(r -> !r.algorithm().equals("push-recursive-doubling") || !hierarchical && HierarchicalCollect.fitsCollect(shape.apart()))
+                .toList();
     }
 
     /** The rows of {@code table} a team of {@code family} and {@code n} members may use, in order. */

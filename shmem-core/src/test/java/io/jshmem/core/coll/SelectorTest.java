@@ -5,6 +5,7 @@
 package io.jshmem.core.coll;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -67,6 +68,28 @@ class SelectorTest {
         assertTrue(checked > 100);
     }
 
+    /** The layouts whose node leaders' sums group as recursive doubling over all PEs (or left to right) does. */
+    /** Across nodes, each PE on node {@code nodes[i]} (consecutive layouts: a node's leader is its first PE). */
+    private static NodeShape shape(int[] nodes) {
+        int[] leaderOf = new int[nodes.length];
+        for (int i = 0; i < nodes.length; i++) {
+            leaderOf[i] = i > 0 && nodes[i] == nodes[i - 1] ? leaderOf[i - 1] : i;
+        }
+        return new NodeShape(nodes.length, false, leaderOf, nodes[nodes.length - 1] + 1);
+    }
+
+    @Test
+    void leadersKeepTheGroupingOnlyWhereTheTreesAgree() {
+        int[][] keep = {{0, 0, 1, 1}, {0, 0, 0, 1, 1}, {0, 0, 1, 1, 2, 2}, {0, 0, 0, 1}, {0, 0, 1, 1, 2, 2, 3, 3}, {0, 1, 2, 3}};
+        int[][] not = {{0, 1, 1, 1}, {0, 0, 1, 1, 1, 2}, {0, 0, 0, 0, 1, 1}, {0, 0, 0, 1, 1, 1}};
+        for (int[] nodes : keep) {
+            assertTrue(HierarchicalReduce.keepsGrouping(shape(nodes)), java.util.Arrays.toString(nodes));
+        }
+        for (int[] nodes : not) {
+            assertFalse(HierarchicalReduce.keepsGrouping(shape(nodes)), java.util.Arrays.toString(nodes));
+        }
+    }
+
     @Test
     void collectiveTablesPickAsTheOldChains() {
         for (NodeShape s : shapes()) {
@@ -108,7 +131,9 @@ class SelectorTest {
                     String fixed = pushAcross && !s.allLocal() && s.someNodeShared() && s.nodesConsecutive() ? "push-hierarchical" : oldFixed;
                     assertEquals(fixed, firstFit(Selector.fcollectRowsFor("auto", f, s), nbytes, n), what + ", fcollect " + nbytes + " B");
                     // collect: since then, through the node leaders where each node's PEs are consecutive
-                    String collect = push ? "push" : pushAcross && !s.allLocal() && s.nodesConsecutive() ? "push-hierarchical" : "pull";
+                    // (else as if each PE were on a node of its own)
+                    String collect = push ? "push" : pushAcross && !s.allLocal() && s.nodesConsecutive() ? "push-hierarchical"
+                            : pushAcross && !s.allLocal() ? "push-recursive-doubling" : "pull";
                     assertEquals(collect, firstFit(Selector.collectRowsFor(f, s), nbytes, n), what + ", collect " + nbytes + " B");
                 }
             }
@@ -140,7 +165,8 @@ class SelectorTest {
                     boolean linearSync = Selector.pick(Selector.SYNC, b, s).equals("linear");
                     for (boolean coreShared : new boolean[] {false, true}) {
                         boolean nodesShared = !s.allLocal() && s.someNodeShared();
-                        Selector.Traits t = new Selector.Traits(f, coreShared, linearSync, nodesShared, s.nodesConsecutive());
+                        boolean inOrder = s.nodesConsecutive() && HierarchicalReduce.keepsGrouping(s);
+                        Selector.Traits t = new Selector.Traits(f, coreShared, linearSync, nodesShared, s.nodesConsecutive(), inOrder);
                         List<Selector.KindRow> alltoall = Selector.kindRowsFor(Selector.ALLTOALL, t);
                         List<Selector.KindRow> reduce = Selector.reduceRowsFor(t, "auto");
                         List<Selector.KindRow> scan = Selector.kindRowsFor(Selector.SCAN, t);
@@ -168,8 +194,9 @@ class SelectorTest {
                                 // Then through the node leaders when some node has several PEs: the small
                                 // ones, and the larger ones of teams up to 8 PEs.
                                 boolean rdFits = nbytes * (ceilLog2(n) + 1) <= TeamSlots.BUF_BYTES;
-                                String newReduce = pushAcross && nodesShared && rdFits ? "push-hierarchical-recursive-doubling"
-                                        : pushAcross && nodesShared && n <= 8 ? "push-hierarchical-rabenseifner"
+                                // (since: only where the leaders' sums group as the flat ones do)
+                                String newReduce = pushAcross && nodesShared && inOrder && rdFits ? "push-hierarchical-recursive-doubling"
+                                        : pushAcross && nodesShared && inOrder && n <= 8 ? "push-hierarchical-rabenseifner"
                                         : pushAcross && n > 8 ? rdFits ? "push-recursive-doubling" : "push-rabenseifner"
                                         : oldReduce;
                                 assertEquals(newReduce, firstFit(reduce, nbytes, n, shift, true), what + ", reduce");

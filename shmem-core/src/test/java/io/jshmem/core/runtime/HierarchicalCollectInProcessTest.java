@@ -28,7 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * several hundred KiB in all, a collect's differing by PE and some empty; a sub-team; back to back
  * and between other collectives (the leaders' words and the followers' exit words reused call
  * after call, fcollects and collects sharing them). A layout whose nodes' PEs are not consecutive
- * takes another algorithm, and must still be right.
+ * takes another algorithm (fcollect: Bruck's or another; collect: the same as if each PE were on a
+ * node of its own), and must still be right.
  */
 class HierarchicalCollectInProcessTest {
     static Stream<Arguments> shapes() {
@@ -42,7 +43,8 @@ class HierarchicalCollectInProcessTest {
     }
 
     static Stream<Arguments> collectShapes() {
-        return Stream.concat(shapes(), Stream.of(Arguments.of((Object) new int[] {0, 1, 2}), Arguments.of((Object) new int[] {0, 1})));
+        return Stream.concat(shapes(), Stream.of(Arguments.of((Object) new int[] {0, 1, 2}), Arguments.of((Object) new int[] {0, 1}),
+                Arguments.of((Object) new int[] {0, 1, 2, 0, 1, 2, 0, 1, 2})));
     }
 
     private static long value(int pe, long k, int round) {
