@@ -13,7 +13,7 @@ import java.util.List;
  * {@code push-hierarchical-recursive-doubling} and {@code push-hierarchical-rabenseifner}: a
  * reduction of a team across nodes with several members on some node ({@link Selector#REDUCE}
  * says which calls), in three stages
- * ({@link NodeStage}): each node's leader reduces its node's inputs, read from their mapped heaps;
+ * ({@link NodeStage}): each node's leader reduces its node's inputs, read from their mapped heaps (by recursive doubling over them, in its followers' dests);
  * the leaders reduce their nodes' results among themselves over the network, by recursive
  * doubling ({@link RecursiveDoublingReduce}: small) or Rabenseifner's algorithm
  * ({@link RabenseifnerReduce}: large, in chunks of the landing area, each its own epoch); each
@@ -38,10 +38,12 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
     /** @param large Rabenseifner's algorithm among the leaders (else recursive doubling) */
     /**
      * Whether the sums of a team of this shape (each node's members consecutive) group alike through
-     * the leaders (each node's inputs left to right, then recursive doubling over the node sums) and
-     * either as recursive doubling over all members does or left to right: the groupings that the
-     * reductions of doubles promise (each the same binary tree over team order). Compares the two
-     * trees' merges (range start, end and split), O(N) once per team.
+     * the leaders (recursive doubling inside each node, {@link NodeStage#reduceNodeAsRecursiveDoubling},
+     * then over the node sums) and either as recursive doubling over all members does or left to
+     * right: the groupings that the reductions of doubles promise (each a binary tree over team
+     * order). They do where nodes hold a power of two PEs each and their count is one, and in some
+     * uneven layouts (3 + 2, 2 + 2 + 2, 3 + 1). Compares the trees' merges (range start, end and
+     * split), O(N) once per team.
      */
     static boolean keepsGrouping(NodeShape shape) {
         int n = shape.size();
@@ -51,9 +53,7 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
         for (int i = 0; i < leaders.length; i++) {
             from[i] = leaders[i];
             int end = i + 1 < leaders.length ? leaders[i + 1] : n;
-            for (int j = from[i] + 2; j <= end; j++) {
-                ours.add(List.of(from[i], j, j - 1)); // left to right inside the node
-            }
+            merges(java.util.stream.IntStream.rangeClosed(from[i], end).toArray(), ours); // inside the node
         }
         from[leaders.length] = n;
         merges(from, ours);
@@ -122,7 +122,7 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
             node.arriveAndAwaitRelease(e);
         } else {
             long nbytes = c << shift;
-            node.reduceNode(e, op, elem, d, s, c, nbytes);
+            node.reduceNodeAsRecursiveDoubling(e, op, elem, d, s, c, nbytes);
             if (doubling != null) {
                 doubling.rounds(e, op, elem, d, d, c, nbytes);
             } else {

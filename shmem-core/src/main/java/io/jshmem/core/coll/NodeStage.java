@@ -23,6 +23,14 @@ final class NodeStage {
     final int leader;
     /** For a leader, the other members of its node, ascending; else empty. */
     private final int[] followers;
+    /**
+     * {@link #reduceNodeAsRecursiveDoubling}'s schedule over the node's members (member 0 the
+     * leader, i its follower i - 1), which member holds each virtual rank's partial sum, and
+     * whether a member's partial sum is in its dest yet (else it is its source).
+     */
+    private final RecursiveDoubling nodeRd;
+    private final int[] holder;
+    private final boolean[] summed;
 
     NodeStage(SlotProtocol team) {
         this(team, team.shape);
@@ -33,6 +41,9 @@ final class NodeStage {
         this.team = team;
         this.leader = shape.leaderOf()[team.me];
         this.followers = leader == team.me ? shape.followersOf(leader) : new int[0];
+        this.nodeRd = new RecursiveDoubling(followers.length + 1);
+        this.holder = new int[nodeRd.p2];
+        this.summed = new boolean[followers.length + 1];
     }
 
     /** Whether this PE leads its node (takes part in the network part). */
@@ -63,6 +74,53 @@ final class NodeStage {
             team.awaitArrivalAt(f, e);
             Reductions.combine(op, elem, self, dOff, team.mapped(f), sOff, count);
         }
+    }
+
+    /**
+     * A leader (reductions): puts into its dest at {@code dOff} its node's inputs at {@code sOff}
+     * combined as recursive doubling over the node's members in team order would (the fold, then
+     * aligned pairs of ever larger groups, the lower first), so that with the leaders' recursive
+     * doubling over the node sums the tree can be recursive doubling's over the whole team
+     * ({@link HierarchicalReduce#keepsGrouping}). The members' dests hold the partial sums (each
+     * member's is free once it has arrived at {@code e}, and gets the result later); nothing else
+     * is written.
+     */
+    void reduceNodeAsRecursiveDoubling(long e, ReduceOp op, Reductions.Elem elem, long dOff, long sOff, long count, long nbytes) {
+        for (int f : followers) {
+            team.awaitArrivalAt(f, e);
+        }
+        java.util.Arrays.fill(summed, false);
+        for (int v = 0; v < nodeRd.p2; v++) {
+            if (v < nodeRd.rem) { // the fold: an extra and its survivor, the extra's first
+                combineInto(2 * v, 2 * v + 1, op, elem, dOff, sOff, count, nbytes);
+                holder[v] = 2 * v;
+            } else {
+                holder[v] = v + nodeRd.rem;
+            }
+        }
+        for (int k = 0; k < nodeRd.rounds; k++) {
+            for (int g = 0; g < nodeRd.p2; g += 2 << k) {
+                combineInto(holder[g], holder[g + (1 << k)], op, elem, dOff, sOff, count, nbytes);
+            }
+        }
+        if (!summed[0] && dOff != sOff) { // a node of one
+            MemorySegment.copy(team.st.self, sOff, team.st.self, dOff, nbytes);
+        }
+    }
+
+    /** Member {@code i}'s heap: this PE's for the leader, else the follower's mapped one. */
+    private MemorySegment heap(int i) {
+        return i == 0 ? team.st.self : team.mapped(followers[i - 1]);
+    }
+
+    /** Member {@code lo}'s dest gets its partial sum OP member {@code hi}'s (each from its dest if summed, else its source). */
+    private void combineInto(int lo, int hi, ReduceOp op, Reductions.Elem elem, long dOff, long sOff, long count, long nbytes) {
+        MemorySegment a = heap(lo);
+        if (!summed[lo] && dOff != sOff) {
+            MemorySegment.copy(a, sOff, a, dOff, nbytes);
+        }
+        Reductions.combine(op, elem, a, dOff, heap(hi), summed[hi] ? dOff : sOff, count);
+        summed[lo] = true;
     }
 
     /**

@@ -80,8 +80,10 @@ class SelectorTest {
 
     @Test
     void leadersKeepTheGroupingOnlyWhereTheTreesAgree() {
-        int[][] keep = {{0, 0, 1, 1}, {0, 0, 0, 1, 1}, {0, 0, 1, 1, 2, 2}, {0, 0, 0, 1}, {0, 0, 1, 1, 2, 2, 3, 3}, {0, 1, 2, 3}};
-        int[][] not = {{0, 1, 1, 1}, {0, 0, 1, 1, 1, 2}, {0, 0, 0, 0, 1, 1}, {0, 0, 0, 1, 1, 1}};
+        int[][] keep = {{0, 0, 1, 1}, {0, 0, 0, 1, 1}, {0, 0, 1, 1, 2, 2}, {0, 0, 0, 1}, {0, 0, 1, 1, 2, 2, 3, 3}, {0, 1, 2, 3},
+            {0, 0, 0, 0, 1, 1, 1, 1}, {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}, {0, 0, 0, 0, 1, 1},
+            {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}};
+        int[][] not = {{0, 1, 1, 1}, {0, 0, 1, 1, 1, 2}, {0, 0, 0, 1, 1, 1}, {0, 0, 0, 1, 1, 1, 2, 2, 2}};
         for (int[] nodes : keep) {
             assertTrue(HierarchicalReduce.keepsGrouping(shape(nodes)), java.util.Arrays.toString(nodes));
         }

@@ -158,6 +158,68 @@ class HierarchicalReduceInProcessTest {
         }
     }
 
+    /** Recursive doubling's sum of {@code x[lo, hi)} (with the fold, the lower group first), as the flat form groups it. */
+    private static double rdSum(double[] x) {
+        int n = x.length;
+        int p2 = Integer.highestOneBit(n);
+        int rem = n - p2;
+        double[] v = new double[p2];
+        for (int i = 0; i < p2; i++) {
+            v[i] = i < rem ? x[2 * i] + x[2 * i + 1] : x[i + rem];
+        }
+        for (int w = 1; w < p2; w <<= 1) {
+            for (int g = 0; g < p2; g += 2 * w) {
+                v[g] = v[g] + v[g + w];
+            }
+        }
+        return v[0];
+    }
+
+    /**
+     * auto, layouts whose leaders' sums group as recursive doubling's (nodes of a power of two, or
+     * 3 + 2), and one whose do not (1 + 3, kept flat): a sum of doubles that each grouping rounds
+     * differently must come out as recursive doubling over all PEs, or left to right (the flat
+     * form of up to 8 PEs), on every PE.
+     */
+    @ParameterizedTest(name = "nodes {0}")
+    @MethodSource("groupingShapes")
+    void doublesGroupAsTheFlatFormDoes(int[] nodes) throws Exception {
+        try (InProcessJob job = new InProcessJob(nodes, true, "auto", true)) {
+            int n = job.size();
+            double[] x = new double[n];
+            for (int i = 0; i < n; i++) {
+                x[i] = i == 0 ? 1e16 : 0.7; // each grouping rounds these differently
+            }
+            double sum = 0;
+            for (double xi : x) {
+                sum += xi;
+            }
+            double chain = sum;
+            double rd = rdSum(x);
+            job.all(me -> {
+                Shmem s = job.shmem(me);
+                SymDoubleArray src = s.malloc(SymType.DOUBLE, 1);
+                SymDoubleArray dst = s.malloc(SymType.DOUBLE, 1);
+                src.set(0, x[me]);
+                s.teamWorld().sumReduce(dst, src, 1);
+                double got = dst.get(0);
+                boolean ok = got == rd || n <= 8 && got == chain;
+                assertEquals(true, ok, "PE " + me + " of " + java.util.Arrays.toString(nodes) + ": " + got + ", recursive doubling "
+                        + rd + ", left to right " + chain);
+                return null;
+            });
+        }
+    }
+
+    static Stream<Arguments> groupingShapes() {
+        return Stream.of(
+                Arguments.of((Object) new int[] {0, 0, 0, 0, 1, 1, 1, 1}),
+                Arguments.of((Object) new int[] {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}),
+                Arguments.of((Object) new int[] {0, 0, 0, 1, 1}),
+                Arguments.of((Object) new int[] {0, 1, 1, 1}),
+                Arguments.of((Object) new int[] {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3}));
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static void reduce(ShmemTeam team, ReduceOp op, io.jshmem.SymArray dst, io.jshmem.SymArray src, long count) {
         switch (op) {
