@@ -158,29 +158,7 @@ final class HierarchicalCollect extends CollKind implements CollectAlgorithm {
             }
         }
         node.gather(e, d.offset + at(place), s.offset, nbytes, fixed);
-        if (extra) {
-            int survivor = leaders[place + 1];
-            awaitEntered(survivor, 0, e);
-            putRun(survivor, e, 0, d.offset, at(place), at(place + 1) - at(place));
-            data.await(e, 0, survivor); // the whole result
-        } else {
-            if (rd.survivor(place)) {
-                data.await(e, 0, leaders[place - 1]);
-            }
-            for (int k = 0; k < rd.rounds; k++) {
-                int g = v >> k << k; // the virtual ranks whose blocks this PE holds: [g, g + 2^k)
-                long from = at(firstPlace(g));
-                int partner = leaders[rd.partner(v, k)];
-                awaitEntered(partner, k + 1, e);
-                putRun(partner, e, k + 1, d.offset, from, at(endPlace(g, k)) - from);
-                data.await(e, k + 1, partner);
-            }
-            if (rd.survivor(place)) {
-                int x = leaders[place - 1];
-                awaitEntered(x, 0, e);
-                putRun(x, e, 0, d.offset, 0, at(leaders.length));
-            }
-        }
+        exchangeRuns(e, data, d.offset, false, extra, v);
         node.releaseAndAwaitCopies(e);
         team.receivedFromAll(e); // every leader entered e after its followers had
     }
@@ -188,43 +166,55 @@ final class HierarchicalCollect extends CollKind implements CollectAlgorithm {
     /**
      * A collect's first stage among the leaders: gathers every node's byte count ({@code mine}:
      * this PE's node's) into the landing area, a long per leader place, by the rounds the data
-     * takes next; then fills {@link #nodeAt}.
+     * takes next ({@link #exchangeRuns}); then fills {@link #nodeAt}.
      */
     private void gatherTotals(long e, long mine, boolean extra, int v) {
         long land = team.words.landing();
         MemorySegment self = st.self;
         self.set(java.lang.foreign.ValueLayout.JAVA_LONG, land + 8L * place, mine);
-        if (extra) {
-            int survivor = leaders[place + 1];
-            awaitEntered(survivor, 0, e);
-            totals.push(survivor, e, 0, land + 8L * place, land + 8L * place, 8);
-            totals.await(e, 0, survivor); // all of them
-        } else {
-            if (rd.survivor(place)) {
-                totals.await(e, 0, leaders[place - 1]);
-            }
-            for (int k = 0; k < rd.rounds; k++) {
-                int g = v >> k << k;
-                int from = firstPlace(g);
-                int partner = leaders[rd.partner(v, k)];
-                awaitEntered(partner, k + 1, e);
-                totals.push(partner, e, k + 1, land + 8L * from, land + 8L * from, 8L * (endPlace(g, k) - from));
-                totals.await(e, k + 1, partner);
-            }
-            if (rd.survivor(place)) {
-                int x = leaders[place - 1];
-                awaitEntered(x, 0, e);
-                totals.push(x, e, 0, land, land, 8L * leaders.length);
-            }
-        }
+        exchangeRuns(e, totals, land, true, extra, v);
         for (int i = 0; i < leaders.length; i++) {
             nodeAt[i + 1] = nodeAt[i] + self.get(java.lang.foreign.ValueLayout.JAVA_LONG, land + 8L * i);
         }
     }
 
-    /** Puts the {@code n} bytes at {@code at} of this PE's dest into team PE {@code pe}'s dest there, raising data word {@code w}. */
-    private void putRun(int pe, long e, int w, long dest, long at, long n) {
-        data.push(pe, e, w, dest + at, dest + at, n);
+    /**
+     * The leaders' recursive doubling over runs of leader places, written once for both stages:
+     * the fold's run in, the rounds, the whole back out to the extra. Leader place i's run starts
+     * at heap offset {@code base + offset(i)} on every leader (a node total each, in the landing
+     * area, for {@code totalsStage}; else its node's blocks in dest) and is put to the same place
+     * at the partner, raising {@code words}' word of the round.
+     */
+    private void exchangeRuns(long e, RoundPushes words, long base, boolean totalsStage, boolean extra, int v) {
+        if (extra) {
+            int survivor = leaders[place + 1];
+            awaitEntered(survivor, 0, e);
+            long from = offset(place, totalsStage);
+            words.push(survivor, e, 0, base + from, base + from, offset(place + 1, totalsStage) - from);
+            words.await(e, 0, survivor); // all of it
+            return;
+        }
+        if (rd.survivor(place)) {
+            words.await(e, 0, leaders[place - 1]);
+        }
+        for (int k = 0; k < rd.rounds; k++) {
+            int g = v >> k << k; // the virtual ranks whose runs this PE holds: [g, g + 2^k)
+            long from = offset(firstPlace(g), totalsStage);
+            int partner = leaders[rd.partner(v, k)];
+            awaitEntered(partner, k + 1, e);
+            words.push(partner, e, k + 1, base + from, base + from, offset(endPlace(g, k), totalsStage) - from);
+            words.await(e, k + 1, partner);
+        }
+        if (rd.survivor(place)) {
+            int x = leaders[place - 1];
+            awaitEntered(x, 0, e);
+            words.push(x, e, 0, base, base, offset(leaders.length, totalsStage));
+        }
+    }
+
+    /** Where leader place {@code i}'s run starts: its node total's place, or its node's blocks' in dest ({@link #at}). */
+    private long offset(int i, boolean totalsStage) {
+        return totalsStage ? 8L * i : at(i);
     }
 
     /**

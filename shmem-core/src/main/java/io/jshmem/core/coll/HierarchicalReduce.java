@@ -37,7 +37,7 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
 
     /** @param large Rabenseifner's algorithm among the leaders (else recursive doubling) */
     /**
-     * Whether the sums of a team of this shape (each node's members consecutive) group alike through
+     * Whether the sums of a team of this shape (each node's members consecutive, else false) group alike through
      * the leaders (recursive doubling inside each node, {@link NodeStage#reduceNodeAsRecursiveDoubling},
      * then over the node sums) and either as recursive doubling over all members does or left to
      * right: the groupings that the reductions of doubles promise (each a binary tree over team
@@ -46,6 +46,9 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
      * split), O(N) once per team.
      */
     static boolean keepsGrouping(NodeShape shape) {
+        if (!shape.nodesConsecutive()) {
+            return false; // a node's sum would not be a range of team order at all
+        }
         int n = shape.size();
         int[] leaders = shape.leaders();
         java.util.Set<java.util.List<Integer>> ours = new java.util.HashSet<>();
