@@ -142,6 +142,7 @@ class CollectiveSimulationTest {
         int[] nodes = IntStream.range(0, n).map(i -> i / perNode).toArray();
         CountingTransport.Clock clock = new CountingTransport.Clock(n);
         CountingTransport[] counting = new CountingTransport[n];
+        Runnable[] wakes = new Runnable[n];
         List<Row> rows = new ArrayList<>();
         // atomics=transport: adds on mapped heaps come through the counting transport too (see there)
         boolean large = n <= LARGE_MAX_N;
@@ -149,7 +150,7 @@ class CollectiveSimulationTest {
         int len = (int) Math.max(n * (large ? LARGE_BLOCK / 8 : 32), 8192);
         String heap = Math.max(2, (2L * len * 8 >> 20) + 1) + "m"; // src and dst, and the internal region
         try (InProcessJob job = new InProcessJob(nodes, true, "transport", false, "auto", heap,
-                (pe, t) -> counting[pe] = new CountingTransport(pe, nodes, clock, t))) {
+                (pe, t) -> counting[pe] = new CountingTransport(pe, nodes, clock, wakes, t))) {
             clock.learn(job.runtimes);
             SymLongArray[] src = new SymLongArray[n];
             SymLongArray[] dst = new SymLongArray[n];
@@ -169,6 +170,7 @@ class CollectiveSimulationTest {
                     if (SKIP.contains(c.name + " " + size(c.bytes)) || !large && c.bytes == LARGE_BLOCK) {
                         continue;
                     }
+                    long started = System.nanoTime();
                     for (int pass = 0; pass < 2; pass++) {
                         clock.reset();
                         for (CountingTransport t : counting) {
@@ -183,7 +185,7 @@ class CollectiveSimulationTest {
                         });
                     }
                     rows.add(row(n, perNode, c, clock, counting));
-                    System.out.println("simulated: " + rows.get(rows.size() - 1)); // progress of a long run
+                    System.out.println("simulated in " + (System.nanoTime() - started) / 1_000_000 + " ms: " + rows.get(rows.size() - 1)); // progress of a long run
                 }
             } finally {
                 TeamSlot.probe = null;

@@ -24,6 +24,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * also come through here and carry a depth; they count as on-node steps, not as messages. The
  * syncs' plain stores and loads of slot words on mapped heaps are seen through
  * {@link TeamSlot#probe}.
+ *
+ * <p>Like TCP's, this network wakes the target's sleepers after every write it carries
+ * ({@link #remoteWritesWake}): else each of hundreds of waiting PE threads would look at its
+ * memory every 100 us (as over RDMA), and on a loaded 2-core machine the polling alone starves the
+ * few PEs that have work, stretching a 256-PE alltoall from seconds to minutes.
  */
 final class CountingTransport implements RemoteTransport {
     /**
@@ -129,6 +134,8 @@ final class CountingTransport implements RemoteTransport {
     private final int me;
     private final int[] nodes;
     private final Clock clock;
+    /** Every PE's {@link #wakeOnRemoteWrites} callback, shared by the job's transports. */
+    private final Runnable[] wakes;
     /** What this PE sent to other nodes since the last {@link #reset}: messages, bytes, the PEs. */
     long messages;
     long bytes;
@@ -136,11 +143,30 @@ final class CountingTransport implements RemoteTransport {
     /** Reads of members' arrival words while waiting (mismatch detection): timed, so not counted. */
     long checks;
 
-    CountingTransport(int me, int[] nodes, Clock clock, RemoteTransport inner) {
+    CountingTransport(int me, int[] nodes, Clock clock, Runnable[] wakes, RemoteTransport inner) {
         this.inner = inner;
         this.me = me;
         this.nodes = nodes;
         this.clock = clock;
+        this.wakes = wakes;
+    }
+
+    @Override
+    public void wakeOnRemoteWrites(Runnable wake) {
+        wakes[me] = wake;
+    }
+
+    @Override
+    public boolean remoteWritesWake() {
+        return true;
+    }
+
+    /** After a write into {@code pe}'s memory (complete: the loopback underneath is synchronous): wakes its sleepers. */
+    private void wake(int pe) {
+        Runnable w = wakes[pe];
+        if (w != null) {
+            w.run();
+        }
     }
 
     void reset() {
@@ -181,12 +207,14 @@ final class CountingTransport implements RemoteTransport {
     public void put(int pe, long offset, MemorySegment source) {
         write(pe, offset, source.byteSize(), 1);
         inner.put(pe, offset, source);
+        wake(pe);
     }
 
     @Override
     public void putNbi(int pe, long offset, MemorySegment source) {
         write(pe, offset, source.byteSize(), 1);
         inner.putNbi(pe, offset, source);
+        wake(pe);
     }
 
     @Override
@@ -205,6 +233,7 @@ final class CountingTransport implements RemoteTransport {
     public void putValue(int pe, long offset, long value, int bytes) {
         write(pe, offset, bytes, 1);
         inner.putValue(pe, offset, value, bytes);
+        wake(pe);
     }
 
     @Override
@@ -237,19 +266,24 @@ final class CountingTransport implements RemoteTransport {
     @Override
     public long atomic64(int pe, long offset, AmoOp op, long operand, long compare) {
         amo(pe, offset, op, 8);
-        return inner.atomic64(pe, offset, op, operand, compare);
+        long old = inner.atomic64(pe, offset, op, operand, compare);
+        wake(pe);
+        return old;
     }
 
     @Override
     public int atomic32(int pe, long offset, AmoOp op, int operand, int compare) {
         amo(pe, offset, op, 4);
-        return inner.atomic32(pe, offset, op, operand, compare);
+        int old = inner.atomic32(pe, offset, op, operand, compare);
+        wake(pe);
+        return old;
     }
 
     @Override
     public void flagAdd(int pe, long offset, long increment) {
         write(pe, offset, 8, 1);
         inner.flagAdd(pe, offset, increment);
+        wake(pe);
     }
 
     /** Data and the counter's add: two network operations (one when there is no data). */
@@ -260,6 +294,7 @@ final class CountingTransport implements RemoteTransport {
         }
         write(pe, counterOffset, 8, 1);
         inner.putCounted(pe, offset, source, sourceOffset, n, counterOffset, increment);
+        wake(pe);
     }
 
     @Override
