@@ -79,9 +79,9 @@ class ConformanceSuiteTest {
 
     private static final List<String> REDUCE_FILTERS = List.of("coll.reduce.");
 
-    /** What goes through the node leaders: reductions, (f)collects and scans. */
+    /** What goes through the node leaders: reductions, (f)collects, scans and alltoalls; and all of them back to back. */
     private static final List<String> LEADER_FILTERS = List.of("coll.reduce.", "coll.fcollect", "coll.collect", "coll.scan",
-            "coll.bad-arguments");
+            "coll.alltoall", "coll.back-to-back", "coll.bad-arguments");
 
     private static List<String> leaderCases() {
         return AllCases.names().stream().filter(n -> LEADER_FILTERS.stream().anyMatch(n::startsWith)).toList();

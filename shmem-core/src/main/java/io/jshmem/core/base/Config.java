@@ -61,7 +61,7 @@ public record Config(long symmetricSize, boolean debug, boolean info, boolean ve
         PULL_REDUCE_SCATTER_INTO_DEST, PULL_REDUCE_SCATTER_ALLGATHER
     }
     /** {@link Setting#JSHMEM_ALLTOALL_ALGORITHM}: auto, or a row of the alltoall table (core.coll.Selector), '_' written '-'. */
-    public enum AlltoallAlgorithm { AUTO, PUSH_BRUCK, PUSH_PAIRWISE, PUSH_EXCHANGE, PUSH_INTO_DEST, PULL }
+    public enum AlltoallAlgorithm { AUTO, PUSH_HIERARCHICAL, PUSH_BRUCK, PUSH_PAIRWISE, PUSH_EXCHANGE, PUSH_INTO_DEST, PULL }
 
     /** {@link Setting#JSHMEM_FCOLLECT_ALGORITHM}: auto, or a row of the fcollect table, '_' written '-'. */
     public enum FcollectAlgorithm { AUTO, PUSH_HIERARCHICAL, PUSH_BRUCK, PUSH_RING, PUSH_EXCHANGE, PUSH_GATHER_AT_0, PUSH_INTO_DEST, PULL }

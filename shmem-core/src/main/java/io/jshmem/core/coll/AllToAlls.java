@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * alltoall(s) and their mem forms for one team (what they share: {@link CollKind}): checks the
  * arguments, begins the operation and runs the first of the team's {@link AlltoallAlgorithm}s
- * that fits the call, as {@link Selector#ALLTOALL} lists them for the team (after a row that
+ * that fits the call (its row's condition and its own {@link AlltoallAlgorithm#fits}), as
+ * {@link Selector#ALLTOALL} lists them for the team (after a row that
  * JSHMEM_ALLTOALL_ALGORITHM forces, {@link Selector#ALLTOALL_FORCED}).
  */
 final class AllToAlls extends CollKind {
@@ -31,6 +32,7 @@ final class AllToAlls extends CollKind {
         return switch (r.algorithm()) {
             case "push" -> new PushAlltoall(kit);
             case "push-bruck" -> new BruckAlltoall(kit);
+            case "push-hierarchical" -> new HierarchicalAlltoall(kit);
             case "push-exchange" -> new ExchangeAlltoall(kit);
             case "push-pairwise" -> new PairwiseAlltoall(kit);
             case "push-into-dest" -> new PushIntoDestAlltoall(kit);
@@ -62,8 +64,8 @@ final class AllToAlls extends CollKind {
         int shift = Long.numberOfTrailingZeros(unit);
         boolean contiguous = dst == 1 && sst == 1;
         for (int i = 0; ; i++) { // the table's last row takes every call
-            if (fits[i].fits(nbytes, n, shift, contiguous)) {
-                AlltoallAlgorithm a = algorithms[i];
+            AlltoallAlgorithm a = algorithms[i];
+            if (fits[i].fits(nbytes, n, shift, contiguous) && a.fits(nbytes)) {
                 kit.algorithm = a.name();
                 a.alltoall(d, s, dst, sst, nbytes, unit, nbytes / unit);
                 return;

@@ -49,26 +49,35 @@ final class BruckAlltoall extends CollKind implements AlltoallAlgorithm {
         for (int dist = 1; dist < n; dist <<= 1) {
             int to = (me + dist) % n;
             int from = (me - dist + n) % n;
-            long len = 0;
-            for (int lo = dist; lo < n; lo += 2 * dist) { // the places with bit k set: runs of dist
-                long run = (Math.min(lo + dist, n) - lo) * nbytes;
-                MemorySegment.copy(w, lo * nbytes, st.self, d.offset + len, run);
-                len += run;
-            }
+            long len = moveRun(w, st.self, d.offset, dist, n, nbytes, true);
             // a run past a push buffer lands at the end of dest: it holds the places whose index has bit k
             // set, at most N / 2, so it stays clear of the first half, where the receiver stages its own
             first = rounds.sendReceive(Integer.numberOfTrailingZeros(dist), to, d.offset, from, w, received, d.offset + all - len, len,
                     first);
-            len = 0;
-            for (int lo = dist; lo < n; lo += 2 * dist) {
-                long run = (Math.min(lo + dist, n) - lo) * nbytes;
-                MemorySegment.copy(w, received + len, w, lo * nbytes, run);
-                len += run;
-            }
+            moveRun(w, w, received, dist, n, nbytes, false);
         }
         for (int i = 0; i < n; i++) {
             MemorySegment.copy(w, i * nbytes, st.self, d.offset + ((me - i + n) % n) * nbytes, nbytes);
         }
         BufferedRounds.finished(team, first);
+    }
+
+    /**
+     * A round's run of Bruck's schedule over {@code n} places of {@code unit} bytes in W: the places
+     * with bit log2(dist) set (runs of dist places), packed at {@code at} of {@code seg} in order.
+     * Copies them there from W ({@code pack}) or back into W; returns the run's length in bytes.
+     */
+    static long moveRun(MemorySegment w, MemorySegment seg, long at, int dist, int n, long unit, boolean pack) {
+        long len = 0;
+        for (int lo = dist; lo < n; lo += 2 * dist) {
+            long run = (Math.min(lo + dist, n) - lo) * unit;
+            if (pack) {
+                MemorySegment.copy(w, lo * unit, seg, at + len, run);
+            } else {
+                MemorySegment.copy(seg, at + len, w, lo * unit, run);
+            }
+            len += run;
+        }
+        return len;
     }
 }

@@ -136,7 +136,7 @@ public final class Collectives {
         this.collects = new Collects(this, family);
         Selector.Traits traits = new Selector.Traits(family, st.coreShared, team.linearSync(),
                 !team.shape.allLocal() && team.shape.someNodeShared(), team.shape.nodesConsecutive(),
-                HierarchicalReduce.keepsGrouping(team.shape));
+                HierarchicalReduce.keepsGrouping(team.shape), HierarchicalAlltoall.fits(team.shape));
         this.allToAlls = new AllToAlls(this, traits);
         this.reduceScans = new ReduceScans(this, traits);
     }

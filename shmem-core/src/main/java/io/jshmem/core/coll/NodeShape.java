@@ -51,6 +51,20 @@ public record NodeShape(int size, boolean allLocal, int[] leaderOf, int nodes) {
         return true;
     }
 
+    /** The members per node, if each node's are consecutive and as many as every other's; else 0. */
+    public int uniformNodeSize() {
+        if (size % nodes != 0 || !nodesConsecutive()) {
+            return 0;
+        }
+        int m = size / nodes;
+        for (int i = 0; i < size; i++) {
+            if (leaderOf[i] != i / m * m) {
+                return 0;
+            }
+        }
+        return m;
+    }
+
     /**
      * The same members as if each were on a node of its own (every member a leader): for running a
      * node-leader algorithm over all members where the real nodes do not fit it.

@@ -265,10 +265,16 @@ public final class Selector {
      * soon as it has arrived), whether it spans nodes with several members on some node (then node
      * leaders can act for their nodes: {@link HierarchicalReduce}), and whether each node's members
      * are consecutive in the team (then a node's part of a scan is a run: {@link HierarchicalScan}),
-     * and whether the leaders' sums group as the flat ones do ({@link HierarchicalReduce#keepsGrouping}).
+     * whether the leaders' sums group as the flat ones do ({@link HierarchicalReduce#keepsGrouping}),
+     * and whether every node holds as many members as every other ({@link HierarchicalAlltoall}).
      */
     record Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared, boolean nodesConsecutive,
-            boolean leadersKeepGrouping) {
+            boolean leadersKeepGrouping, boolean nodesUniform) {
+        Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared, boolean nodesConsecutive,
+                boolean leadersKeepGrouping) {
+            this(family, coreShared, linearSync, nodesShared, nodesConsecutive, leadersKeepGrouping, false);
+        }
+
         Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared) {
             this(family, coreShared, linearSync, nodesShared, false, false);
         }
@@ -316,7 +322,12 @@ public final class Selector {
             t -> t.nodesShared() && t.nodesConsecutive());
     static final TeamIf NODES_SHARED_IN_ORDER = new TeamIf("some node with several PEs, the nodes' sums grouped as the flat ones",
             t -> t.nodesShared() && t.nodesConsecutive() && t.leadersKeepGrouping());
+    static final TeamIf NODES_UNIFORM = new TeamIf("up to " + HierarchicalAlltoall.MAX_NODES + " nodes of as many PEs each, several, consecutive",
+            Traits::nodesUniform);
     static final CallIf ANY_CALL = new CallIf("any size", (nbytes, n, shift, c) -> true);
+    /** Said here for SHMEM_INFO; {@link HierarchicalAlltoall#fits} checks it, knowing the team's node size. */
+    static final CallIf LEADERS_RUNS_FIT = new CallIf("the leaders' runs within " + TeamSlots.BUF_BYTES + " B",
+            (nbytes, n, shift, c) -> true);
     static final CallIf WITHIN_A_BUFFER = new CallIf("up to " + TeamSlots.BUF_BYTES + " B",
             (nbytes, n, shift, c) -> nbytes <= TeamSlots.BUF_BYTES);
     static final CallIf ALL_WITHIN_A_BUFFER = new CallIf("all PEs' within " + TeamSlots.BUF_BYTES + " B",
@@ -386,6 +397,7 @@ public final class Selector {
      */
     static final List<KindRow> ALLTOALL = List.of(
             row("push", ON_NODE, ANY_TEAM, ALL_WITHIN_A_BUFFER),
+            row("push-hierarchical", ACROSS, NODES_UNIFORM, SMALL_BLOCKS.and(STRIDES_1).and(LEADERS_RUNS_FIT)),
             row("push-bruck", ACROSS, ANY_TEAM, BRUCK_PES.and(SMALL_BLOCKS).and(STRIDES_1)),
             row("push-exchange", ACROSS, ANY_TEAM, STRIDES_1.and(ALL_WITHIN_A_BUFFER)),
             row("push-pairwise", INTO_DEST, ANY_TEAM, BRUCK_PES.and(LARGE_BLOCKS).and(STRIDES_1)),
@@ -400,6 +412,7 @@ public final class Selector {
      */
     static final List<KindRow> ALLTOALL_FORCED = List.of(
             row("push-bruck", ACROSS, ANY_TEAM, STRIDES_1),
+            row("push-hierarchical", ACROSS, NODES_UNIFORM, STRIDES_1.and(LEADERS_RUNS_FIT)),
             row("push-pairwise", INTO_DEST, ANY_TEAM, STRIDES_1),
             row("push-exchange", ACROSS, ANY_TEAM, STRIDES_1.and(ALL_WITHIN_A_BUFFER)),
             row("push-into-dest", INTO_DEST, ANY_TEAM, STRIDES_1),

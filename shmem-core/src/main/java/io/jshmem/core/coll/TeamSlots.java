@@ -38,7 +38,7 @@ public final class TeamSlots {
     public static final int PUSH_BUFFERS = 16;
     /**
      * Bytes of a slot's landing area: a reduction across nodes moves at most this much per round
-     * (its pages are touched only by such reductions).
+     * (its pages are touched only by such reductions and a collect's node totals).
      */
     public static final int LANDING_BYTES = 64 << 10;
     /**
@@ -50,9 +50,10 @@ public final class TeamSlots {
      * Round words per slot beyond the spare words of the counter lines ({@link RoundPushes}): the
      * Bruck rounds too large for a push buffer take four per round ({@link BufferedRounds}), the
      * node leaders' reductions ({@link HierarchicalReduce}) three per round, their (f)collect
-     * ({@link HierarchicalCollect}) three, a scan ({@link RecursiveDoublingScan}) one.
+     * ({@link HierarchicalCollect}) three, a scan ({@link RecursiveDoublingScan}) one, their
+     * alltoall ({@link HierarchicalAlltoall}) one (of 8).
      */
-    static final int ROUND_WORDS = 288;
+    static final int ROUND_WORDS = 296;
     private static final long ARRIVE_AT = FLAGS_BYTES + SCRATCH_WORDS * LINE;
     private static final long EXIT_AT = ARRIVE_AT + LINE;
     private static final long COUNTERS_AT = EXIT_AT + LINE;

@@ -168,7 +168,8 @@ class SelectorTest {
                     for (boolean coreShared : new boolean[] {false, true}) {
                         boolean nodesShared = !s.allLocal() && s.someNodeShared();
                         boolean inOrder = s.nodesConsecutive() && HierarchicalReduce.keepsGrouping(s);
-                        Selector.Traits t = new Selector.Traits(f, coreShared, linearSync, nodesShared, s.nodesConsecutive(), inOrder);
+                        boolean uniform = HierarchicalAlltoall.fits(s);
+                        Selector.Traits t = new Selector.Traits(f, coreShared, linearSync, nodesShared, s.nodesConsecutive(), inOrder, uniform);
                         List<Selector.KindRow> alltoall = Selector.kindRowsFor(Selector.ALLTOALL, t);
                         List<Selector.KindRow> reduce = Selector.reduceRowsFor(t, "auto");
                         List<Selector.KindRow> scan = Selector.kindRowsFor(Selector.SCAN, t);
@@ -183,6 +184,9 @@ class SelectorTest {
                                             : pushIntoDest && contiguous ? "push-into-dest"
                                             : push && coreShared && contiguous ? "push-into-dest-as-arrived"
                                             : linearSync ? "pull-as-arrived" : "pull";
+                                    // Since: small blocks through the node leaders on nodes of as many PEs each (the
+                                    // leaders' runs within half a landing area: the algorithm's own check, not the table's).
+                                    old = pushAcross && contiguous && uniform && nbytes <= 256 ? "push-hierarchical" : old;
                                     assertEquals(old, firstFit(alltoall, nbytes, n, shift, contiguous), what + ", alltoall, strides 1 " + contiguous);
                                 }
                                 String oldReduce = push && nbytes <= TeamSlots.BUF_BYTES ? "push"
@@ -302,7 +306,8 @@ class SelectorTest {
                 Selector.Family f = Selector.pick(Selector.COLL, c, s);
                 boolean pushAcross = f == Selector.Family.PUSH_ACROSS || f == Selector.Family.PUSH_ACROSS_BUFFERS_ONLY;
                 boolean pushIntoDest = f == Selector.Family.PUSH_ACROSS;
-                Selector.Traits t = new Selector.Traits(f, false, false);
+                boolean uniform = HierarchicalAlltoall.fits(s);
+                Selector.Traits t = new Selector.Traits(f, false, false, false, false, false, uniform);
                 for (long nbytes : CALL_SIZES) {
                     boolean within = nbytes * n <= TeamSlots.BUF_BYTES;
                     for (boolean contiguous : new boolean[] {false, true}) {
@@ -311,6 +316,7 @@ class SelectorTest {
                             boolean can = switch (a) {
                                 case "auto" -> false;
                                 case "push-bruck" -> pushAcross && contiguous;
+                                case "push-hierarchical" -> pushAcross && contiguous && uniform; // and its own fits(nbytes)
                                 case "push-exchange" -> pushAcross && contiguous && within;
                                 case "push-pairwise", "push-into-dest" -> pushIntoDest && contiguous;
                                 default -> true; // pull
