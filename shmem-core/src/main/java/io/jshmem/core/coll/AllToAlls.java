@@ -25,7 +25,11 @@ final class AllToAlls extends CollKind {
         List<Selector.KindRow> r = Selector.kindRowsFor(Selector.ALLTOALL, Selector.ALLTOALL_FORCED,
                 Selector.label(st.config.alltoallAlgorithm()), traits);
         this.fits = r.stream().map(row -> row.call().test()).toArray(Selector.CallTest[]::new);
-        this.algorithms = r.stream().map(this::algorithm).toArray(AlltoallAlgorithm[]::new);
+        // One instance per algorithm: a forced row repeats a table row, and two instances would share
+        // the algorithm's round words, each keeping its own count of what it added to them.
+        java.util.Map<String, AlltoallAlgorithm> byName = new java.util.HashMap<>();
+        this.algorithms = r.stream().map(row -> byName.computeIfAbsent(row.algorithm(), a -> algorithm(row)))
+                .toArray(AlltoallAlgorithm[]::new);
     }
 
     private AlltoallAlgorithm algorithm(Selector.KindRow r) {
