@@ -38,7 +38,9 @@ public final class TeamSlots {
     public static final int PUSH_BUFFERS = 16;
     /**
      * Bytes of a slot's landing area: a reduction across nodes moves at most this much per round
-     * (its pages are touched only by such reductions and a collect's node totals).
+     * (its pages are touched only by such reductions and a collect's node totals). Reductions push
+     * into a member's landing area without waiting for it to enter: an operation that uses it must
+     * be done with it on every member before any member leaves (a collect's leaders are).
      */
     public static final int LANDING_BYTES = 64 << 10;
     /**
