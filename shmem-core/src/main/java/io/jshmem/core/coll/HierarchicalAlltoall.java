@@ -104,7 +104,7 @@ final class HierarchicalAlltoall extends CollKind implements AlltoallAlgorithm {
             return;
         }
         int l = leaders.length;
-        long super_ = m * m * nbytes;
+        long super_ = (long) m * m * nbytes;
         long row = m * nbytes; // a member's blocks for one node
         MemorySegment w = kit.staging(l * super_); // W[i]: the super-block for leader place + i, then from place - i
         MemorySegment self = st.self;
