@@ -134,9 +134,11 @@ public final class Collectives {
         this.broadcastTree = treeBroadcast ? KnomialTree.binomial(n) : KnomialTree.flat(n);
         this.broadcasts = new Broadcasts(this, setting, treeBroadcast, family);
         this.collects = new Collects(this, family);
-        Selector.Traits traits = new Selector.Traits(family, st.coreShared, team.linearSync(),
-                !team.shape.allLocal() && team.shape.someNodeShared(), team.shape.nodesConsecutive(),
-                HierarchicalReduce.keepsGrouping(team.shape), HierarchicalAlltoall.fits(team.shape));
+        // keepsGrouping builds O(N) small lists: only for the teams whose rows ask it (nodes shared).
+        boolean nodesShared = !team.shape.allLocal() && team.shape.someNodeShared();
+        Selector.Traits traits = new Selector.Traits(family, st.coreShared, team.linearSync(), nodesShared,
+                team.shape.nodesConsecutive(), nodesShared && HierarchicalReduce.keepsGrouping(team.shape),
+                HierarchicalAlltoall.fits(team.shape));
         this.allToAlls = new AllToAlls(this, traits);
         this.reduceScans = new ReduceScans(this, traits);
     }

@@ -4,16 +4,18 @@
  */
 package io.jshmem.core.coll;
 
-import java.util.List;
-
 import io.jshmem.ReduceOp;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * {@code push-hierarchical-recursive-doubling} and {@code push-hierarchical-rabenseifner}: a
  * reduction of a team across nodes with several members on some node ({@link Selector#REDUCE}
  * says which calls), in three stages
- * ({@link NodeStage}): each node's leader reduces its node's inputs, read from their mapped heaps (by recursive doubling over them, in its followers' dests);
+ * ({@link NodeStage}): each node's leader reduces its node's inputs, read from their mapped heaps
+ * (by recursive doubling over them, in its followers' dests);
  * the leaders reduce their nodes' results among themselves over the network, by recursive
  * doubling ({@link RecursiveDoublingReduce}: small) or Rabenseifner's algorithm
  * ({@link RabenseifnerReduce}: large, in chunks of the landing area, each its own epoch); each
@@ -35,10 +37,9 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
     private final RecursiveDoublingReduce doubling;
     private final RabenseifnerReduce rabenseifner;
 
-    /** @param large Rabenseifner's algorithm among the leaders (else recursive doubling) */
     /**
-     * Whether the sums of a team of this shape (each node's members consecutive, else false) group alike through
-     * the leaders (recursive doubling inside each node, {@link NodeStage#reduceNodeAsRecursiveDoubling},
+     * Whether the sums of a team of this shape (each node's members consecutive, else false) group
+     * alike through the leaders (recursive doubling inside each node, {@link NodeStage#reduceNodeAsRecursiveDoubling},
      * then over the node sums) and either as recursive doubling over all members does or left to
      * right: the groupings that the reductions of doubles promise (each a binary tree over team
      * order). They do where nodes hold a power of two PEs each and their count is one, and in some
@@ -51,19 +52,19 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
         }
         int n = shape.size();
         int[] leaders = shape.leaders();
-        java.util.Set<java.util.List<Integer>> ours = new java.util.HashSet<>();
+        Set<List<Integer>> ours = new HashSet<>();
         int[] from = new int[leaders.length + 1];
         for (int i = 0; i < leaders.length; i++) {
             from[i] = leaders[i];
             int end = i + 1 < leaders.length ? leaders[i + 1] : n;
-            merges(java.util.stream.IntStream.rangeClosed(from[i], end).toArray(), ours); // inside the node
+            merges(IntStream.rangeClosed(from[i], end).toArray(), ours); // inside the node
         }
         from[leaders.length] = n;
         merges(from, ours);
-        int[] single = java.util.stream.IntStream.rangeClosed(0, n).toArray();
-        java.util.Set<java.util.List<Integer>> flat = new java.util.HashSet<>();
+        int[] single = IntStream.rangeClosed(0, n).toArray();
+        Set<List<Integer>> flat = new HashSet<>();
         merges(single, flat);
-        java.util.Set<java.util.List<Integer>> chain = new java.util.HashSet<>();
+        Set<List<Integer>> chain = new HashSet<>();
         for (int j = 2; j <= n; j++) {
             chain.add(List.of(0, j, j - 1));
         }
@@ -71,7 +72,7 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
     }
 
     /** Adds to {@code out} the merges recursive doubling (with the fold) makes over the ranges {@code [at[i], at[i + 1])}. */
-    private static void merges(int[] at, java.util.Set<java.util.List<Integer>> out) {
+    private static void merges(int[] at, Set<List<Integer>> out) {
         RecursiveDoubling rd = new RecursiveDoubling(at.length - 1);
         int[] lo = new int[rd.p2];
         int[] hi = new int[rd.p2];
@@ -90,6 +91,7 @@ final class HierarchicalReduce extends CollKind implements ReduceAlgorithm {
         }
     }
 
+    /** @param large Rabenseifner's algorithm among the leaders (else recursive doubling) */
     HierarchicalReduce(Collectives kit, boolean large) {
         super(kit);
         this.node = new NodeStage(team);

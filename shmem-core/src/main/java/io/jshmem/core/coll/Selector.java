@@ -270,13 +270,8 @@ public final class Selector {
      */
     record Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared, boolean nodesConsecutive,
             boolean leadersKeepGrouping, boolean nodesUniform) {
-        Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared, boolean nodesConsecutive,
-                boolean leadersKeepGrouping) {
-            this(family, coreShared, linearSync, nodesShared, nodesConsecutive, leadersKeepGrouping, false);
-        }
-
         Traits(Family family, boolean coreShared, boolean linearSync, boolean nodesShared) {
-            this(family, coreShared, linearSync, nodesShared, false, false);
+            this(family, coreShared, linearSync, nodesShared, false, false, false);
         }
 
         Traits(Family family, boolean coreShared, boolean linearSync) {

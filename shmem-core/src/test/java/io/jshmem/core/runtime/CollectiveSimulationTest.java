@@ -226,13 +226,18 @@ class CollectiveSimulationTest {
         }
         for (int n = 2; n <= SIM_N; n++) {
             for (int dist = 1; dist < n; dist <<= 1) {
-                long places = alltoall ? n / (2L * dist) * dist + Math.max(0, n % (2 * dist) - dist) : Math.min(dist, n - dist);
+                long places = alltoall ? bruckPlaces(n, dist) : Math.min(dist, n - dist);
                 if (places * bytes > io.jshmem.core.coll.TeamSlots.BUF_BYTES) {
                     return n;
                 }
             }
         }
         return 0;
+    }
+
+    /** The places of Bruck's alltoall over {@code n} that the round at distance {@code dist} moves: those below n with that bit set. */
+    static long bruckPlaces(long n, long dist) {
+        return n / (2 * dist) * dist + Math.max(0, n % (2 * dist) - dist);
     }
 
     /** The rows of a case that its extrapolation to 65,536 may use: those past its {@link #pastBufferFrom}. */
@@ -253,7 +258,7 @@ class CollectiveSimulationTest {
     static boolean leadersAlltoall(long nodes, int perNode, long bytes) {
         long most = 0;
         for (long dist = 1; dist < nodes; dist <<= 1) {
-            most = Math.max(most, nodes / (2 * dist) * dist + Math.max(0, nodes % (2 * dist) - dist));
+            most = Math.max(most, bruckPlaces(nodes, dist));
         }
         return bytes <= 256 && nodes <= 64 && most * perNode * perNode * bytes <= io.jshmem.core.coll.TeamSlots.BUF_BYTES;
     }
