@@ -8,8 +8,8 @@ set -euo pipefail
 
 usage() {
     cat <<'EOF'
-usage: bench/run.sh [--quick] [--rounds R] [--pes N] [--transport T] [--bind core|none]
-                    [--out DIR] [--publish] [--inject-error] [--help]
+usage: bench/run.sh [--quick] [--rounds R] [--pes N] [--transport T] [--prog P]
+                    [--bind core|none] [--out DIR] [--publish] [--inject-error] [--help]
 
 Builds what is missing or stale (mvn package of the modules it uses, tests skipped) and copies
 bin/ and the jars to bench/build/jshmem, so that work elsewhere in the tree cannot disturb the
@@ -26,6 +26,9 @@ implementations), and only pairs measured back to back cancel that out.
   --rounds R       rounds (default 3; 1 with --quick); a full run takes ~13 min per round
   --pes N          PE count; repeat or comma-separate (default: 2,4)
   --transport T    shm | ucx-tcp; repeat or comma-separate (default: both)
+  --prog P         rma | amo | coll | pingpong | steady; repeat or comma-separate (default:
+                   all five). The start-up measurement runs only with all five (a partial
+                   run cannot be published)
   --bind B         core | none: both implementations bound to cores, or both unbound
                    (default: core when PEs <= cores, none otherwise). jshmem gets
                    oshrun --bind-to B if its oshrun has that option; if it has not, both
@@ -61,6 +64,7 @@ quick=0
 rounds=""
 pes_list=()
 transports=()
+prog_list=()
 bind=""
 out=""
 publish=0
@@ -74,6 +78,8 @@ while [[ $# -gt 0 ]]; do
         --pes=*) IFS=, read -ra v <<<"${1#*=}"; pes_list+=("${v[@]}") ;;
         --transport) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra v <<<"$2"; transports+=("${v[@]}"); shift ;;
         --transport=*) IFS=, read -ra v <<<"${1#*=}"; transports+=("${v[@]}") ;;
+        --prog) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; IFS=, read -ra v <<<"$2"; prog_list+=("${v[@]}"); shift ;;
+        --prog=*) IFS=, read -ra v <<<"${1#*=}"; prog_list+=("${v[@]}") ;;
         --bind) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; bind=$2; shift ;;
         --bind=*) bind=${1#*=} ;;
         --out) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; out=$2; shift ;;
@@ -101,6 +107,18 @@ done
 # The benchmark programs, in run order: C name (bench/c/NAME.c, job_NAME) and Java main class.
 progs=(rma amo coll pingpong steady)
 declare -A java_main=([rma]=RmaBench [amo]=AmoBench [coll]=CollBench [pingpong]=PingPongBench [steady]=SteadyBench)
+all_progs=1
+if [[ ${#prog_list[@]} -gt 0 ]]; then
+    for p in "${prog_list[@]}"; do
+        [[ -n ${java_main[$p]:-} ]] || { echo "run.sh: unknown program '$p' (${progs[*]})" >&2; exit 2; }
+    done
+    # Keep the run order of progs, whatever order they were given in.
+    selected=()
+    for p in "${progs[@]}"; do [[ " ${prog_list[*]} " == *" $p "* ]] && selected+=("$p"); done
+    [[ ${#selected[@]} -eq ${#progs[@]} ]] || all_progs=0
+    progs=("${selected[@]}")
+    [[ $all_progs -eq 1 || $publish -eq 0 ]] || { echo "run.sh: --publish needs all five programs (no --prog)" >&2; exit 2; }
+fi
 
 # The run directory; everything of this run goes there, bench/results/ only with --publish.
 results=$here/results
@@ -358,7 +376,7 @@ done
 # Start-up is a shared-memory measurement: only when shm is among the transports (7 interleaved
 # runs each, recorded as round 1).
 round=1
-if [[ " ${transports[*]} " == *" shm "* ]]; then
+if [[ " ${transports[*]} " == *" shm "* && $all_progs -eq 1 ]]; then
     run_jshmem_startup
 fi
 
@@ -366,7 +384,7 @@ fi
 
 elapsed=$(since "$t_start")
 note="$( [[ $quick -eq 1 ]] && echo "Quick run (--quick: 3 repetitions of ~2 ms per row; expect noise)" ||
-    echo "Full run (9 repetitions of ~30 ms per row)"), $rounds round(s), PEs ${pes_list[*]}, transports ${transports[*]},
+    echo "Full run (9 repetitions of ~30 ms per row)"), $rounds round(s), PEs ${pes_list[*]}, transports ${transports[*]}, programs ${progs[*]},
 $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)),
 load average at start $load, the run took ${elapsed} s. Binding (both implementations alike): $(
     IFS=';'; echo "${binds[*]}" | sed 's/;/; /g'). Median of the repetitions; each repetition verified
