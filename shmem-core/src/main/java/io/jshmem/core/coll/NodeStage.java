@@ -25,11 +25,10 @@ final class NodeStage {
     private final int[] followers;
     /**
      * {@link #reduceNodeAsRecursiveDoubling}'s schedule over the node's members (member 0 the
-     * leader, i its follower i - 1), which member holds each virtual rank's partial sum, and
-     * whether a member's partial sum is in its dest yet (else it is its source).
+     * leader, i its follower i - 1), and whether a member's partial sum is in its dest yet (else
+     * it is its source); on a follower, a node of one.
      */
     private final RecursiveDoubling nodeRd;
-    private final int[] holder;
     private final boolean[] summed;
 
     NodeStage(SlotProtocol team) {
@@ -42,7 +41,6 @@ final class NodeStage {
         this.leader = shape.leaderOf()[team.me];
         this.followers = leader == team.me ? shape.followersOf(leader) : new int[0];
         this.nodeRd = new RecursiveDoubling(followers.length + 1);
-        this.holder = new int[nodeRd.p2];
         this.summed = new boolean[followers.length + 1];
     }
 
@@ -90,22 +88,22 @@ final class NodeStage {
             team.awaitArrivalAt(f, e);
         }
         java.util.Arrays.fill(summed, false);
-        for (int v = 0; v < nodeRd.p2; v++) {
-            if (v < nodeRd.rem) { // the fold: an extra and its survivor, the extra's first
-                combineInto(2 * v, 2 * v + 1, op, elem, dOff, sOff, count, nbytes);
-                holder[v] = 2 * v;
-            } else {
-                holder[v] = v + nodeRd.rem;
-            }
+        for (int v = 0; v < nodeRd.rem; v++) { // the fold: an extra and its survivor, the extra's first
+            combineInto(2 * v, 2 * v + 1, op, elem, dOff, sOff, count, nbytes);
         }
         for (int k = 0; k < nodeRd.rounds; k++) {
             for (int g = 0; g < nodeRd.p2; g += 2 << k) {
-                combineInto(holder[g], holder[g + (1 << k)], op, elem, dOff, sOff, count, nbytes);
+                combineInto(holder(g), holder(g + (1 << k)), op, elem, dOff, sOff, count, nbytes);
             }
         }
         if (!summed[0] && dOff != sOff) { // a node of one
             MemorySegment.copy(team.st.self, sOff, team.st.self, dOff, nbytes);
         }
+    }
+
+    /** The member holding virtual rank {@code v}'s partial sum: after the fold, the lower of a folded pair. */
+    private int holder(int v) {
+        return v < nodeRd.rem ? 2 * v : v + nodeRd.rem;
     }
 
     /** Member {@code i}'s heap: this PE's for the leader, else the follower's mapped one. */
