@@ -4,6 +4,9 @@
  */
 package io.jshmem.core.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.jshmem.Shmem;
 import io.jshmem.ThreadLevel;
 import io.jshmem.core.base.Config;
@@ -106,6 +109,20 @@ final class InProcessJob implements AutoCloseable {
     /** The reasons the job was aborted with, in order. */
     List<String> aborts() {
         return pes[0].aborts;
+    }
+
+    /**
+     * Asserts that the job was aborted as collective calls that do not match, with a message that
+     * names each of {@code named} (the operations, a PE); returns the message.
+     */
+    String assertMismatchAbort(String... named) {
+        assertFalse(aborts().isEmpty(), "the job was not aborted");
+        String why = aborts().get(0);
+        assertTrue(why.contains("collective calls do not match"), why);
+        for (String n : named) {
+            assertTrue(why.contains(n), "no \"" + n + "\" in: " + why);
+        }
+        return why;
     }
 
     /**
