@@ -100,8 +100,8 @@ for m in "${jshmem_modules[@]}" shmem-bench; do
     module_jar "$m" >/dev/null || need_build=1
 done
 if [[ $need_build -eq 0 ]]; then
-    newest_jar=$(ls -t "$(module_jar shmem-bench)" "$(module_jar shmem-core)" "$(module_jar shmem-ucx)" | tail -1)
-    [[ -z $(find "$root"/shmem-*/src/main -newer "$newest_jar" -type f -print -quit) ]] || need_build=1
+    oldest_jar=$(ls -t "$(module_jar shmem-bench)" "$(module_jar shmem-core)" "$(module_jar shmem-ucx)" | tail -1)
+    [[ -z $(find "$root"/shmem-*/src/main -newer "$oldest_jar" -type f -print -quit) ]] || need_build=1
 fi
 if [[ $need_build -eq 1 ]]; then
     modules=$(IFS=,; echo "${jshmem_modules[*]},shmem-bench")
