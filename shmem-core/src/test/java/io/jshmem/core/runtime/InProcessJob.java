@@ -113,16 +113,15 @@ final class InProcessJob implements AutoCloseable {
 
     /**
      * Asserts that the job was aborted as collective calls that do not match, with a message that
-     * names each of {@code named} (the operations, a PE); returns the message.
+     * names each of {@code named} (the operations, a PE).
      */
-    String assertMismatchAbort(String... named) {
+    void assertMismatchAbort(String... named) {
         assertFalse(aborts().isEmpty(), "the job was not aborted");
         String why = aborts().get(0);
         assertTrue(why.contains("collective calls do not match"), why);
         for (String n : named) {
             assertTrue(why.contains(n), "no \"" + n + "\" in: " + why);
         }
-        return why;
     }
 
     /**
