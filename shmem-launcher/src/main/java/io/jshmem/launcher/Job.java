@@ -10,14 +10,11 @@ import io.jshmem.core.base.Setting;
 import io.jshmem.core.bootstrap.BootstrapProtocol;
 import io.jshmem.core.bootstrap.JobSecret;
 import io.jshmem.launcher.HostList.Placement;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -145,7 +142,7 @@ final class Job implements BootstrapServer.Listener {
         }
         this.cpuOf = CoreBinding.plan(options.bindTo(), options.mapping().mapBy(), remote);
         this.messages = options.output().aggregate() ? new MessageAggregator(npes, System.err) : null;
-        byte[] random = randomBytes(JOB_ID_LENGTH + BootstrapProtocol.SECRET_BYTES);
+        byte[] random = JobSecret.randomBytes(JOB_ID_LENGTH + BootstrapProtocol.SECRET_BYTES);
         this.jobId = randomId(random);
         this.secret = Arrays.copyOfRange(random, JOB_ID_LENGTH, random.length);
         this.starter = new PeStarter(this, options, command, this.placements, cpuOf, remote, launcherEnv, jobId, secret,
@@ -632,22 +629,5 @@ final class Job implements BootstrapServer.Listener {
             id.append(alphabet.charAt((random[i] & 0xff) % alphabet.length()));
         }
         return id.toString();
-    }
-
-    /**
-     * Random bytes from /dev/urandom, which SecureRandom reads on Linux too, without loading the
-     * security providers (about a tenth of the launcher's start-up); SecureRandom where it is missing.
-     */
-    static byte[] randomBytes(int n) {
-        byte[] bytes = new byte[n];
-        try (InputStream in = new FileInputStream("/dev/urandom")) {
-            if (in.readNBytes(bytes, 0, n) == n) {
-                return bytes;
-            }
-        } catch (IOException e) {
-            // below
-        }
-        new SecureRandom().nextBytes(bytes);
-        return bytes;
     }
 }

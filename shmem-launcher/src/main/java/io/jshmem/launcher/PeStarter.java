@@ -206,7 +206,7 @@ final class PeStarter {
         }
         String script = RemoteCommand.hostScript(command, scriptPes, System.getProperty("user.dir"), jobId,
                 HexFormat.of().formatHex(secret),
-                JobSecret.DIRECTORY_PREFIX + jobId + "-node" + node + "-" + HexFormat.of().formatHex(Job.randomBytes(8)));
+                JobSecret.DIRECTORY_PREFIX + jobId + "-node" + node + "-" + HexFormat.of().formatHex(JobSecret.randomBytes(8)));
         try {
             OutputStream lifeline = agent.getOutputStream();
             lifeline.write(script.getBytes(StandardCharsets.UTF_8));

@@ -8,6 +8,7 @@ import io.jshmem.core.base.LaunchEnv;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
@@ -113,6 +115,20 @@ class TcpBootstrapTest {
         env.put(LaunchEnv.SECRET_FILE, base.resolve("never-written").toString());
         String message = assertThrows(IllegalStateException.class, () -> JobSecret.of(env)).getMessage();
         assertTrue(message.contains("does not exist") && message.contains(LaunchEnv.SECRET_FILE), message);
+    }
+
+    /** The hand-over directory's own maker: a new directory of mode 0700 each time, under a random name. */
+    @Test
+    void privateDirectoriesAreNewPrivateAndRandomlyNamed(@TempDir Path base) throws Exception {
+        Path a = JobSecret.createPrivateDirectory(base, "jshmem-secret-job2-");
+        Path b = JobSecret.createPrivateDirectory(base, "jshmem-secret-job2-");
+        assertNotEquals(a, b);
+        for (Path dir : List.of(a, b)) {
+            assertTrue(Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) && dir.getParent().equals(base), dir.toString());
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+            assertTrue(dir.getFileName().toString().matches("jshmem-secret-job2-[0-9a-f]{16}"), dir.toString());
+        }
+        assertEquals(2, JobSecret.randomBytes(2).length);
     }
 
     private static void assertGarbled(String name, String value) {
