@@ -66,6 +66,9 @@ final class OutputPump {
         Stream s = new Stream(in, source, sink, new CompletableFuture<>());
         streams.add(s);
         LockSupport.unpark(thread);
+        // A round when the process exits, not after the pause (up to IDLE_NANOS while it was quiet):
+        // its stream then ends at once, and with it the job's wait for its output.
+        source.onExit().thenRun(() -> LockSupport.unpark(thread));
         return s.done();
     }
 
