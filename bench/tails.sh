@@ -36,8 +36,9 @@ number of calls; nothing is calibrated by time.
 
 Results, in the run directory: results.csv (impl,transport,pes,op,bytes,metric,value,unit,round),
 summary.md (per row: both sides' medians over the rounds, the median and range of the rounds'
-jshmem/oshmem ratios; ends with one line per row, TAIL <op> <pes> <transport> <metric> <ratio>),
-run.log. Ratios below 1: jshmem faster. Exit status: 0 if every job ran and verified its data, 1
+jshmem/oshmem ratios; the jobs' wall time and CPU-seconds, user + system of the launcher and all
+PEs; ends with one line per row, TAIL <op> <pes> <transport> <metric> <ratio>, the jobs' as TAIL
+job <pes> <transport> wall_s|cpu_s <ratio>), run.log. Ratios below 1: jshmem faster. Exit status: 0 if every job ran and verified its data, 1
 otherwise, 2 on bad usage or a failed build.
 EOF
 }
@@ -129,7 +130,7 @@ echo "impl,transport,pes,op,bytes,metric,value,unit,round" >"$csv"
 
 # run_side j|o N ROUND: one job; its rows, with the round, go to the CSV.
 run_side() {
-    local who=$1 n=$2 r=$3 rc=0 t0 bind=none
+    local who=$1 n=$2 r=$3 rc=0 impl bind=none
     local -a cmd
     [[ $n -le $cores ]] && bind=core
     if [[ $who == j ]]; then
@@ -142,17 +143,26 @@ run_side() {
         cmd+=("$c_exe")
     fi
     cmd+=(--transport "$transport" --warm "$warm" --calls "$calls")
-    t0=$(date +%s.%N)
-    "${cmd[@]}" >"$run_dir/out" 2>"$run_dir/err" || rc=$?
-    grep -E '^(jshmem|oshmem),' "$run_dir/out" | sed "s/\$/,$r/" >>"$csv" || true
+    impl=$([[ $who == j ]] && echo jshmem || echo oshmem)
+    measure_job "$run_dir/stats" "${cmd[@]}" >"$run_dir/out" 2>"$run_dir/err" || rc=$?
+    { grep -E '^(jshmem|oshmem),' "$run_dir/out" || true; job_rows "$impl" "$transport" "$n" tails "$bind" "$run_dir/stats"; } |
+        sed "s/\$/,$r/" >>"$csv"
     if [[ $rc -ne 0 ]]; then
         cat "$run_dir/err" >&2
-        failures+=("$([[ $who == j ]] && echo jshmem || echo oshmem) np=$n round $r (exit $rc)")
+        failures+=("$impl np=$n round $r (exit $rc)")
         log "FAILED: ${failures[-1]}"
     else
-        log "$([[ $who == j ]] && echo jshmem || echo oshmem) np=$n round $r: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
+        log "$impl np=$n round $r: $(awk '{ printf "%.1f s, %.1f CPU-s", $1, $2 }' "$run_dir/stats")"
     fi
 }
+
+# oshrun makes the snapshot's start-up cache after the first job that finds none (5-20 s, inside
+# that job's wall time and CPU-seconds, and its PEs start without it): a short job first, not recorded.
+if ! "$snap/bin/oshrun" -q -np 2 --timeout 300 -cp "$snap/app/shmem-bench.jar" io.jshmem.bench.TailsBench \
+    --warm 10 --calls 10 >/dev/null 2>"$run_dir/err"; then
+    cat "$run_dir/err" >&2
+    die "the warm-up job (jshmem, 2 PEs) failed"
+fi
 
 load=$(cut -d' ' -f1 /proc/loadavg)
 t_start=$(date +%s)
@@ -165,12 +175,15 @@ for ((round = 1; round <= rounds; round++)); do
         fi
     done
 done
-rm -f "$run_dir/out" "$run_dir/err"
+rm -f "$run_dir/out" "$run_dir/err" "$run_dir/stats"
 
 # ---------------------------------------------------------------- summary
 
-# Rows "op|PEs|metric|jshmem|oshmem|ratio (min-max)|ratio", sorted by PEs, op, metric.
-rows=$(awk -F, 'NR > 1 { v[$1 FS $3 FS $4 FS $6 FS $9] = $7; keys[$3 FS $4 FS $6] = 1; r[$9] = 1 }
+# summarize JOBS FORMAT: rows "op|PEs|metric|jshmem|oshmem|ratio (min-max)|ratio", sorted by PEs,
+# op, metric; of the per-call rows (JOBS 0) or of the jobs' wall and CPU seconds (JOBS 1), values in FORMAT.
+summarize() {
+    awk -F, -v jobs="$1" -v fmt="$2" 'NR > 1 && ($4 ~ /^job_/) == jobs && (!jobs || $6 == "wall_s" || $6 == "cpu_s") {
+        v[$1 FS $3 FS $4 FS $6 FS $9] = $7; keys[$3 FS $4 FS $6] = 1; r[$9] = 1 }
     function med(a, n,   i, j, t) {
         for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
@@ -187,9 +200,12 @@ rows=$(awk -F, 'NR > 1 { v[$1 FS $3 FS $4 FS $6 FS $9] = $7; keys[$3 FS $4 FS $6
             if (nr == 0) continue
             lo = rs[1]; hi = rs[1]; for (i = 2; i <= nr; i++) { if (rs[i] < lo) lo = rs[i]; if (rs[i] > hi) hi = rs[i] }
             m = med(rs, nr)
-            printf "%s|%s|%s|%.1f|%.1f|%.2f (%.2f-%.2f)|%.3f\n", f[2], f[1], f[3], med(js, nj), med(os, no), m, lo, hi, m
+            printf "%s|%s|%s|" fmt "|" fmt "|%.2f (%.2f-%.2f)|%.3f\n", f[2], f[1], f[3], med(js, nj), med(os, no), m, lo, hi, m
         }
-    }' "$csv" | sort -t'|' -k2,2n -k1,1 -k3,3)
+    }' "$csv" | sort -t'|' -k2,2n -k1,1 -k3,3
+}
+rows=$(summarize 0 %.1f)
+job_summary=$(summarize 1 %.2f)
 {
     echo "# Tails with more PEs than cores: jshmem vs OSHMEM"
     echo
@@ -202,8 +218,17 @@ rows=$(awk -F, 'NR > 1 { v[$1 FS $3 FS $4 FS $6 FS $9] = $7; keys[$3 FS $4 FS $6
     echo "|---|---:|---|---:|---:|---|"
     [[ -z $rows ]] || awk -F'|' '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' <<<"$rows"
     echo
+    echo
+    echo "Whole jobs (launch to exit, both sides making the same calls): wall time and CPU-seconds,"
+    echo "user + system of the launcher and every PE; OSHMEM's PEs poll while they wait, jshmem's sleep."
+    echo
+    echo "| PEs | metric | jshmem s | oshmem s | jshmem/oshmem |"
+    echo "|---:|---|---:|---:|---|"
+    [[ -z $job_summary ]] || awk -F'|' '{ printf "| %s | %s | %s | %s | %s |\n", $2, $3, $4, $5, $6 }' <<<"$job_summary"
+    echo
     echo '```'
     [[ -z $rows ]] || awk -F'|' -v t="$transport" '{ print "TAIL", $1, $2, t, $3, $7 }' <<<"$rows"
+    [[ -z $job_summary ]] || awk -F'|' -v t="$transport" '{ print "TAIL job", $2, t, $3, $7 }' <<<"$job_summary"
     echo '```'
 } >"$run_dir/summary.md.tmp"
 mv "$run_dir/summary.md.tmp" "$run_dir/summary.md"
