@@ -8,6 +8,7 @@ import io.jshmem.core.coll.TeamSlot;
 import io.jshmem.core.transport.AmoOp;
 import io.jshmem.core.transport.RemoteTransport;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -153,7 +154,19 @@ final class CountingTransport implements RemoteTransport {
 
     @Override
     public void wakeOnRemoteWrites(Runnable wake) {
-        wakes[me] = wake;
+        synchronized (wakeLock(me)) {
+            wakes[me] = wake;
+        }
+    }
+
+    private static final Object[] WAKE_LOCKS = new Object[64];
+
+    static {
+        Arrays.setAll(WAKE_LOCKS, i -> new Object());
+    }
+
+    private static Object wakeLock(int pe) {
+        return WAKE_LOCKS[pe & (WAKE_LOCKS.length - 1)];
     }
 
     @Override
@@ -161,11 +174,20 @@ final class CountingTransport implements RemoteTransport {
         return true;
     }
 
-    /** After a write into {@code pe}'s memory (complete: the loopback underneath is synchronous): wakes its sleepers. */
+    /**
+     * After a write into {@code pe}'s memory (complete: the loopback underneath is synchronous): wakes
+     * its sleepers. The ringing runs on the writer's thread against the target's heap, which a real
+     * network never touches from another process: the target may have seen the write, finished and
+     * be closing. Its {@link #close} (before its heap closes) removes its callback under the same
+     * lock (one of {@link #WAKE_LOCKS}, not one for all: hundreds of writers ring at once), so a
+     * wake either completes first or finds nothing to ring.
+     */
     private void wake(int pe) {
-        Runnable w = wakes[pe];
-        if (w != null) {
-            w.run();
+        synchronized (wakeLock(pe)) {
+            Runnable w = wakes[pe];
+            if (w != null) {
+                w.run();
+            }
         }
     }
 
@@ -324,6 +346,9 @@ final class CountingTransport implements RemoteTransport {
 
     @Override
     public void close() {
+        synchronized (wakeLock(me)) {
+            wakes[me] = null;
+        }
         inner.close();
     }
 }
