@@ -38,8 +38,8 @@ Results, in the run directory: results.csv (impl,transport,pes,op,bytes,metric,v
 summary.md (per row: both sides' medians over the rounds, the median and range of the rounds'
 jshmem/oshmem ratios; the jobs' wall time and CPU-seconds, user + system of the launcher and all
 PEs; ends with one line per row, TAIL <op> <pes> <transport> <metric> <ratio>, the jobs' as TAIL
-job <pes> <transport> wall_s|cpu_s <ratio>), run.log. Ratios below 1: jshmem faster. Exit status: 0 if every job ran and verified its data, 1
-otherwise, 2 on bad usage or a failed build.
+job <pes> <transport> wall_s|cpu_s <ratio>), run.log. Ratios below 1: jshmem faster. Exit
+status: 0 if every job ran and verified its data, 1 otherwise, 2 on bad usage or a failed build.
 EOF
 }
 
