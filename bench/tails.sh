@@ -218,7 +218,6 @@ job_summary=$(summarize 1 %.2f)
     echo "|---|---:|---|---:|---:|---|"
     [[ -z $rows ]] || awk -F'|' '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' <<<"$rows"
     echo
-    echo
     echo "Whole jobs (launch to exit, both sides making the same calls): wall time and CPU-seconds,"
     echo "user + system of the launcher and every PE; OSHMEM's PEs poll while they wait, jshmem's sleep."
     echo
