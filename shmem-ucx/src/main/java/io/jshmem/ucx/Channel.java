@@ -85,18 +85,8 @@ final class Channel {
     final int eventFd;
     /** The endpoints made so far (on first use), with the peers' memory keys and heap bases. */
     private final Endpoints endpoints;
-    /**
-     * Whether operations to each PE may still await remote completion (a put or non-fetching atomic
-     * since its last flush; guarded by {@link #lock}): quiet flushes only these endpoints, so a quiet
-     * with nothing outstanding costs nothing (see {@link UcxTransport#flagAdd}).
-     */
-    private final boolean[] dirty;
-    /**
-     * Whether puts with signal were sent to each PE as active messages since its last quiet (guarded
-     * by {@link #lock}): an endpoint flush does not complete active messages (UCX's flush covers RMA
-     * and atomics only), so quiet completes them with a get behind them ({@link #flushAll}).
-     */
-    private final boolean[] signalled;
+    /** The PEs whose operations the next quiet must complete (see {@link UcxTransport#flagAdd}). */
+    private final OutstandingPeers outstanding;
     /**
      * Whether each PE's endpoint is one ordered lane ({@link WireUp#orderedLane}), the condition for a
      * put with signal as one active message ({@link PushSends}): read once per endpoint in {@link
@@ -167,8 +157,7 @@ final class Channel {
         this.fetches = new NbiFetches(this, locked);
         this.staging = new NbiStaging(this, locked);
         this.endpoints = new Endpoints(job.npes);
-        this.dirty = new boolean[job.npes];
-        this.signalled = new boolean[job.npes];
+        this.outstanding = new OutstandingPeers(job.npes);
         this.oneLane = new boolean[job.npes];
         this.peerErrors = job.settings.ucxPeerErrors();
     }
@@ -335,7 +324,7 @@ final class Channel {
         lock();
         try {
             if (op == PUT) {
-                dirty[pe] = true;
+                outstanding.add(pe, OutstandingPeers.DIRTY);
             }
             Endpoints e = endpoints;
             return op.call(e.ep(i), local, n, e.base(i) + offset, e.rkey(i), job.plainParam);
@@ -354,7 +343,7 @@ final class Channel {
         lock();
         try {
             if (tracked) {
-                dirty[pe] = true;
+                outstanding.add(pe, OutstandingPeers.DIRTY);
             }
             Endpoints e = endpoints;
             return Ucp.atomicOpNbx(e.ep(i), opcode, operand, e.base(i) + offset, e.rkey(i), param);
@@ -374,9 +363,19 @@ final class Channel {
         lock();
         try {
             if (completedByQuiet) {
-                signalled[pe] = true;
+                outstanding.add(pe, OutstandingPeers.SIGNALLED);
             }
             return Ucp.amSendNbx(endpoints.ep(i), Pushes.AM_ID, header, Pushes.HEADER_BYTES, data, n, param);
+        } finally {
+            unlock();
+        }
+    }
+
+    /** For tests: how many PEs the next quiet visits. */
+    int outstandingPes() {
+        lock();
+        try {
+            return outstanding.count();
         } finally {
             unlock();
         }
@@ -389,7 +388,7 @@ final class Channel {
      * it clears the flag and releases it only once its flush completed.
      */
     boolean mayHaveIncomplete(int pe) {
-        if (dirty[pe]) { // not signalled[pe]: puts with signal are messages on the pushes' one lane, ordered with them
+        if (outstanding.dirty(pe)) { // not SIGNALLED: puts with signal are messages on the pushes' one lane, ordered with them
             return true;
         }
         VarHandle.acquireFence(); // the flag's read before the lock's
@@ -499,23 +498,24 @@ final class Channel {
         int[] flushPes;
         lock();
         try {
-            // Only the endpoints made (O(peers used), not O(N)); the request arrays read here stay
-            // this quiet's even if a connect grows them meanwhile.
+            // Only the PEs written since the last quiet (each has an endpoint, so its at most two
+            // requests fit); the request arrays read here stay this quiet's even if a connect
+            // grows them meanwhile.
             Endpoints e = endpoints;
             flushRequests = e.flushRequests();
             flushPes = e.flushPes();
-            for (int i = 0; i < e.count(); i++) {
-                int pe = e.pe(i);
-                if (dirty[pe]) {
-                    dirty[pe] = false;
+            while (outstanding.count() > 0) {
+                long peAndFlags = outstanding.removeLast();
+                int pe = (int) (peAndFlags >>> 8);
+                int i = e.index(pe);
+                if ((peAndFlags & OutstandingPeers.DIRTY) != 0) {
                     long r = Ucp.epFlushNbx(e.ep(i), job.plainParam);
                     if (r != 0) {
                         flushPes[posted] = pe;
                         flushRequests[posted++] = r;
                     }
                 }
-                if (signalled[pe]) {
-                    signalled[pe] = false;
+                if ((peAndFlags & OutstandingPeers.SIGNALLED) != 0) {
                     long r = completeSignals(e, i);
                     if (r != 0) {
                         flushPes[posted] = pe;
@@ -565,12 +565,11 @@ final class Channel {
         long g = 0;
         lock();
         try {
-            if (dirty[pe]) {
-                dirty[pe] = false;
+            byte o = outstanding.clear(pe);
+            if ((o & OutstandingPeers.DIRTY) != 0) {
                 r = Ucp.epFlushNbx(endpoints.ep(i), job.plainParam);
             }
-            if (signalled[pe]) {
-                signalled[pe] = false;
+            if ((o & OutstandingPeers.SIGNALLED) != 0) {
                 g = completeSignals(endpoints, i);
             }
         } finally {
