@@ -30,5 +30,11 @@ if ! docker info >/dev/null 2>&1; then
     docker info >/dev/null 2>&1 || { log "dockerd did not come up; see /var/log/dockerd.log"; exit 1; }
 fi
 log "docker daemon $(docker info --format '{{.ServerVersion}}') is running"
+# A run killed before its clean-up (a session's end) leaves its containers and bridge networks;
+# the bridges' addresses then stalled Open MPI's TCP transport on this host (bench/: 16 OSHMEM PEs
+# hung in shmem_init). Remove the test containers and networks over an hour old: none is a
+# running test's.
+docker container prune -f --filter label=org.testcontainers=true --filter until=1h >/dev/null || true
+docker network prune -f --filter label=org.testcontainers=true --filter until=1h >/dev/null || true
 
 exec "$here/build-image.sh" "$@"
