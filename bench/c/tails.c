@@ -9,7 +9,7 @@
  * barrier_all between calls, as coll.c) and each with the barrier_all after
  * it timed together. Each operation runs --warm calls, then --calls more;
  * every call is timed on its own on every PE and the times of all PEs are
- * pooled on PE 0. Rows: lat_p50_us/lat_p99_us of the calls after the warm-up,
+ * pooled on PE 0 after both (as TailsBench, which says why). Rows: lat_p50_us/lat_p99_us of the calls after the warm-up,
  * cold_p50_us/cold_p99_us of the warm-up calls. Every call's data is checked.
  * Driven by bench/tails.sh.
  */
@@ -23,7 +23,7 @@ static const int op_with_barrier[] = {0, 0, 1, 0, 1};
 
 static long *src, *dst, *pSync, *pWrk; /* symmetric */
 static double *pool;                   /* symmetric, npes * max calls */
-static double *times;
+static double *warm_times, *times;
 static long seq;
 
 static void usage(void)
@@ -31,8 +31,8 @@ static void usage(void)
     fprintf(stderr, "usage: oshrun ... tails [--transport LABEL] [--warm W] [--calls M]\n");
 }
 
-/* n calls of op, each timed; p[0], p[1]: p50 and p99 of all PEs' times (PE 0). */
-static void run(enum op op, long n, int me, int npes, double p[2])
+/* n calls of op, each timed into t[0..n). */
+static void run(enum op op, long n, int me, int npes, double *t)
 {
     for (long i = 0; i < n; i++) {
         long v = ++seq;
@@ -46,7 +46,7 @@ static void run(enum op op, long n, int me, int npes, double p[2])
             shmem_long_sum_to_all(dst, src, 1, 0, 0, npes, pWrk, pSync);
         if (op_with_barrier[op])
             shmem_barrier_all();
-        times[i] = bench_now_us() - t0;
+        t[i] = bench_now_us() - t0;
         if (op == SUM || op == SUM_BARRIER) {
             long want = v * 31 * npes + (long)npes * (npes - 1) / 2;
             if (dst[0] != want)
@@ -57,7 +57,12 @@ static void run(enum op op, long n, int me, int npes, double p[2])
         if (op != BARRIER && !op_with_barrier[op])
             shmem_barrier_all(); /* untimed, as coll.c: pSync, source and dest free again */
     }
-    shmem_putmem(pool + (size_t)me * (size_t)n, times, (size_t)n * sizeof(double), 0);
+}
+
+/* Pools every PE's t[0..n) on PE 0; p[0], p[1]: p50 and p99 of them all (PE 0). */
+static void pool_times(const double *t, long n, int me, int npes, double p[2])
+{
+    shmem_putmem(pool + (size_t)me * (size_t)n, t, (size_t)n * sizeof(double), 0);
     shmem_barrier_all();
     if (me == 0) {
         long total = n * npes;
@@ -104,8 +109,9 @@ int main(int argc, char **argv)
     pSync = shmem_malloc((size_t)nsync * sizeof(long));
     pWrk = shmem_malloc(SHMEM_REDUCE_MIN_WRKDATA_SIZE * sizeof(long));
     pool = shmem_malloc((size_t)most * (size_t)npes * sizeof(double));
-    times = malloc((size_t)most * sizeof(double));
-    if (!src || !dst || !pSync || !pWrk || !pool || !times) {
+    warm_times = malloc((size_t)warm * sizeof(double));
+    times = malloc((size_t)calls * sizeof(double));
+    if (!src || !dst || !pSync || !pWrk || !pool || !warm_times || !times) {
         fprintf(stderr, "tails: out of memory\n");
         shmem_global_exit(1);
     }
@@ -114,10 +120,12 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     double p[2] = {0, 0};
     for (int op = 0; op < NOPS; op++) {
-        run((enum op)op, warm, me, npes, p);
+        run((enum op)op, warm, me, npes, warm_times);
+        run((enum op)op, calls, me, npes, times);
+        pool_times(warm_times, warm, me, npes, p);
         if (me == 0)
             emit(transport, npes, (enum op)op, "cold", p);
-        run((enum op)op, calls, me, npes, p);
+        pool_times(times, calls, me, npes, p);
         if (me == 0)
             emit(transport, npes, (enum op)op, "lat", p);
     }
@@ -127,6 +135,7 @@ int main(int argc, char **argv)
     shmem_free(dst);
     shmem_free(src);
     free(times);
+    free(warm_times);
     shmem_finalize();
     return 0;
 }

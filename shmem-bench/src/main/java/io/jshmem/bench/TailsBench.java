@@ -18,11 +18,14 @@ import java.util.Locale;
  * long, the data collectives alone (an untimed barrier_all between calls, as coll.c) and each with
  * the barrier_all after it timed together. Each operation runs {@code --warm} calls, then
  * {@code --calls} more; every call is timed on its own on every PE and the times of all PEs are
- * pooled on PE 0. Rows: {@code lat_p50_us}/{@code lat_p99_us} of the calls after the warm-up
- * (steady state) and {@code cold_p50_us}/{@code cold_p99_us} of the warm-up calls themselves (for
- * the first operation, barrier_all, the first calls after init: a JVM's interpreter and JIT work
- * land there). Counts, not timings, decide the warm-up, so both implementations make the same
- * calls. Every call's data is checked. Driven by {@code bench/tails.sh}.
+ * pooled on PE 0 after both (nothing runs between an operation's warm-up and its timed calls: the
+ * pool is the run's first large put, and a JIT recompiles the quiet path it takes for the first
+ * time, see bench/README.md "Tails"). Rows: {@code lat_p50_us}/{@code lat_p99_us} of the calls
+ * after the warm-up (steady state) and {@code cold_p50_us}/{@code cold_p99_us} of the warm-up calls
+ * themselves (for the first operation, barrier_all, the first calls after init: a JVM's
+ * interpreter and JIT work land there). Counts, not timings, decide the warm-up, so both
+ * implementations make the same calls. Every call's data is checked. Driven by
+ * {@code bench/tails.sh}.
  *
  * <p>{@code bin/oshrun -np 8 -cp shmem-bench/target/classes io.jshmem.bench.TailsBench
  * [--transport L] [--warm W] [--calls M]}
@@ -56,19 +59,22 @@ public final class TailsBench {
     private final int npes;
     private final SymLongArray src;
     private final SymLongArray dst;
+    /** Each warm-up call's time and each timed call's, in microseconds. */
+    private final double[] warmTimes;
     private final double[] times;
     private final SymDoubleArray pooled;
     private long seq;
 
-    private TailsBench(Shmem shmem, int maxCalls) {
+    private TailsBench(Shmem shmem, int warm, int calls) {
         this.shmem = shmem;
         this.world = shmem.teamWorld();
         this.me = shmem.myPe();
         this.npes = shmem.nPes();
         this.src = shmem.calloc(SymType.LONG, 1);
         this.dst = shmem.calloc(SymType.LONG, 1);
-        this.times = new double[maxCalls];
-        this.pooled = shmem.calloc(SymType.DOUBLE, (long) maxCalls * npes);
+        this.warmTimes = new double[warm];
+        this.times = new double[calls];
+        this.pooled = shmem.calloc(SymType.DOUBLE, (long) Math.max(warm, calls) * npes);
     }
 
     public static void main(String[] args) {
@@ -96,17 +102,19 @@ public final class TailsBench {
             System.exit(2);
         }
         try (Shmem shmem = Shmem.init()) {
-            TailsBench b = new TailsBench(shmem, Math.max(warm, calls));
+            TailsBench b = new TailsBench(shmem, warm, calls);
             for (Op op : Op.values()) {
-                b.emit(transport, op, "cold", b.run(op, warm));
-                b.emit(transport, op, "lat", b.run(op, calls));
+                b.run(op, b.warmTimes);
+                b.run(op, b.times);
+                b.emit(transport, op, "cold", b.pool(b.warmTimes));
+                b.emit(transport, op, "lat", b.pool(b.times));
             }
         }
     }
 
-    /** Makes {@code n} calls of {@code op}, each timed; returns {p50, p99} of all PEs' times (on PE 0). */
-    private double[] run(Op op, int n) {
-        for (int i = 0; i < n; i++) {
+    /** Makes {@code into.length} calls of {@code op}, each timed into {@code into}. */
+    private void run(Op op, double[] into) {
+        for (int i = 0; i < into.length; i++) {
             long v = ++seq;
             src.set(0, v * 31 + me);
             double t0 = Harness.nowUs();
@@ -118,13 +126,18 @@ public final class TailsBench {
             if (op.withBarrier) {
                 shmem.barrierAll();
             }
-            times[i] = Harness.nowUs() - t0;
+            into[i] = Harness.nowUs() - t0;
             check(op, v);
             if (op != Op.BARRIER && !op.withBarrier) {
                 shmem.barrierAll(); // untimed, as coll.c: the next call's source and dest are free
             }
         }
-        shmem.put(pooled, (long) me * n, times, 0, n, 0);
+    }
+
+    /** Pools every PE's {@code t} on PE 0; returns {p50, p99} of them all there. Collective. */
+    private double[] pool(double[] t) {
+        int n = t.length;
+        shmem.put(pooled, (long) me * n, t, 0, n, 0);
         shmem.barrierAll();
         double[] p = new double[2];
         if (me == 0) {
