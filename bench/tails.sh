@@ -19,8 +19,8 @@ when missing or stale) and OSHMEM's tails (bench/c/tails.c, built with oshcc), O
 even rounds. Each program makes, per operation (barrier_all; broadcast 8 B from PE 0 and a sum
 of one long, alone with an untimed barrier_all between calls as coll.c, and each with the
 barrier_all after it timed together), W calls, then M more, every call timed on every PE and
-all PEs' times pooled: the rows lat_p50_us/lat_p99_us are the M calls after the warm-up (the
-steady state), cold_p50_us/cold_p99_us the W calls of the warm-up (for barrier_all, the first
+all PEs' times pooled after both: the rows lat_p50_us/lat_p99_us are the M calls after the warm-up
+(the steady state), cold_p50_us/cold_p99_us the W calls of the warm-up (for barrier_all, the first
 calls after init: where a JVM's interpreter and JIT compilation land). Both sides make the same
 number of calls; nothing is calibrated by time.
 
