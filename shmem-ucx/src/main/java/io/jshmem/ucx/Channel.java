@@ -505,17 +505,17 @@ final class Channel {
             flushRequests = e.flushRequests();
             flushPes = e.flushPes();
             while (outstanding.count() > 0) {
-                long peAndFlags = outstanding.removeLast();
-                int pe = (int) (peAndFlags >>> 8);
+                int pe = outstanding.removeLast();
+                byte o = outstanding.clear(pe);
                 int i = e.index(pe);
-                if ((peAndFlags & OutstandingPeers.DIRTY) != 0) {
+                if ((o & OutstandingPeers.DIRTY) != 0) {
                     long r = Ucp.epFlushNbx(e.ep(i), job.plainParam);
                     if (r != 0) {
                         flushPes[posted] = pe;
                         flushRequests[posted++] = r;
                     }
                 }
-                if ((peAndFlags & OutstandingPeers.SIGNALLED) != 0) {
+                if ((o & OutstandingPeers.SIGNALLED) != 0) {
                     long r = completeSignals(e, i);
                     if (r != 0) {
                         flushPes[posted] = pe;

@@ -54,17 +54,16 @@ final class OutstandingPeers {
     }
 
     /**
-     * Unlists the last listed PE; returns it and what it owed ({@code pe << 8 | flags}), now
-     * nothing. Last first: if the caller's completion of it throws, the others stay listed.
+     * Unlists the last listed PE and returns it; what it owes stays for {@link #clear}. Last first:
+     * if the caller's completion of it throws, the others stay listed.
      */
-    long removeLast() {
+    int removeLast() {
         int pe = listed[--count];
-        byte f = flags[pe];
-        flags[pe] = 0;
-        return (long) pe << 8 | (f & (DIRTY | SIGNALLED));
+        flags[pe] &= (byte) ~LISTED;
+        return pe;
     }
 
-    /** What {@code pe} owed, now nothing; it stays listed until {@link #removeLast} reaches it. */
+    /** What {@code pe} owed, now nothing; a listed PE stays listed until {@link #removeLast} reaches it. */
     byte clear(int pe) {
         byte f = flags[pe];
         flags[pe] = (byte) (f & LISTED);
