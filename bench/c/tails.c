@@ -9,7 +9,8 @@
  * barrier_all between calls, as coll.c) and each with the barrier_all after
  * it timed together. Each operation runs --warm calls, then --calls more;
  * every call is timed on its own on every PE and the times of all PEs are
- * pooled on PE 0 after both (as TailsBench, which says why). Rows: lat_p50_us/lat_p99_us of the calls after the warm-up,
+ * pooled on PE 0 after both (as TailsBench, which says why). Rows:
+ * lat_p50_us/lat_p99_us of the calls after the warm-up,
  * cold_p50_us/cold_p99_us of the warm-up calls. Every call's data is checked.
  * Driven by bench/tails.sh.
  */
