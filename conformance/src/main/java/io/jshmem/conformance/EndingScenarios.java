@@ -22,6 +22,11 @@ import io.jshmem.SymType;
  *     would (UCX: "Endpoint timeout"), and so aborts the job; PE 0, told by PE 1 just before, kills
  *     itself with SIGKILL 50 ms later, while the launcher may already be reading PE 1's abort. The
  *     launcher must report PE 0's death (status 137), not PE 1's abort.
+ * <li>{@code exit-while-peers-wait}: PE 1 calls {@code System.exit(3)} while PE 0 waits for a flag
+ *     and PE 2 in a barrier: the job ends with status 3, PE 1 named, rather than PE 1's exit hook
+ *     finalizing collectively (waiting for PEs that never come, or reported as a mismatched call);
+ * <li>{@code sigterm-while-waiting}: PE 1 gets a SIGTERM while its main thread waits in a barrier
+ *     (PE 2 sleeps): always status 143 and the signal named, never an exception's status 1.
  * </ul>
  */
 public final class EndingScenarios {
@@ -78,6 +83,33 @@ public final class EndingScenarios {
                     throw new AssertionError("PE 0 is alive after SIGKILL (" + unused + ")");
                 }
                 shmem.barrierAll(); // PE 2 waits here for the launcher to end it
+            }
+            case "exit-while-peers-wait" -> {
+                shmem.barrierAll();
+                if (me == 1) {
+                    System.exit(3);
+                }
+                if (me == 0) {
+                    shmem.waitUntil(x, 0, Cmp.NE, 0L); // never set: the launcher ends PE 0 here
+                }
+                shmem.barrierAll();
+            }
+            case "sigterm-while-waiting" -> {
+                shmem.barrierAll();
+                if (me == 1) {
+                    Thread.ofPlatform().start(() -> {
+                        try {
+                            Thread.sleep(300);
+                            new ProcessBuilder("kill", "-TERM", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                }
+                if (me == 2) {
+                    Thread.sleep(60_000); // the launcher ends PE 2 here
+                }
+                shmem.barrierAll();
             }
             default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
         }

@@ -24,6 +24,24 @@ class EndingMessagesTest {
         assertFalse(r.stderr().contains("do not match"), "the SIGTERM passed for a mismatched collective" + r.tail());
     }
 
+    /** System.exit(3) before finalize ends the job with that status, naming the PE. */
+    @Test
+    void aPeThatExitsWithAStatusEndsTheJobWithIt() throws Exception {
+        Oshrun.Result r = Oshrun.run(3, List.of(), Oshrun.conformanceClasses(), SCENARIOS, "exit-while-peers-wait");
+        assertEquals(3, r.exitCode(), r.tail());
+        assertTrue(r.stderr().lines().anyMatch(l -> l.matches("oshrun: PE 1 \\(pid \\d+\\) exited with status 3"
+                + " before finalize; ending the job")), r.tail());
+        assertFalse(r.stderr().contains("do not match"), "the exit passed for a mismatched collective" + r.tail());
+    }
+
+    @Test
+    void aSigtermToAPeWaitingInABarrierEndsItWithTheSignalsStatus() throws Exception {
+        Oshrun.Result r = Oshrun.run(3, List.of(), Oshrun.conformanceClasses(), SCENARIOS, "sigterm-while-waiting");
+        assertEquals(143, r.exitCode(), r.tail());
+        assertTrue(r.stderr().lines().anyMatch(l -> l.matches("oshrun: PE 1 \\(pid \\d+\\) was killed by signal 15 \\(SIGTERM\\)"
+                + " before finalize; ending the job")), r.tail());
+    }
+
     /**
      * Issue 31: a PE's abort that follows another PE's death by a signal (over UCX, "Endpoint timeout"
      * naming the dead PE) does not hide it: the killed PE is named, with its signal, and oshrun exits

@@ -68,6 +68,30 @@ class FlightRecordingTest {
         }
     }
 
+    /**
+     * A program that returns from main without close() finalizes at exit, in a shutdown hook that ran
+     * beside JFR's own: each PE's recording is still whole (it was empty for one PE in most runs when
+     * the hook stopped the recording while JFR wrote it on exit).
+     */
+    @Test
+    void aProgramThatEndsWithoutCloseStillWritesEachRecording(@TempDir Path dir) throws Exception {
+        Oshrun.Result r = Oshrun.run(2, List.of("--jfr", "--jfr-dir", dir.toString()), Oshrun.conformanceClasses(),
+                "io.jshmem.conformance.FlightScenario", "exit-without-close");
+        assertEquals(0, r.exitCode(), r.tail());
+        assertTrue(r.stdout().contains("DONE 0") && r.stdout().contains("DONE 1"), r.tail());
+        for (int pe = 0; pe < 2; pe++) {
+            String suffix = "-pe" + pe + ".jfr";
+            Path file;
+            try (Stream<Path> s = Files.list(dir)) {
+                file = s.filter(f -> f.getFileName().toString().endsWith(suffix)).findFirst()
+                        .orElseThrow(() -> new AssertionError("no recording ending in " + suffix + r.tail()));
+            }
+            List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+            has(events, "PE " + pe + " (" + file.getFileName() + ", " + Files.size(file) + " bytes): barrier_all",
+                    "jshmem.Sync", e -> e.getString("routine").equals("barrier_all"));
+        }
+    }
+
     /** Over UCX the recordings also hold the progress thread's busy periods. */
     @Test
     void overUcxTheProgressThreadIsRecorded(@TempDir Path dir) throws Exception {

@@ -9,6 +9,7 @@ import io.jshmem.JobAbortedException;
 import io.jshmem.ShmemException;
 import io.jshmem.ShmemVersion;
 import io.jshmem.core.base.Config;
+import io.jshmem.core.base.ExitStatus;
 import io.jshmem.core.base.Flight;
 import io.jshmem.core.base.Log;
 import io.jshmem.core.base.ProcFs;
@@ -57,6 +58,7 @@ final class Lifecycle {
         this.initThread = Thread.currentThread();
         this.shutdownHook = new Thread(this::implicitFinalize, "jshmem-implicit-finalize");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
+        ExitStatus.watch();
         installFailureHandler();
     }
 
@@ -161,7 +163,11 @@ final class Lifecycle {
             st.transport.close();
         }
         st.heap.close();
-        Flight.stop(recording);
+        if (Thread.currentThread() != shutdownHook) {
+            // At exit JFR's own hook writes the recording (dump on exit), concurrently with this
+            // one: stopping and closing it here as well left an empty file in most runs.
+            Flight.stop(recording);
+        }
         st.bootstrap.finalized();
         st.bootstrap.close();
         uninstallFailureHandler();
@@ -175,13 +181,22 @@ final class Lifecycle {
         }
     }
 
-    /** At exit without close(): finalize collectively, unless this PE is failing (then others may never come). */
+    /**
+     * At exit without close(): finalize collectively, unless this PE is failing (then others may
+     * never come): an uncaught exception, an abort, or an exit with a status other than 0
+     * ({@code System.exit(3)}; SIGTERM, SIGINT or SIGHUP: 128 + signal), which the launcher then
+     * reports as this PE's, ending the job.
+     */
     private void implicitFinalize() {
         if (ProcFs.selfPid() != initPid) {
             return; // not the initializing process (a JVM never runs its parent's hooks; checked anyway)
         }
         if (st.finalized) {
             return;
+        }
+        int exit = ExitStatus.get();
+        if (exit != 0 && exit != ExitStatus.UNKNOWN) {
+            st.failed = true;
         }
         if (st.failed || st.abortReason != null) {
             // The heap stays mapped until the process is gone (its file was unlinked at init): the
