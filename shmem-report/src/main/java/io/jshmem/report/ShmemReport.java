@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,6 +85,10 @@ public final class ShmemReport {
                 Path dir = inputs.size() == 1 && Files.isDirectory(inputs.get(0)) ? inputs.get(0) : Path.of(".");
                 output = dir.resolve(recorded.id() + "-report.html");
             }
+            if (!Files.exists(output, LinkOption.NOFOLLOW_LINKS)) {
+                // As private as the recordings it is made of (0600): it names the job's hosts, paths and settings.
+                Files.createFile(output, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
             Files.writeString(output, html, StandardCharsets.UTF_8);
             if (!quiet) {
                 out.println("shmem-report: " + output + " (" + Units.bytes(Files.size(output)) + "): job " + recorded.id()
@@ -119,7 +125,8 @@ public final class ShmemReport {
                   DIR                 a directory of recordings (<job id>-pe<N>.jfr, as oshrun --jfr-dir)
                   FILE                recordings given one by one (all of one job)
                   -o, --output FILE   write the page there (default: DIR/<job id>-report.html,
-                                      or ./<job id>-report.html for files)
+                                      or ./<job id>-report.html for files; a new
+                                      file is made 0600, like the recordings)
                   --job ID            the job to report when DIR holds recordings of several
                   --partial           report a failed job: a PE whose recording is missing or
                                       unreadable gets an empty lane and a warning (here and on

@@ -42,6 +42,8 @@ class ReportEndToEndTest {
         assertTrue(size > 10_000 && size < 1024 * 1024, "page of " + size + " bytes");
         assertTrue(html.startsWith("<!DOCTYPE html>"), html.substring(0, 40));
         assertFalse(html.contains("/*DATA*/"), "the data went in");
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(job.report)),
+                "as private as the recordings");
     }
 
     @Test
