@@ -103,7 +103,8 @@ public final class JobSecret {
                 Files.deleteIfExists(file);
                 Path dir = file.getParent();
                 if (dir != null && dir.getFileName().toString().startsWith(DIRECTORY_PREFIX)) {
-                    // The last PE of the directory removes it: nothing is left even if oshrun is killed.
+                    // The last PE of the directory removes it: once every PE has initialized, nothing is
+                    // left even if oshrun is killed.
                     Files.deleteIfExists(dir);
                 }
             } catch (IOException e) {
