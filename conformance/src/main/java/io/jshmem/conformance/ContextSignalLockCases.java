@@ -13,6 +13,9 @@ import io.jshmem.SignalOp;
 import io.jshmem.SymLongArray;
 import io.jshmem.SymType;
 import io.jshmem.ThreadLevel;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +33,7 @@ final class ContextSignalLockCases {
         cases.add(Case.of("ctx.options-team-session", ContextSignalLockCases::options));
         cases.add(Case.of("ctx.destroyed", ContextSignalLockCases::destroyed));
         cases.add(Case.of("ctx.open-across-barriers", ContextSignalLockCases::openAcrossBarriers));
+        cases.add(Case.of("ctx.progress-without-quiet", ContextSignalLockCases::progressWithoutQuiet));
         cases.add(Case.of("ctx.thread-multiple.shared-context", c -> threadsOnOneContext(c, false)));
         cases.add(Case.of("ctx.thread-multiple.default-context", c -> threadsOnOneContext(c, true)));
         cases.add(Case.of("signal.put-signal-set", c -> putSignal(c, SignalOp.SET)));
@@ -62,6 +66,49 @@ final class ContextSignalLockCases {
         } finally {
             ctx.close();
         }
+    }
+
+    /**
+     * A context's atomic and put reach their target before that context's quiet, while the PEs only
+     * read their own memory (OpenSHMEM's progress rule: one-sided operations are not deferred to a
+     * synchronization point). Over UCX/TCP a context's operations waited for its own worker's
+     * progress, which nobody made until its quiet: every PE hung here.
+     */
+    private static void progressWithoutQuiet(CaseContext c) {
+        long[] options = {0, Shmem.CTX_PRIVATE, Shmem.CTX_SERIALIZED};
+        SymLongArray a = c.calloc(SymType.LONG, 2 * options.length);
+        List<ShmemContext> ctxs = new ArrayList<>();
+        try (Arena arena = Arena.ofConfined()) {
+            // A native source: a put from a Java array waits for its local completion, which progresses the worker.
+            MemorySegment source = arena.allocateFrom(ValueLayout.JAVA_LONG, 100L + c.me);
+            for (int k = 0; k < options.length; k++) {
+                ShmemContext ctx = c.shmem.ctxCreate(options[k]);
+                ctxs.add(ctx);
+                ctx.atomicInc(a, 2 * k, c.right());
+                ctx.putNbi(a, 2 * k + 1, source, c.right());
+            }
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            for (int k = 0; k < options.length; k++) {
+                while (a.get(2 * k) != 1 || a.get(2 * k + 1) != 100L + c.left()) {
+                    if (System.nanoTime() > deadline) {
+                        c.fail("context " + k + " (options " + options[k] + "): after 60 s the left neighbour's atomic"
+                                + " gave " + a.get(2 * k) + " and its put " + a.get(2 * k + 1) + " (expected 1 and "
+                                + (100L + c.left()) + ")");
+                        break;
+                    }
+                    Thread.onSpinWait();
+                    Thread.yield();
+                }
+            }
+            for (ShmemContext ctx : ctxs) {
+                ctx.quiet(); // before the source is freed
+            }
+        } finally {
+            for (ShmemContext ctx : ctxs) {
+                ctx.close();
+            }
+        }
+        c.shmem.barrierAll();
     }
 
     private static void manyContexts(CaseContext c) {

@@ -31,7 +31,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * the lock holder (or the target PE) needs, and because the pending-request list needs the same
  * lock anyway. The lock is held for one UCX call at a time (never while waiting), so a thread
  * waiting for its operation progresses the worker in short critical sections and others
- * interleave. A PRIVATE context's channel (one thread, no progress thread) has no lock at all.
+ * interleave. A PRIVATE context's channel has the lock too: the PE's waits and progress thread progress
+ * a context's worker while it has operations posted ({@link #wantsProgress}; over TCP they need it).
  *
  * <h2>Waits</h2>
  * Every wait is bounded: it ends with a {@link ShmemException} naming the peer and the UCX status
@@ -67,12 +68,13 @@ final class Channel {
     static final Rma GET = Ucp::getNbx;
 
     final UcxJob job;
-    /** Null for a PRIVATE context's channel: only its creating thread uses it. */
+    /** Guards every call on the worker (see "Threads"). */
     final ReentrantLock lock;
+    /** Operations posted since the last quiet began: then the PE's waits and progress thread progress a context's worker. */
+    volatile boolean wantsProgress;
     /**
-     * Held through a whole quiet of a shared channel: threads' quiets run one after the other. Two at
-     * once shared the flush request slots (UCX aborted on a double free of one), and a thread that
-     * found an endpoint clean while another's flush was in flight returned before its puts completed.
+     * Held through a whole quiet of a shared channel: threads' quiets run one after the other (two at
+     * once shared the flush request slots, and one could return before its puts completed).
      */
     private final OptionalLock quietLock;
     /** Application threads inside the transport (posting, or waiting and progressing the worker themselves): the progress thread stays out of their way. */
@@ -88,19 +90,16 @@ final class Channel {
     /** The PEs whose operations the next quiet must complete (see {@link UcxTransport#flagAdd}). */
     private final OutstandingPeers outstanding;
     /**
-     * Whether each PE's endpoint is one ordered lane ({@link WireUp#orderedLane}), the condition for a
-     * put with signal as one active message ({@link PushSends}): read once per endpoint in {@link
-     * #connect} (UCX 1.13 never reconfigures it), before it is published. A racy miss reads false: safe.
+     * Whether each PE's endpoint is one ordered lane ({@link WireUp#orderedLane}), for a put with signal as one
+     * active message ({@link PushSends}): set in {@link #connect} before it is published; a racy miss reads false.
      */
     private final boolean[] oneLane;
     /** Set by eager wire-up while it connects to every peer: each endpoint made is folded in. */
     volatile EndpointFacts facts;
     private final boolean peerErrors;
     /**
-     * Wakes this PE's threads sleeping on its memory ({@code RemoteTransport#wakeOnRemoteWrites}); set
-     * on the PE's main channel only (peers' writes arrive through its worker), else null. Run after
-     * every progress call on this worker that did something, whoever made it: that call may have
-     * applied a peer's write another thread of this PE sleeps on.
+     * Wakes this PE's threads sleeping on its memory ({@code RemoteTransport#wakeOnRemoteWrites}), on the main
+     * channel only: run after every progress call on it that did something (it may have applied a peer's write).
      */
     volatile Runnable wake;
 
@@ -152,7 +151,7 @@ final class Channel {
             this.workerHandle = w.address();
             this.eventFd = fd;
         }
-        this.lock = locked ? new ReentrantLock() : null;
+        this.lock = new ReentrantLock();
         this.quietLock = new OptionalLock(locked);
         this.fetches = new NbiFetches(this, locked);
         this.staging = new NbiStaging(this, locked);
@@ -184,7 +183,7 @@ final class Channel {
      */
     void lock() {
         ReentrantLock l = lock;
-        if (l == null || l.tryLock()) {
+        if (l.tryLock()) {
             return;
         }
         for (int i = 0; i < 500; i++) {
@@ -197,9 +196,7 @@ final class Channel {
     }
 
     void unlock() {
-        if (lock != null) {
-            lock.unlock();
-        }
+        lock.unlock();
     }
 
     // ------------------------------------------------------------------ endpoints
@@ -223,6 +220,9 @@ final class Channel {
         }
         if (job.closed) {
             job.checkOpen();
+        }
+        if (!wantsProgress) {
+            wantsProgress = true;
         }
         return i;
     }
@@ -382,10 +382,8 @@ final class Channel {
     }
 
     /**
-     * Whether puts or posted atomics to {@code pe} may not have completed: issued since its last
-     * flush, or a quiet of another thread is in progress (it may have cleared the flag while its
-     * flush is still in flight). Racy reads, in that order: a quiet takes {@link #quietLock} before
-     * it clears the flag and releases it only once its flush completed.
+     * Whether puts or posted atomics to {@code pe} may not have completed: issued since its last flush, or another
+     * thread's quiet is in progress (it takes {@link #quietLock} before it clears the flag). Racy reads, in that order.
      */
     boolean mayHaveIncomplete(int pe) {
         if (outstanding.dirty(pe)) { // not SIGNALLED: puts with signal are messages on the pushes' one lane, ordered with them
@@ -498,6 +496,7 @@ final class Channel {
         int[] flushPes;
         lock();
         try {
+            wantsProgress = false; // this quiet completes what was posted before; its caller progresses the worker
             // Only the PEs written since the last quiet (each has an endpoint, so its at most two
             // requests fit); the request arrays read here stay this quiet's even if a connect
             // grows them meanwhile.
@@ -689,7 +688,7 @@ final class Channel {
     /** One non-blocking round of progress; false when another thread holds the worker (it progresses it). */
     boolean tryProgress() {
         lastAppProgress = System.nanoTime();
-        if (lock != null && !lock.tryLock()) {
+        if (!lock.tryLock()) {
             return false;
         }
         boolean did;

@@ -25,6 +25,9 @@ import jdk.jfr.FlightRecorder;
  * {@value #POLL_MILLIS} ms. An idle PE thus costs no CPU, the thread wakes as soon as a message
  * arrives, and {@link #stop()} (which also signals the worker) ends it promptly.
  *
+ * <p>Each round also progresses the workers of the PE's contexts that have operations posted
+ * ({@link OpenContexts}), which no thread of their own serves.
+ *
  * <p>While an application thread of this PE is inside the transport (waiting for its own
  * operation, which it progresses itself, or queued for the lock) the thread naps instead: it
  * would only compete for the lock and be woken by every reply the application thread waits for.
@@ -33,6 +36,8 @@ final class ProgressEngine implements Runnable {
     private static final Log LOG = Log.of("io.jshmem.ucx");
     /** Longest sleep: bounds how late a stop or an unsignalled local event is noticed. */
     static final int POLL_MILLIS = 5;
+    /** The same while a context has operations posted since its last quiet ({@link OpenContexts}). */
+    static final int CONTEXT_POLL_MILLIS = 1;
     /** Upper bound of progress calls per locked round, so waiting threads get the lock. */
     private static final int MAX_ROUNDS = 64;
     /**
@@ -169,6 +174,10 @@ final class ProgressEngine implements Runnable {
                 } finally {
                     transport.lock.unlock();
                 }
+                OpenContexts contexts = transport.job.contexts;
+                if (contexts.progress()) {
+                    done++;
+                }
                 if (done != 0) {
                     lastEvent = System.nanoTime();
                     served++; // only this thread writes it
@@ -191,7 +200,9 @@ final class ProgressEngine implements Runnable {
                         busy.commit();
                         busy = null;
                     }
-                    Ucp.poll(pollfd, POLL_MILLIS);
+                    // A context with operations posted is progressed again soon: its worker has no
+                    // event fd here, and a put or atomic of it waits for that progress to leave.
+                    Ucp.poll(pollfd, contexts.wantProgress() ? CONTEXT_POLL_MILLIS : POLL_MILLIS);
                 } else if (armed == UcpAbi.UCS_ERR_BUSY) {
                     // Events pending (or still inside the spin window): progress again.
                     Thread.onSpinWait();

@@ -66,6 +66,8 @@ final class UcxJob {
     final MemorySegment.Scope heapScope;
     volatile String abortReason;
     volatile boolean closed;
+    /** The contexts open on this PE, whose workers the PE's waits and progress thread progress too. */
+    final OpenContexts contexts = new OpenContexts();
     /** ucp_err_handler_cb_t stub shared by every endpoint (arg: the peer's PE number). */
     final MemorySegment errHandler;
     /** Empty {@code ucp_request_param_t}s: plain, and FORCE for closing endpoints. */

@@ -69,7 +69,6 @@ public final class UcxTransport implements RemoteTransport {
     private final PushSends sends;
     private final ThreadLocal<Scratch> scratch;
     private final List<Scratch> scratches; // guarded by itself
-    private final List<UcxTransport> children = new ArrayList<>(); // guarded by itself
 
     /** The PE's transport, owning what {@link WireUp} made. */
     UcxTransport(UcxJob job, WireUp.Result wiring) {
@@ -580,6 +579,9 @@ public final class UcxTransport implements RemoteTransport {
         }
         wiring.pushes().check(); // a malformed message dropped by the handler: the wait it was for would never end
         boolean did = main.tryProgress(); // rings sleepers if it applied anything
+        // A context's puts and atomics reach their target as its worker is progressed: a PE that
+        // waits here may be waiting for the effect of one (an atomic on a context, then a wait).
+        did |= job.contexts.progress();
         // Work the progress thread did counts too: a PE asleep in a wait while peers' operations
         // keep coming must wake up and serve them itself (polling, as a waiting PE does) instead
         // of leaving each to the progress thread's poll(2) wake-up, tens of microseconds apiece.
@@ -615,19 +617,21 @@ public final class UcxTransport implements RemoteTransport {
     /**
      * A context's own transport: its own worker with its own endpoints (created on first use) and
      * requests, so its quiet completes only its operations and waits for nobody else's. PRIVATE
-     * and SERIALIZED contexts are used by one thread at a time: their worker takes no lock. No
-     * progress thread serves it: peers never address it (they reach this PE's heap through the
-     * main worker); its own operations progress while it waits for them.
+     * and SERIALIZED contexts are used by one thread at a time: their quiets and non-blocking
+     * bookkeeping take no lock (the worker's lock stays, for the progress below). Peers never
+     * address its worker (they reach this PE's heap through the main worker); its operations
+     * progress while it waits for them, and, while it has some posted since its last quiet, in
+     * the PE's waits and its progress thread ({@link OpenContexts}).
      */
     @Override
     public RemoteTransport openContext(long options) {
         UcxTransport root = parent != null ? parent : this;
         job.checkOpen();
         boolean locked = (options & (Shmem.CTX_PRIVATE | Shmem.CTX_SERIALIZED)) == 0;
-        synchronized (root.children) {
+        synchronized (job.contexts) {
             job.checkOpen(); // the PE's teardown, which takes this lock, releases every context made before it
             UcxTransport t = new UcxTransport(root, new Channel(job, wiring.context(), locked, false));
-            root.children.add(t);
+            job.contexts.add(t);
             return t;
         }
     }
@@ -644,9 +648,7 @@ public final class UcxTransport implements RemoteTransport {
 
     /** For tests: the transports of the contexts open on this PE's transport. */
     List<UcxTransport> contexts() {
-        synchronized (children) {
-            return List.copyOf(children);
-        }
+        return job.contexts.list();
     }
 
     // ================================================================== per-thread scratch
@@ -707,9 +709,7 @@ public final class UcxTransport implements RemoteTransport {
             }
         } finally {
             main.release(!job.closed && job.abortReason == null && !job.peerFailed);
-            synchronized (parent.children) {
-                parent.children.remove(this);
-            }
+            job.contexts.remove(this);
         }
     }
 
@@ -727,9 +727,7 @@ public final class UcxTransport implements RemoteTransport {
             release(false);
         } else {
             main.release(false);
-            synchronized (parent.children) {
-                parent.children.remove(this);
-            }
+            job.contexts.remove(this);
         }
     }
 
@@ -762,12 +760,7 @@ public final class UcxTransport implements RemoteTransport {
 
     /** Releases the contexts' channels (flushed first if {@code graceful}). */
     private void closeChildren(boolean graceful) {
-        List<UcxTransport> list;
-        synchronized (children) {
-            list = List.copyOf(children);
-            children.clear();
-        }
-        for (UcxTransport c : list) {
+        for (UcxTransport c : job.contexts.takeAll()) {
             if (c.markClosed()) {
                 boolean flushed = false;
                 if (graceful) {

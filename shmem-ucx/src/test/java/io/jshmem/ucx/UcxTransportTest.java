@@ -270,7 +270,9 @@ class UcxTransportTest {
         for (long options : new long[] {0, io.jshmem.Shmem.CTX_PRIVATE}) {
             io.jshmem.core.transport.RemoteTransport ctx = t0.openContext(options);
             assertTrue(ctx != t0 && ctx instanceof UcxTransport u && u.main != t0.main, "not a transport of its own");
-            assertEquals(options == 0, ((UcxTransport) ctx).main.lock != null, "PRIVATE contexts take no lock");
+            // Every worker has its lock, PRIVATE contexts' too: the PE's waits and progress thread progress them (OpenContexts).
+            assertTrue(((UcxTransport) ctx).main.lock != null, "a context's worker lock");
+            assertTrue(t0.job.contexts.list().contains(ctx), "listed for the PE's progress");
             long off = user + (8 << 20) - (3 << 20);
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment src = a.allocate(3 << 20);
