@@ -486,6 +486,17 @@ final class SyncCases {
                         + members + " calls with every entry satisfied (in order " + order + ")");
             }
         }
+        // Each routine's series on its own: waitUntilAny calls with a testAny after each (on the
+        // same object) still return every index (one shared cursor gave every other index only).
+        java.util.Set<Long> waited = new java.util.TreeSet<>();
+        java.util.Set<Long> tested = new java.util.TreeSet<>();
+        for (int k = 0; k < n; k++) {
+            waited.add(s.waitUntilAny(a, null, Cmp.EQ, 1));
+            tested.add(s.testAny(a, null, Cmp.EQ, 1));
+        }
+        java.util.Set<Long> all = new java.util.TreeSet<>(java.util.List.of(0L, 1L, 2L, 3L, 4L));
+        c.checkEquals(all, waited, "waitUntilAny, each call followed by a testAny: indices returned by " + n + " calls");
+        c.checkEquals(all, tested, "testAny, each call after a waitUntilAny: indices returned by " + n + " calls");
         s.barrierAll();
     }
 }

@@ -27,11 +27,15 @@ public abstract class SymArrayImpl<A> implements SymArray<A> {
     public final MemorySegment local;
     public boolean freed;
     /**
-     * Where the next testAny / waitUntilAny over this object starts scanning: just after the index
-     * the last one returned, so every satisfied index is returned within {@code length} calls
-     * (OpenSHMEM 1.6, shmem_test_any). Racy by design: threads sharing the object only share the fairness.
+     * Where the next testAny ({@link #testAnyStart}) or waitUntilAny ({@link #waitAnyStart}) over
+     * this object starts scanning: just after the index the last call of the same routine returned,
+     * so every satisfied index is returned within {@code length} calls of each (OpenSHMEM 1.6,
+     * shmem_test_any, shmem_wait_until_any); one cursor for both let calls of one alternating with
+     * the other return every other index only. Racy by design: threads sharing the object only
+     * share the fairness.
      */
-    public long anyStart;
+    public long testAnyStart;
+    public long waitAnyStart;
 
     SymArrayImpl(SymmetricHeap heap, SymType<?> type, long offset, long length) {
         this.heap = heap;

@@ -256,9 +256,13 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
     }
 
     protected final long testAnyImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
-        SymArrayImpl<?> a = syncObject(ivars, status, values, null);
+        return scanAny(syncObject(ivars, status, values, null), false, status, cmp, value, values);
+    }
+
+    /** testAny's scan, from the cursor of waitUntilAny's calls ({@code forWait}) or testAny's. */
+    private long scanAny(SymArrayImpl<?> a, boolean forWait, int[] status, Cmp cmp, long value, Object values) {
         long n = a.length;
-        long start = a.anyStart;
+        long start = forWait ? a.waitAnyStart : a.testAnyStart;
         if (start >= n || start < 0) {
             start = 0;
         }
@@ -266,7 +270,11 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
         // passed over forever by one before it that stays satisfied.
         for (long k = 0, i = start; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
             if (!excluded(status, i) && cmp.test(loadAcquire(a, i), operand(value, values, i))) {
-                a.anyStart = i + 1;
+                if (forWait) {
+                    a.waitAnyStart = i + 1;
+                } else {
+                    a.testAnyStart = i + 1;
+                }
                 return i;
             }
         }
@@ -308,12 +316,12 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
     }
 
     protected final long waitAnyImpl(SymArray<?> ivars, int[] status, Cmp cmp, long value, Object values) {
-        long i = testAnyImpl(ivars, status, cmp, value, values);
+        long i = scanAny(syncObject(ivars, status, values, null), true, status, cmp, value, values);
         if (i >= 0) {
             return i;
         }
         Flight.Wait ev = waitEvent("wait_until_any");
-        for (long w = 0; (i = testAnyImpl(ivars, status, cmp, value, values)) < 0; ) {
+        for (long w = 0; (i = scanAny(syncObject(ivars, status, values, null), true, status, cmp, value, values)) < 0; ) {
             if (allExcluded(ivars, status)) {
                 return -1;
             }
