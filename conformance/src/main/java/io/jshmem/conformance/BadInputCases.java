@@ -285,6 +285,13 @@ final class BadInputCases {
                 () -> s.malloc(SymType.LONG, Long.MAX_VALUE / 2), "SHMEM_SYMMETRIC_SIZE");
         c.check(e instanceof HeapExhaustedException, "an overflowing malloc threw " + e.getClass().getName()
                 + ", not a HeapExhaustedException");
+        // Byte counts just below Long.MAX_VALUE wrapped around in the allocator's rounding, and it was broken for good.
+        for (long huge : new long[] {(1L << 60) - 1, Long.MAX_VALUE / 8}) {
+            e = c.expectShmemException("calloc(" + huge + " longs)", () -> s.calloc(SymType.LONG, huge), "SHMEM_SYMMETRIC_SIZE");
+            c.check(e instanceof HeapExhaustedException, "calloc(" + huge + " longs) threw " + e.getClass().getName());
+        }
+        e = c.expectShmemException("malloc(Long.MAX_VALUE bytes)", () -> s.malloc(SymType.BYTE, Long.MAX_VALUE), "SHMEM_SYMMETRIC_SIZE");
+        c.check(e instanceof HeapExhaustedException, "malloc(Long.MAX_VALUE bytes) threw " + e.getClass().getName());
         // Part of the heap in use: a request for more than what is left fails, then works after a free.
         SymByteArray big = c.calloc(SymType.BYTE, 4);
         SymByteArray half = s.malloc(SymType.BYTE, heap / 2);
@@ -324,6 +331,9 @@ final class BadInputCases {
         c.expectArgumentException("iget with a negative stride", () -> s.iget(small, 0, 1, l, 0, -2, 2, r));
         c.expectArgumentException("iget past the end of the local array", () -> s.iget(small, 0, 3, l, 0, 1, 3, r));
         c.expectArgumentException("ibput with blocks longer than the stride", () -> s.ibput(l, 0, 2, small, 0, 4, 3, 2, r));
+        // Strides whose extent wraps around a long passed the range checks and wrote elsewhere (over UCX: the target crashed).
+        c.expectArgumentException("iget with a stride that overflows", () -> s.iget(small, 0, 1, l, 0, 0x5555555555555556L, 4, r));
+        c.expectArgumentException("iput with a stride that overflows", () -> s.iput(l, 0, 1L << 62, small, 0, 1, 5, r));
         long[] fetch = new long[1];
         c.expectArgumentException("atomicFetchIncNbi with fetchIndex 1 in a 1-element array",
                 () -> s.atomicFetchIncNbi(fetch, 1, l, 5, r));

@@ -58,10 +58,15 @@ final class AllToAlls extends CollKind {
             throw st.error(routine + ": strides must be at least 1 (dst=" + dst + ", sst=" + sst + ")");
         }
         int n = team.members.length;
-        long elems = nbytes / unit * n; // elements per array
-        if (elems > 0) {
-            kit.checkFits(d, ((elems - 1) * dst + 1) * unit, routine, "dest");
-            kit.checkFits(s, ((elems - 1) * sst + 1) * unit, routine, "source");
+        try {
+            long elems = Math.multiplyExact(nbytes / unit, n); // elements per array
+            if (elems > 0) {
+                kit.checkFits(d, Math.multiplyExact(Math.addExact(Math.multiplyExact(elems - 1, dst), 1), unit), routine, "dest");
+                kit.checkFits(s, Math.multiplyExact(Math.addExact(Math.multiplyExact(elems - 1, sst), 1), unit), routine, "source");
+            }
+        } catch (ArithmeticException e) {
+            throw st.error(routine + ": " + count + " elements per PE over " + n + " PEs at strides " + dst + " and " + sst
+                    + " span more bytes than a long holds");
         }
         team.checkSameArgs(routine, "bytes per PE", nbytes, "dest stride", dst, "source stride", sst);
         team.begin(SlotProtocol.OP_ALLTOALL, (nbytes * 131 + dst) * 131 + sst, -1, nbytes, dst, sst, null);

@@ -384,12 +384,16 @@ public final class Collectives {
         if (!bytes && d.type != s.type) {
             throw st.error(routine + ": dest holds " + d.type.name() + " but source holds " + s.type.name());
         }
+        if (!bytes && count > Long.MAX_VALUE >> d.shift) {
+            // Else the byte count wraps around and passes checkFits; thrown before the collective begins.
+            throw st.error(routine + ": " + count + " " + d.type.name() + " elements are more bytes than a long holds");
+        }
         return bytes ? count : count << d.shift;
     }
 
     /** {@code what} ("dest", "source") of {@code routine}: named apart, so that the message is built only when thrown. */
     void checkFits(SymArrayImpl<?> a, long nbytes, String routine, String what) {
-        if (nbytes > a.byteSize()) {
+        if (nbytes < 0 || nbytes > a.byteSize()) {
             throw st.error(routine + " " + what + " needs " + nbytes + " bytes but " + a + " has " + a.byteSize());
         }
     }

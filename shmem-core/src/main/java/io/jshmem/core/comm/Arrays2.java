@@ -69,6 +69,17 @@ public final class Arrays2 {
         if (nblocks > 1 && (dst < bsize || sst < bsize)) {
             throw new IllegalArgumentException("block size " + bsize + " is larger than a stride (dst=" + dst + ", sst=" + sst + ")");
         }
+        if (nblocks > 1 && (extentOverflows(dst, bsize, nblocks) || extentOverflows(sst, bsize, nblocks))) {
+            // Else the wrapped-around extent passes the range checks and the blocks land elsewhere.
+            throw new IllegalArgumentException("(nblocks - 1) x stride + bsize overflows a long (dst=" + dst + ", sst=" + sst
+                    + ", bsize=" + bsize + ", nblocks=" + nblocks + "): no object is that long");
+        }
+    }
+
+    private static boolean extentOverflows(long stride, long bsize, long nblocks) {
+        long high = Math.multiplyHigh(nblocks - 1, stride);
+        long low = (nblocks - 1) * stride;
+        return high != 0 || low < 0 || low + bsize < 0;
     }
 
     public static Object requireValues(Object values) {

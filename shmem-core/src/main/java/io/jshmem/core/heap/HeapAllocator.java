@@ -33,6 +33,9 @@ public final class HeapAllocator {
 
     /** Allocates {@code bytes} (> 0) at a multiple of {@code alignment} (a power of two); -1 if no block fits. */
     public long allocate(long bytes, long alignment) {
+        if (bytes > size || alignment > size) {
+            return -1; // nothing that large fits; and rounding it up could wrap around
+        }
         long align = Math.max(alignment, MIN_ALIGNMENT);
         long need = roundUp(bytes, MIN_ALIGNMENT);
         for (Map.Entry<Long, Long> e : free.entrySet()) {
@@ -80,6 +83,9 @@ public final class HeapAllocator {
         Long len = used.get(offset);
         if (len == null) {
             throw new IllegalArgumentException("no block at offset " + offset);
+        }
+        if (bytes > size) {
+            return false; // and rounding it up could wrap around
         }
         long need = roundUp(bytes, MIN_ALIGNMENT);
         if (need == len) {

@@ -89,6 +89,21 @@ class HeapAllocatorTest {
         assertEquals(64 * 9, a.totalFree());
     }
 
+    /** Sizes near Long.MAX_VALUE wrapped around when rounded up, and the free list was corrupted for good. */
+    @Test
+    void aHugeRequestFailsAndLeavesTheHeapUsable() {
+        HeapAllocator a = new HeapAllocator(4096, 1 << 20);
+        long x = a.allocate(64, 1);
+        for (long huge : new long[] {Long.MAX_VALUE, Long.MAX_VALUE - 62, (1L << 60) * 8 - 8, (1 << 20) + 1}) {
+            assertEquals(-1, a.allocate(huge, 1), "allocate " + huge);
+            assertFalse(a.resizeInPlace(x, huge), "resize to " + huge);
+        }
+        assertEquals(-1, a.allocate(64, Long.MIN_VALUE >>> 1), "an alignment larger than the heap");
+        assertEquals((1 << 20) - 64, a.totalFree());
+        assertEquals(64, a.blockSize(x));
+        assertTrue(a.allocate(32, 1) >= 0, "a small allocation still fits");
+    }
+
     @Test
     void freeingAnUnknownOffsetIsRejected() {
         HeapAllocator a = new HeapAllocator(0, 4096);
