@@ -27,10 +27,21 @@ class EndingMessagesTest {
     /** System.exit(3) before finalize ends the job with that status, naming the PE. */
     @Test
     void aPeThatExitsWithAStatusEndsTheJobWithIt() throws Exception {
-        Oshrun.Result r = Oshrun.run(3, List.of(), Oshrun.conformanceClasses(), SCENARIOS, "exit-while-peers-wait");
+        exitsWithItsStatus(List.of());
+    }
+
+    /** The same over UCX, where the peers' operations to the exiting PE fail at once: its own report must come first. */
+    @Test
+    void overUcxAPeThatExitsWithAStatusIsStillTheCause() throws Exception {
+        io.jshmem.conformance.spawn.Jobs.assumeUcx("EndingMessagesTest.overUcxAPeThatExitsWithAStatusIsStillTheCause");
+        exitsWithItsStatus(List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self"));
+    }
+
+    private static void exitsWithItsStatus(List<String> options) throws Exception {
+        Oshrun.Result r = Oshrun.run(3, options, Oshrun.conformanceClasses(), SCENARIOS, "exit-while-peers-wait");
         assertEquals(3, r.exitCode(), r.tail());
-        assertTrue(r.stderr().lines().anyMatch(l -> l.matches("oshrun: PE 1 \\(pid \\d+\\) exited with status 3"
-                + " before finalize; ending the job")), r.tail());
+        assertTrue(r.stderr().lines().anyMatch(l -> l.equals("oshrun: PE 1 aborted the job with status 3: PE 1 exited with status 3"
+                + " (System.exit) before finalize")), r.tail());
         assertFalse(r.stderr().contains("do not match"), "the exit passed for a mismatched collective" + r.tail());
     }
 

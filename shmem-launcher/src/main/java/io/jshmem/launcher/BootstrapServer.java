@@ -150,6 +150,7 @@ final class BootstrapServer implements AutoCloseable {
         final Generation generation;
         final DataOutputStream out; // guarded by itself: messages are written whole
         boolean finalized;          // guarded by the server
+        boolean aborted;            // guarded by the server: it sent ABORT (its exit is then what that says)
         boolean closed;             // guarded by the server
         boolean silent;             // guarded by the server: dropped for sending nothing too long
         long lostAs;                // guarded by the server: 1, 2, ... if closed before finalize, else 0
@@ -264,6 +265,11 @@ final class BootstrapServer implements AutoCloseable {
 
     synchronized boolean anyConnected() {
         return Arrays.stream(peers).anyMatch(p -> p != null);
+    }
+
+    /** Whether PE {@code pe}'s latest connection sent ABORT (a failure it reported itself, with its reason). */
+    synchronized boolean hasAborted(int pe) {
+        return peers[pe] != null && peers[pe].aborted;
     }
 
     synchronized boolean isFinalized(int pe) {
@@ -591,6 +597,9 @@ final class BootstrapServer implements AutoCloseable {
                 }
                 case ABORT -> {
                     int status = in.readInt();
+                    synchronized (this) {
+                        peer.aborted = true;
+                    }
                     listener.aborted(peer.pe, status, in.readUTF());
                 }
                 case FINALIZED -> {

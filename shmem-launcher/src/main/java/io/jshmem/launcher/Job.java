@@ -46,8 +46,9 @@ final class Job implements BootstrapServer.Listener {
     /** A PE that drops its connection usually exits; give its exit the chance to be the reported cause. */
     private static final long DISCONNECT_GRACE_MILLIS = 1_000;
     /**
-     * When a PE aborts or fails, how long to look for another PE that a signal killed, which is then
-     * the cause reported (see {@link #signalledPe}): at least this long...
+     * When a PE aborts or fails, how long to look for another PE whose exit is a cause (a signal killed
+     * it, or it exited with a status before finalize without an abort), which is then the cause
+     * reported (see {@link #causingPe}): at least this long...
      */
     private static final long SIGNALLED_SETTLE_MILLIS = 250;
     /** ...and, while some PE is seen dying (its connection lost, or a zombie), up to this long. */
@@ -344,9 +345,10 @@ final class Job implements BootstrapServer.Listener {
      * PE's connection was lost before this one's, that PE is reported, with its exit status once known.
      */
     private void peFailed(int pe, Integer code) {
-        // A PE that a signal killed comes first: the others' failures (a peer no longer answering,
-        // a transport's timeout naming it) are what follows from it.
-        if ((code == null || !killedBySignal(code)) && signalledInstead(pe, describe(pe) + " "
+        // A PE that a signal killed, or that exited with a status before finalize without saying why
+        // (System.exit(3)), comes first: the others' failures (a peer no longer answering, a
+        // transport's timeout naming it) are what follows from it.
+        if ((code == null || !isCause(pe, code)) && causeInstead(pe, describe(pe) + " "
                 + (code == null ? "lost its connection to the launcher" : ExitStatus.describe(code)) + " before finalize"
                 + ofGeneration(pe))) {
             return;
@@ -429,39 +431,39 @@ final class Job implements BootstrapServer.Listener {
     @Override
     public void aborted(int pe, int status, String message) {
         String line = "PE " + pe + " aborted the job with status " + status + ": " + message;
-        // Its reason may be another PE's death by a signal (a UCX endpoint timeout naming PE 0, say):
-        // then that death is the cause, and oshrun's status is 128 + the signal.
-        if (!signalledInstead(pe, line)) {
+        // Its reason may be another PE's death by a signal or its exit with a status (a UCX endpoint
+        // timeout naming PE 0, say): then that exit is the cause, and oshrun's status is that PE's.
+        if (!causeInstead(pe, line)) {
             end(ExitStatus.toExitCode(status), line, line);
         }
     }
 
     /**
-     * Ends the job with the death by a signal of a PE other than {@code except}, if {@link #signalledPe}
+     * Ends the job with the exit of a PE other than {@code except} that is a cause ({@link #isCause}), if {@link #causingPe}
      * finds one, {@code also} (what PE {@code except} did or said) coming after; true if it did (or the
      * launcher is exiting), false if the caller is to report its own cause.
      */
-    private boolean signalledInstead(int except, String also) {
+    private boolean causeInstead(int except, String also) {
         int killed;
         try {
-            killed = signalledPe(except);
+            killed = causingPe(except);
         } catch (InterruptedException e) {
             return true; // only at JVM exit
         }
         if (killed >= 0) {
-            reportSignalled(killed, also);
+            reportCause(killed, also);
         }
         return killed >= 0;
     }
 
     /**
-     * A PE other than {@code except} that a signal killed, or -1. Looks for {@link #SIGNALLED_SETTLE_MILLIS}
+     * A PE other than {@code except} whose exit is a cause ({@link #isCause}), or -1. Looks for {@link #SIGNALLED_SETTLE_MILLIS}
      * (an abort may arrive just before the death of the PE it is about is seen), and, while a PE is
      * seen dying (its connection lost before finalize, or its process a zombie not yet reaped), until
      * it has exited, for {@link #SIGNALLED_GRACE_MILLIS} at most (a remote PE's exit, which comes
      * through its agent, {@link #REMOTE_DISCONNECT_GRACE_MILLIS}).
      */
-    private int signalledPe(int except) throws InterruptedException {
+    private int causingPe(int except) throws InterruptedException {
         long start = System.nanoTime();
         while (true) {
             long elapsed = (System.nanoTime() - start) / 1_000_000;
@@ -472,7 +474,7 @@ final class Job implements BootstrapServer.Listener {
                     continue;
                 }
                 if (!process.isAlive()) {
-                    if (killedBySignal(process.exitValue())) {
+                    if (isCause(q, process.exitValue())) {
                         return q;
                     }
                 } else if ((server.isLost(q) || !remote[q] && isZombie(process.pid()))
@@ -499,13 +501,22 @@ final class Job implements BootstrapServer.Listener {
         }
     }
 
+    /**
+     * Whether PE {@code pe}'s exit with {@code code} is a cause of the job's end rather than a consequence:
+     * a signal killed it, or it exited with a status other than 0 before finalize and sent no abort
+     * (which would say why it failed: an exception's, often a peer that no longer answers).
+     */
+    private boolean isCause(int pe, int code) {
+        return killedBySignal(code) || code != 0 && !server.isFinalized(pe) && !server.hasAborted(pe);
+    }
+
     /** An exit code that says a signal ended the process (128 + n), as Process reports it. */
     private static boolean killedBySignal(int code) {
         return code > 128 && code <= 128 + 64;
     }
 
-    /** Ends the job with PE {@code pe}'s death by a signal as its cause; {@code also} is what another PE said. */
-    private void reportSignalled(int pe, String also) {
+    /** Ends the job with PE {@code pe}'s exit (a death by a signal, or a status) as its cause; {@code also} is what another PE said. */
+    private void reportCause(int pe, String also) {
         int code = pes.get(pe).exitValue();
         String reason = describe(pe) + " " + ExitStatus.describe(code)
                 + (server.isFinalized(pe) ? " after finalize" : " before finalize") + ofGeneration(pe);

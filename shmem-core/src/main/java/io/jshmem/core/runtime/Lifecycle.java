@@ -197,6 +197,12 @@ final class Lifecycle {
         int exit = ExitStatus.get();
         if (exit != 0 && exit != ExitStatus.UNKNOWN) {
             st.failed = true;
+            if (st.abortReason == null && (exit < 129 || exit > 128 + 64)) {
+                // Said before the transport lets go: over UCX the peers' operations to this PE fail
+                // at once (an endpoint timeout naming it), and their aborts must not come first.
+                // (128 + signal: the launcher sees the signal's status; under srun every PE gets it.)
+                st.bootstrap.abort(exit, "PE " + st.me + " exited with status " + exit + " (System.exit) before finalize");
+            }
         }
         if (st.failed || st.abortReason != null) {
             // The heap stays mapped until the process is gone (its file was unlinked at init): the
