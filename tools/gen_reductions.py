@@ -20,7 +20,16 @@ COMPLEX = [  # type name, java element type, layout, element size (of re or im)
 ]
 
 
+def unsigned(t, v):
+    """An expression that orders as {v} read unsigned (long and int: their bits flipped at the sign)."""
+    return {"long": f"{v} + Long.MIN_VALUE", "int": f"{v} + Integer.MIN_VALUE", "short": f"Short.toUnsignedInt({v})",
+            "byte": f"Byte.toUnsignedInt({v})", "char": v}[t]
+
+
 def expr(t, op, a, b):
+    if op in ("UMAX", "UMIN"):
+        return {"UMAX": f"{unsigned(t, a)} >= {unsigned(t, b)} ? {a} : {b}",
+                "UMIN": f"{unsigned(t, a)} <= {unsigned(t, b)} ? {a} : {b}"}[op]
     narrow = t in ("short", "byte", "char")
     e = {
         "AND": f"{a} & {b}", "OR": f"{a} | {b}", "XOR": f"{a} ^ {b}",
@@ -44,6 +53,7 @@ import java.lang.foreign.ValueLayout;
 /**
  * Element-wise reduction kernels: {@code acc[i] = acc[i] OP in[i]} for {@code n} elements, one
  * tight loop per element type and operator. {@code char} is unsigned (max/min compare it so);
+ * UMAX/UMIN compare the integral types as unsigned of their width;
  * integral sums and products wrap around as Java arithmetic does. {@code complexf} and
  * {@code complexd} are complex numbers stored as (re, im) pairs of floats or doubles, {@code n}
  * counting pairs; their product is {@code (a+bi)(c+di) = (ac-bd) + (ad+bc)i}.
@@ -110,7 +120,7 @@ final class Reductions {
         ValueLayout.Of{"Long" if t=="long" else "Int" if t=="int" else "Short" if t=="short" else "Byte" if t=="byte" else "Char" if t=="char" else "Float" if t=="float" else "Double"} l = ValueLayout.{L};
         switch (op) {{
 ''')
-        ops = ["AND", "OR", "XOR", "MAX", "MIN", "SUM", "PROD"] if integral else ["MAX", "MIN", "SUM", "PROD"]
+        ops = ["AND", "OR", "XOR", "MAX", "MIN", "SUM", "PROD", "UMAX", "UMIN"] if integral else ["MAX", "MIN", "SUM", "PROD"]
         for op in ops:
             w(f'''            case {op} -> {{
                 for (long i = 0; i < n; i++) {{

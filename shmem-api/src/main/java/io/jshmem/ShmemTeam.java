@@ -489,6 +489,39 @@ public interface ShmemTeam extends AutoCloseable {
     <A> void minReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
 
     /**
+     * Element-wise maximum over the team of integers read as unsigned of their width: OpenSHMEM
+     * {@code shmem_max_reduce} on its unsigned types ({@code shmem_uchar_max_reduce},
+     * {@code shmem_ushort_}, {@code shmem_uint_}, {@code shmem_ulong_}, {@code shmem_ulonglong_},
+     * {@code shmem_uint8_}-{@code shmem_uint64_}, {@code shmem_size_max_reduce}), which Java's
+     * signed {@code byte}, {@code short}, {@code int} and {@code long} hold bit for bit:
+     * {@code -1} is the largest value. ({@code char} is unsigned already: as {@link #maxReduce}.)
+     * Sums, products and the bitwise reductions need no unsigned form (the same bits result).
+     *
+     * <p>Collective over the team, as {@link #maxReduce}.
+     *
+     * @param <A> the Java array type of the elements: an integral one, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of elements to reduce
+     * @throws ShmemException as {@link #maxReduce}, and for {@code float} or {@code double} elements
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     */
+    <A> void unsignedMaxReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
+
+    /**
+     * Element-wise minimum over the team of integers read as unsigned of their width: OpenSHMEM
+     * {@code shmem_min_reduce} on its unsigned types; see {@link #unsignedMaxReduce}.
+     *
+     * @param <A> the Java array type of the elements: an integral one, e.g. {@code long[]}
+     * @param dest the symmetric destination object
+     * @param source the symmetric source object
+     * @param nreduce the number of elements to reduce
+     * @throws ShmemException as {@link #minReduce}, and for {@code float} or {@code double} elements
+     * @throws JobAbortedException if the job is being aborted while this PE waits for the others
+     */
+    <A> void unsignedMinReduce(SymArray<A> dest, SymArray<A> source, long nreduce);
+
+    /**
      * Element-wise sum over the team: element {@code k} of {@code dest} on every member becomes the
      * sum of element {@code k} of every member's {@code source}, for {@code k < nreduce}; OpenSHMEM
      * {@code shmem_sum_reduce} ({@code shmem_TYPE_sum_reduce}). Integral types wrap around as

@@ -51,7 +51,7 @@ final class CollectiveCases {
         cases.add(Case.of("coll.alltoallmem", CollectiveCases::alltoallmem));
         for (SymType<?> t : Elements.TYPES) {
             for (ReduceOp op : ReduceOp.values()) {
-                if (op.bitwise() && Elements.floating(t)) {
+                if (op.integralOnly() && Elements.floating(t)) {
                     continue;
                 }
                 cases.add(Case.of("coll.reduce." + op.name().toLowerCase() + "." + t.name(), c -> reduce(c, t, op)));
@@ -414,6 +414,8 @@ final class CollectiveCases {
             case MIN -> team.minReduce(dst, src, n);
             case SUM -> team.sumReduce(dst, src, n);
             case PROD -> team.prodReduce(dst, src, n);
+            case UMAX -> team.unsignedMaxReduce(dst, src, n);
+            case UMIN -> team.unsignedMinReduce(dst, src, n);
         }
     }
 
@@ -782,6 +784,15 @@ final class CollectiveCases {
         c.expectShmemException("negative count", () -> w.sumReduce(a, b, -1), "negative");
         io.jshmem.SymDoubleArray d = c.calloc(SymType.DOUBLE, 4);
         c.expectShmemException("xor of doubles", () -> w.xorReduce(d, d, 1), "not defined for double");
+        c.expectShmemException("unsigned max of doubles", () -> w.unsignedMaxReduce(d, d, 1), "not defined for double");
+        // Counts whose byte sizes wrap around a long: refused before the collective begins (they desynchronized the team).
+        c.expectShmemException("a sum of Long.MAX_VALUE longs", () -> w.sumReduce(a, b, Long.MAX_VALUE), "more bytes than a long");
+        c.expectShmemException("an alltoall of Long.MAX_VALUE / 2 longs per PE", () -> w.alltoall(a, b, Long.MAX_VALUE / 2),
+                "more bytes than a long");
+        if (c.npes > 1) { // one PE's one element spans no stride
+            c.expectShmemException("alltoalls whose strides span more than a long", () -> w.alltoalls(a, b, 1L << 62, 1, 1),
+                    "more bytes than a long");
+        }
         c.expectShmemException("complex sum of longs", () -> w.complexSumReduce(a, b, 1), "not for long");
         c.expectShmemException("complex product of 3 complex doubles in 4 doubles", () -> w.complexProdReduce(d, d, 3), "needs");
         c.expectShmemException("complex sum of a negative count", () -> w.complexSumReduce(d, d, -1), "negative");

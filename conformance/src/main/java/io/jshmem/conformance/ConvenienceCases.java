@@ -35,8 +35,8 @@ final class ConvenienceCases {
         List<Case> cases = new ArrayList<>();
         for (SymType<?> t : SCALAR_TYPES) {
             for (ReduceOp op : ReduceOp.values()) {
-                if (op.bitwise() && Elements.floating(t)) {
-                    continue;
+                if (op.bitwise() && Elements.floating(t) || op == ReduceOp.UMAX || op == ReduceOp.UMIN) {
+                    continue; // the unsigned reductions have no scalar form
                 }
                 cases.add(Case.of("coll.scalar-reduce." + op.name().toLowerCase(Locale.ROOT) + "." + t.name(), c -> scalarReduce(c, t, op)));
             }
@@ -64,6 +64,7 @@ final class ConvenienceCases {
                 case MIN -> team.minReduce(bits);
                 case SUM -> team.sumReduce(bits);
                 case PROD -> team.prodReduce(bits);
+                case UMAX, UMIN -> throw new IllegalArgumentException(op + ": no scalar form");
             };
             case "int" -> switch (op) {
                 case AND -> team.andReduce((int) bits);
@@ -73,6 +74,7 @@ final class ConvenienceCases {
                 case MIN -> team.minReduce((int) bits);
                 case SUM -> team.sumReduce((int) bits);
                 case PROD -> team.prodReduce((int) bits);
+                case UMAX, UMIN -> throw new IllegalArgumentException(op + ": no scalar form");
             };
             default -> {
                 double v = Double.longBitsToDouble(bits);

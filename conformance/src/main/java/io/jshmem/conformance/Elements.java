@@ -126,6 +126,9 @@ final class Elements {
             case MIN -> Math.min(a, b);
             case SUM -> a + b;
             case PROD -> a * b;
+            // Sign extension keeps the unsigned order of values of one width.
+            case UMAX -> Long.compareUnsigned(a, b) >= 0 ? a : b;
+            case UMIN -> Long.compareUnsigned(a, b) <= 0 ? a : b;
         });
     }
 

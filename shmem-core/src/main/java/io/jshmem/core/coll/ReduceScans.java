@@ -78,8 +78,8 @@ final class ReduceScans extends CollKind {
             case FLOAT, DOUBLE -> true;
             case LONG, INT, SHORT, BYTE, CHAR -> false;
         };
-        if (op.bitwise() && floating) {
-            throw st.error(routine + " is not defined for " + d.type.name() + " (bitwise reductions need an integral type)");
+        if (op.integralOnly() && floating) {
+            throw st.error(routine + " is not defined for " + d.type.name() + " (bitwise and unsigned reductions need an integral type)");
         }
         kit.checkFits(d, nbytes, routine, "dest");
         kit.checkFits(s, nbytes, routine, "source");

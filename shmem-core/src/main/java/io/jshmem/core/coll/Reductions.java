@@ -12,6 +12,7 @@ import java.lang.foreign.ValueLayout;
 /**
  * Element-wise reduction kernels: {@code acc[i] = acc[i] OP in[i]} for {@code n} elements, one
  * tight loop per element type and operator. {@code char} is unsigned (max/min compare it so);
+ * UMAX/UMIN compare the integral types as unsigned of their width;
  * integral sums and products wrap around as Java arithmetic does. {@code complexf} and
  * {@code complexd} are complex numbers stored as (re, im) pairs of floats or doubles, {@code n}
  * counting pairs; their product is {@code (a+bi)(c+di) = (ac-bd) + (ad+bc)i}.
@@ -138,6 +139,22 @@ final class Reductions {
                     acc.set(l, a, x * y);
                 }
             }
+            case UMAX -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 8;
+                    long x = acc.get(l, a);
+                    long y = in.get(l, inOff + i * 8);
+                    acc.set(l, a, x + Long.MIN_VALUE >= y + Long.MIN_VALUE ? x : y);
+                }
+            }
+            case UMIN -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 8;
+                    long x = acc.get(l, a);
+                    long y = in.get(l, inOff + i * 8);
+                    acc.set(l, a, x + Long.MIN_VALUE <= y + Long.MIN_VALUE ? x : y);
+                }
+            }
         }
     }
 
@@ -198,6 +215,22 @@ final class Reductions {
                     int x = acc.get(l, a);
                     int y = in.get(l, inOff + i * 4);
                     acc.set(l, a, x * y);
+                }
+            }
+            case UMAX -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 4;
+                    int x = acc.get(l, a);
+                    int y = in.get(l, inOff + i * 4);
+                    acc.set(l, a, x + Integer.MIN_VALUE >= y + Integer.MIN_VALUE ? x : y);
+                }
+            }
+            case UMIN -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 4;
+                    int x = acc.get(l, a);
+                    int y = in.get(l, inOff + i * 4);
+                    acc.set(l, a, x + Integer.MIN_VALUE <= y + Integer.MIN_VALUE ? x : y);
                 }
             }
         }
@@ -262,6 +295,22 @@ final class Reductions {
                     acc.set(l, a, (short) (x * y));
                 }
             }
+            case UMAX -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 2;
+                    short x = acc.get(l, a);
+                    short y = in.get(l, inOff + i * 2);
+                    acc.set(l, a, Short.toUnsignedInt(x) >= Short.toUnsignedInt(y) ? x : y);
+                }
+            }
+            case UMIN -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 2;
+                    short x = acc.get(l, a);
+                    short y = in.get(l, inOff + i * 2);
+                    acc.set(l, a, Short.toUnsignedInt(x) <= Short.toUnsignedInt(y) ? x : y);
+                }
+            }
         }
     }
 
@@ -324,6 +373,22 @@ final class Reductions {
                     acc.set(l, a, (byte) (x * y));
                 }
             }
+            case UMAX -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 1;
+                    byte x = acc.get(l, a);
+                    byte y = in.get(l, inOff + i * 1);
+                    acc.set(l, a, Byte.toUnsignedInt(x) >= Byte.toUnsignedInt(y) ? x : y);
+                }
+            }
+            case UMIN -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 1;
+                    byte x = acc.get(l, a);
+                    byte y = in.get(l, inOff + i * 1);
+                    acc.set(l, a, Byte.toUnsignedInt(x) <= Byte.toUnsignedInt(y) ? x : y);
+                }
+            }
         }
     }
 
@@ -384,6 +449,22 @@ final class Reductions {
                     char x = acc.get(l, a);
                     char y = in.get(l, inOff + i * 2);
                     acc.set(l, a, (char) (x * y));
+                }
+            }
+            case UMAX -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 2;
+                    char x = acc.get(l, a);
+                    char y = in.get(l, inOff + i * 2);
+                    acc.set(l, a, x >= y ? x : y);
+                }
+            }
+            case UMIN -> {
+                for (long i = 0; i < n; i++) {
+                    long a = accOff + i * 2;
+                    char x = acc.get(l, a);
+                    char y = in.get(l, inOff + i * 2);
+                    acc.set(l, a, x <= y ? x : y);
                 }
             }
         }

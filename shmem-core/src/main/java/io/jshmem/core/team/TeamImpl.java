@@ -468,6 +468,20 @@ public final class TeamImpl implements ShmemTeam, CollTeam {
     }
 
     @Override
+    public <A> void unsignedMaxReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("umax_reduce", dest, nreduce, false);
+        collectives.reduce(io.jshmem.ReduceOp.UMAX, dest, source, nreduce);
+        end(ev);
+    }
+
+    @Override
+    public <A> void unsignedMinReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent("umin_reduce", dest, nreduce, false);
+        collectives.reduce(io.jshmem.ReduceOp.UMIN, dest, source, nreduce);
+        end(ev);
+    }
+
+    @Override
     public <A> void sumReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
         Flight.Collective ev = collectiveEvent("sum_reduce", dest, nreduce, false);
         collectives.reduce(io.jshmem.ReduceOp.SUM, dest, source, nreduce);

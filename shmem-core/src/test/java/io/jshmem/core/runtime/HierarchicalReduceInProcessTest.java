@@ -63,6 +63,8 @@ class HierarchicalReduceInProcessTest {
                 case AND -> r & x;
                 case OR -> r | x;
                 case XOR -> r ^ x;
+                case UMAX -> Long.compareUnsigned(r, x) >= 0 ? r : x;
+                case UMIN -> Long.compareUnsigned(r, x) <= 0 ? r : x;
             };
         }
         return r;
