@@ -370,8 +370,9 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
      * @param lock the symmetric array holding the lock word (zero when free)
      * @param index the index of the lock word in {@code lock}
      * @throws ShmemException naming this PE, if {@code lock} is not a live symmetric object of this
-     *         heap (null, freed, or of an earlier initialization), {@code index} is outside it, or
-     *         jshmem was finalized
+     *         heap (null, freed, or of an earlier initialization), {@code index} is outside it,
+     *         jshmem was finalized, this PE already holds the lock, or the word was not zero
+     *         before the lock's first use
      * @throws JobAbortedException if the job is being aborted while this PE waits
      * @see #clearLock(SymLongArray, long)
      * @see #testLock(SymLongArray, long)
@@ -402,8 +403,8 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
      * @param lock the symmetric array holding the lock word (zero when free)
      * @param index the index of the lock word in {@code lock}
      * @throws ShmemException naming this PE, if {@code lock} is not a live symmetric object of this
-     *         heap (null, freed, or of an earlier initialization), {@code index} is outside it, or
-     *         jshmem was finalized
+     *         heap (null, freed, or of an earlier initialization), {@code index} is outside it,
+     *         jshmem was finalized, or this PE does not hold the lock
      * @throws JobAbortedException if the job is being aborted while this PE waits
      * @see #setLock(SymLongArray, long)
      */

@@ -41,6 +41,7 @@ final class ContextSignalLockCases {
         cases.add(Case.of("signal.add-set-fetch", ContextSignalLockCases::signalAddSet));
         cases.add(Case.of("lock.counter", ContextSignalLockCases::lockCounter));
         cases.add(Case.of("lock.test-lock", ContextSignalLockCases::testLock));
+        cases.add(Case.of("lock.misuse", ContextSignalLockCases::lockMisuse));
         return cases;
     }
 
@@ -109,6 +110,34 @@ final class ContextSignalLockCases {
             }
         }
         c.shmem.barrierAll();
+    }
+
+    /**
+     * Lock misuse gets an exception instead of a hang: set_lock of a lock this PE holds (it waited
+     * for itself), clear_lock of one it does not hold (it waited for a successor that never came),
+     * a lock word that was not 0 before its first use (an index out of range). The lock works after.
+     */
+    private static void lockMisuse(CaseContext c) {
+        Shmem s = c.shmem;
+        SymLongArray lock = c.calloc(SymType.LONG, 2);
+        c.expectShmemException("clear_lock of a lock never set", () -> s.clearLock(lock, 0), "does not hold");
+        s.setLock(lock, 0);
+        c.expectShmemException("set_lock of a lock this PE holds", () -> s.setLock(lock, 0), "already holds");
+        s.clearLock(lock, 0);
+        c.expectShmemException("clear_lock twice", () -> s.clearLock(lock, 0), "does not hold");
+        s.barrierAll();
+        if (c.me == 0) {
+            lock.set(1, -1L); // on the lock's home PE: its tail field then names no PE
+            c.expectShmemException("set_lock of a word that was not 0", () -> s.setLock(lock, 1), "must be 0 before its first use");
+        }
+        s.barrierAll();
+        SymLongArray counter = c.calloc(SymType.LONG, 1);
+        s.setLock(lock, 0);
+        long v = s.g(counter, 0, 0);
+        s.p(counter, 0, v + 1, 0);
+        s.clearLock(lock, 0);
+        s.barrierAll();
+        c.checkEq(c.npes, s.g(counter, 0, 0), "a counter under the lock after the misuse");
     }
 
     private static void manyContexts(CaseContext c) {

@@ -5,8 +5,11 @@
 package io.jshmem.core.runtime;
 
 import io.jshmem.core.comm.Comm;
+import io.jshmem.core.comm.PeState;
 import io.jshmem.core.comm.Waiter;
 import io.jshmem.core.transport.AmoOp;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Distributed MCS queue locks. A lock is one symmetric long; its copy on world PE 0 holds the
@@ -15,6 +18,11 @@ import io.jshmem.core.transport.AmoOp;
  *
  * <p>Word layout: bits 0-31 tail (PE+1, used on PE 0 only), bits 32-62 next waiter (PE+1), bit 63
  * "still waiting". Fields share a word, so every update is an atomic and/or/add on it.
+ *
+ * <p>Misuse that the queue would turn into a hang (set twice: a PE waiting for itself; clear of a
+ * lock this PE does not hold: waiting for a successor that never comes) or an index out of range
+ * (a word that was not 0 before its first use) is refused with an exception: each PE keeps the
+ * locks it holds (their offsets; locks are neither many nor hot).
  */
 final class Locks {
     private static final int HOME = 0;
@@ -23,13 +31,32 @@ final class Locks {
     private static final long WAITING = Long.MIN_VALUE;
 
     private final Comm comm;
+    private final PeState st;
     private final int me;
     private final Waiter waiter;
+    /** The offsets of the locks this PE holds. Guarded by itself. */
+    private final Set<Long> held = new HashSet<>();
 
-    Locks(Comm comm, int me, Waiter waiter) {
+    Locks(Comm comm, PeState st, Waiter waiter) {
         this.comm = comm;
-        this.me = me;
+        this.st = st;
+        this.me = st.me;
         this.waiter = waiter;
+    }
+
+    private void acquired(long off) {
+        synchronized (held) {
+            held.add(off);
+        }
+    }
+
+    /** A PE number read from a lock word (PE + 1; 0: none), checked: a word that was not 0 before its first use holds garbage. */
+    private int peOf(long field) {
+        if (field > st.npes) {
+            throw st.error("the lock word does not hold a lock's state (PE " + (field - 1) + " of " + st.npes
+                    + "): a lock must be 0 before its first use, and changed only by set_lock, test_lock and clear_lock");
+        }
+        return (int) field - 1;
     }
 
     /**
@@ -46,6 +73,11 @@ final class Locks {
     }
 
     void set(long off) {
+        synchronized (held) {
+            if (held.contains(off)) {
+                throw st.error("set_lock of a lock this PE already holds (it would wait for itself forever)");
+            }
+        }
         long mine = me + 1L;
         // Prepare this PE's node: no successor, waiting.
         amo(me, off, AmoOp.FETCH_AND, ~NEXT, 0);
@@ -53,13 +85,15 @@ final class Locks {
         long prev = swapTail(off, mine) & TAIL;
         if (prev == 0) {
             amo(me, off, AmoOp.FETCH_AND, ~WAITING, 0);
+            acquired(off);
             return;
         }
-        amo((int) prev - 1, off, AmoOp.FETCH_OR, mine << 32, 0);
+        amo(peOf(prev), off, AmoOp.FETCH_OR, mine << 32, 0);
         long v;
         for (long w = 0; ((v = read(me, off)) & WAITING) != 0; ) {
             w = waiter.idle(w, comm.direct(me), off, 8, v);
         }
+        acquired(off);
     }
 
     boolean test(long off) {
@@ -76,12 +110,18 @@ final class Locks {
                 return false;
             }
             if (amo(HOME, off, AmoOp.COMPARE_SWAP, old | mine, old) == old) {
+                acquired(off);
                 return true;
             }
         }
     }
 
     void clear(long off) {
+        synchronized (held) {
+            if (!held.remove(off)) {
+                throw st.error("clear_lock of a lock this PE does not hold (it would wait for a successor that never comes)");
+            }
+        }
         long mine = me + 1L;
         long next = (read(me, off) & NEXT) >>> 32;
         if (next == 0) {
@@ -100,7 +140,7 @@ final class Locks {
             }
         }
         amo(me, off, AmoOp.FETCH_AND, ~NEXT, 0);
-        amo((int) next - 1, off, AmoOp.FETCH_AND, ~WAITING, 0);
+        amo(peOf(next), off, AmoOp.FETCH_AND, ~WAITING, 0);
     }
 
     /** Atomically replaces the tail field on the home PE; returns the old word. */
