@@ -47,8 +47,10 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
      * @return this process's handle to the library
      * @throws ShmemException if initialization fails (no runtime on the class path, the job's
      *         launcher unreachable, the symmetric heap cannot be created)
+     * @throws NullPointerException if {@code requested} is null
      */
     static Shmem initThread(ThreadLevel requested) {
+        java.util.Objects.requireNonNull(requested, "the requested thread level is null");
         return RuntimeLocator.get().init(requested);
     }
 

@@ -340,6 +340,7 @@ final class BadInputCases {
         c.expectArgumentException("atomicSwapNbi with fetchIndex -1", () -> s.atomicSwapNbi(fetch, -1, l, 6, 99L, r));
         int[] ifetch = new int[0];
         c.expectArgumentException("atomicFetchAddNbi(int) into an empty fetch array", () -> s.atomicFetchAddNbi(ifetch, 0, in, 0, 5, r));
+        c.expectNullPointer("initThread(null)", () -> Shmem.initThread(null), "the requested thread level is null");
         // A null local array: the same exception and message to this PE (shared memory) and to the
         // right neighbour (over the network transport in a job across hosts), before anything moves.
         for (int pe : new int[] {c.me, r}) {
