@@ -25,6 +25,8 @@ import io.jshmem.SymType;
  * <li>{@code exit-while-peers-wait}: PE 1 calls {@code System.exit(3)} while PE 0 waits for a flag
  *     and PE 2 in a barrier: the job ends with status 3, PE 1 named, rather than PE 1's exit hook
  *     finalizing collectively (waiting for PEs that never come, or reported as a mismatched call);
+ * <li>{@code exit-3}: {@code System.exit(3)} at once (run without a launcher: a 1-PE job exits with
+ *     3, its exit hook neither finalizing nor blocking);
  * <li>{@code sigterm-while-waiting}: PE 1 gets a SIGTERM while its main thread waits in a barrier
  *     (PE 2 sleeps): always status 143 and the signal named, never an exception's status 1.
  * </ul>
@@ -84,6 +86,7 @@ public final class EndingScenarios {
                 }
                 shmem.barrierAll(); // PE 2 waits here for the launcher to end it
             }
+            case "exit-3" -> System.exit(3);
             case "exit-while-peers-wait" -> {
                 shmem.barrierAll();
                 if (me == 1) {

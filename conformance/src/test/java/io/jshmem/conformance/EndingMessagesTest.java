@@ -37,6 +37,13 @@ class EndingMessagesTest {
         exitsWithItsStatus(List.of("-x", "SHMEM_TRANSPORT=ucx", "-x", "UCX_TLS=tcp,self"));
     }
 
+    /** Without a launcher (plain java, one PE) System.exit(3) exits with 3: the exit hook must not block on an abort. */
+    @Test
+    void aSingletonThatExitsWithAStatusExitsWithIt() throws Exception {
+        Oshrun.Result r = Oshrun.runPlainJava(SCENARIOS, "exit-3");
+        assertEquals(3, r.exitCode(), r.tail());
+    }
+
     private static void exitsWithItsStatus(List<String> options) throws Exception {
         Oshrun.Result r = Oshrun.run(3, options, Oshrun.conformanceClasses(), SCENARIOS, "exit-while-peers-wait");
         assertEquals(3, r.exitCode(), r.tail());

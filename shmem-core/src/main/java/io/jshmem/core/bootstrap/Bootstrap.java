@@ -106,6 +106,15 @@ public interface Bootstrap extends AutoCloseable {
      */
     void abort(int status, String message);
 
+    /**
+     * This PE is exiting with {@code status} before finalize (System.exit in a shutdown hook, which
+     * must neither block nor halt): tells a launcher that takes reasons ({@code message}) first, so
+     * that the peers' failures that follow (their operations to this PE) are not reported as the
+     * cause. Returns at once. By default nothing: a PMI launcher sees the exit status itself.
+     */
+    default void exiting(int status, String message) {
+    }
+
     /** Tells the launcher this PE finalized cleanly; its exit is then not a failure. */
     void finalized();
 

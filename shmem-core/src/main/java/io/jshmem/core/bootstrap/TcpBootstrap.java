@@ -633,17 +633,30 @@ public final class TcpBootstrap implements Bootstrap {
     @Override
     public void abort(int status, String message) {
         try {
-            synchronized (out) {
-                out.writeByte(ABORT);
-                out.writeInt(status);
-                writeText(out, message);
-                out.flush();
-            }
+            sendAbort(status, message);
             Thread.sleep(ABORT_WAIT_MILLIS);
         } catch (IOException | InterruptedException e) {
             // No launcher to end the job (or told to hurry): this process can at least end itself.
         }
         Runtime.getRuntime().halt(status);
+    }
+
+    @Override
+    public void exiting(int status, String message) {
+        try {
+            sendAbort(status, message); // the launcher ends the job with it; this PE exits on its own
+        } catch (IOException e) {
+            // no launcher to tell: it sees the exit status
+        }
+    }
+
+    private void sendAbort(int status, String message) throws IOException {
+        synchronized (out) {
+            out.writeByte(ABORT);
+            out.writeInt(status);
+            writeText(out, message);
+            out.flush();
+        }
     }
 
     /** Best effort: a launcher that is already gone no longer cares. */

@@ -201,7 +201,7 @@ final class Lifecycle {
                 // Said before the transport lets go: over UCX the peers' operations to this PE fail
                 // at once (an endpoint timeout naming it), and their aborts must not come first.
                 // (128 + signal: the launcher sees the signal's status; under srun every PE gets it.)
-                st.bootstrap.abort(exit, "PE " + st.me + " exited with status " + exit + " (System.exit) before finalize");
+                st.bootstrap.exiting(exit, "PE " + st.me + " exited with status " + exit + " (System.exit) before finalize");
             }
         }
         if (st.failed || st.abortReason != null) {
