@@ -16,6 +16,9 @@ import io.jshmem.SymType;
  * <li>{@code reduce-vs-barrier}: the last PE calls barrierAll while the others call sumReduce;
  * <li>{@code broadcast-roots}: PE 0 broadcasts from root 0, the others from root 1;
  * <li>{@code malloc-sizes}: PE 0 allocates 16 longs, the others 8, then PE 0 writes past 8;
+ * <li>{@code finalize-vs-root-broadcast}: the last PE finalizes while the others broadcast from
+ *     PE 0 and then barrier: its finalize goes through with the broadcast, and the barrier must
+ *     end the job (it waited for ever on shared memory);
  * <li>{@code finalize-vs-barrier}: the last PE finalizes while the others wait in a barrier (as
  *     when an exception unwinds through try-with-resources);
  * <li>{@code large-broadcast-sizes}: PE 0 broadcasts 16384 longs, the others 8192 (above the
@@ -94,6 +97,17 @@ public final class MismatchScenarios {
                     Out.line("PAST " + me);
                     return;
                 }
+                shmem.barrierAll();
+            }
+            case "finalize-vs-root-broadcast" -> {
+                // The last PE's finalize goes through with the others' broadcast (a root waits for
+                // nobody); the barrier after it must see that the last PE finalized, not wait for ever.
+                if (me == last) {
+                    shmem.close();
+                    Out.line("PAST " + me);
+                    return;
+                }
+                shmem.teamWorld().broadcast(dst, src, 4, 0);
                 shmem.barrierAll();
             }
             default -> throw new IllegalArgumentException("unknown scenario " + args[0]);

@@ -533,6 +533,11 @@ public final class SlotProtocol {
     long awaitReached(int pe, long e) {
         long v;
         for (long w = 0, t = 0; (v = arrivalWord(pe)) >>> IDENT_BITS < e; ) {
+            if ((v & 0xFF) == OP_FINALIZE) {
+                // It finalized at an earlier operation, which this PE (not finalized) spent on
+                // another collective: it will never arrive (its finalize went through with that one).
+                mismatch(pe, v >>> IDENT_BITS, (int) (v & IDENT_MASK));
+            }
             w = idleForArrival(pe, v, w);
             if (Waiter.pastSpin(w) && t != LongWait.REPORTED && (t = LongWait.tick(t)) == LongWait.REPORTED) {
                 reportLongWait("the arrival of", "arrival word", pe, e, v);
