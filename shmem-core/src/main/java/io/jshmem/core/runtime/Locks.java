@@ -8,8 +8,7 @@ import io.jshmem.core.comm.Comm;
 import io.jshmem.core.comm.PeState;
 import io.jshmem.core.comm.Waiter;
 import io.jshmem.core.transport.AmoOp;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.Arrays;
 
 /**
  * Distributed MCS queue locks. A lock is one symmetric long; its copy on world PE 0 holds the
@@ -22,7 +21,7 @@ import java.util.Set;
  * <p>Misuse that the queue would turn into a hang (set twice: a PE waiting for itself; clear of a
  * lock this PE does not hold: waiting for a successor that never comes) or an index out of range
  * (a word that was not 0 before its first use) is refused with an exception: each PE keeps the
- * locks it holds (their offsets; locks are neither many nor hot).
+ * offsets of the locks it holds, a few at a time, in a plain array (no allocation per call).
  */
 final class Locks {
     private static final int HOME = 0;
@@ -34,8 +33,9 @@ final class Locks {
     private final PeState st;
     private final int me;
     private final Waiter waiter;
-    /** The offsets of the locks this PE holds. Guarded by itself. */
-    private final Set<Long> held = new HashSet<>();
+    /** The offsets of the locks this PE holds, the first {@link #heldCount}. Guarded by this. */
+    private long[] held = new long[4];
+    private int heldCount;
 
     Locks(Comm comm, PeState st, Waiter waiter) {
         this.comm = comm;
@@ -44,10 +44,31 @@ final class Locks {
         this.waiter = waiter;
     }
 
-    private void acquired(long off) {
-        synchronized (held) {
-            held.add(off);
+    private synchronized void acquired(long off) {
+        if (heldCount == held.length) {
+            held = Arrays.copyOf(held, 2 * heldCount); // more locks held at once than ever before
         }
+        held[heldCount++] = off;
+    }
+
+    private synchronized boolean holds(long off) {
+        for (int i = 0; i < heldCount; i++) {
+            if (held[i] == off) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Forgets a held lock; false if this PE does not hold it. */
+    private synchronized boolean released(long off) {
+        for (int i = 0; i < heldCount; i++) {
+            if (held[i] == off) {
+                held[i] = held[--heldCount];
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A PE number read from a lock word (PE + 1; 0: none), checked: a word that was not 0 before its first use holds garbage. */
@@ -73,10 +94,8 @@ final class Locks {
     }
 
     void set(long off) {
-        synchronized (held) {
-            if (held.contains(off)) {
-                throw st.error("set_lock of a lock this PE already holds (it would wait for itself forever)");
-            }
+        if (holds(off)) {
+            throw st.error("set_lock of a lock this PE already holds (it would wait for itself forever)");
         }
         long mine = me + 1L;
         // Prepare this PE's node: no successor, waiting.
@@ -117,10 +136,8 @@ final class Locks {
     }
 
     void clear(long off) {
-        synchronized (held) {
-            if (!held.remove(off)) {
-                throw st.error("clear_lock of a lock this PE does not hold (it would wait for a successor that never comes)");
-            }
+        if (!released(off)) {
+            throw st.error("clear_lock of a lock this PE does not hold (it would wait for a successor that never comes)");
         }
         long mine = me + 1L;
         long next = (read(me, off) & NEXT) >>> 32;
