@@ -37,11 +37,11 @@ final class Locks {
     private long[] held = new long[4];
     private int heldCount;
 
-    Locks(Comm comm, PeState st, Waiter waiter) {
-        this.comm = comm;
+    Locks(PeState st) {
+        this.comm = st.comm;
         this.st = st;
         this.me = st.me;
-        this.waiter = waiter;
+        this.waiter = st.waiter;
     }
 
     private synchronized void acquired(long off) {
@@ -51,24 +51,28 @@ final class Locks {
         held[heldCount++] = off;
     }
 
-    private synchronized boolean holds(long off) {
+    /** Where {@code off} is in {@link #held}, or -1. */
+    private int heldAt(long off) {
         for (int i = 0; i < heldCount; i++) {
             if (held[i] == off) {
-                return true;
+                return i;
             }
         }
-        return false;
+        return -1;
+    }
+
+    private synchronized boolean holds(long off) {
+        return heldAt(off) >= 0;
     }
 
     /** Forgets a held lock; false if this PE does not hold it. */
     private synchronized boolean released(long off) {
-        for (int i = 0; i < heldCount; i++) {
-            if (held[i] == off) {
-                held[i] = held[--heldCount];
-                return true;
-            }
+        int i = heldAt(off);
+        if (i < 0) {
+            return false;
         }
-        return false;
+        held[i] = held[--heldCount];
+        return true;
     }
 
     /** A PE number read from a lock word (PE + 1; 0: none), checked: a word that was not 0 before its first use holds garbage. */

@@ -56,7 +56,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
         this.teams = new TeamRegistry(st, new Contexts(st));
         this.world = teams.world();
         this.memory = new SymmetricMemory(st, teams);
-        this.locks = new Locks(st.comm, st, st.waiter);
+        this.locks = new Locks(st);
         this.lifecycle = new Lifecycle(st, teams, memory, this);
         st.contexts.add(this);
         world.syncInternal();
