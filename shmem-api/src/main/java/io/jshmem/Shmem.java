@@ -111,6 +111,8 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     /**
      * shmem_ptr: a view of {@code object}'s copy on {@code pe} for direct loads and stores, when
      * that PE shares memory with this one; empty otherwise.
+     * The segment is closed when the object is freed or reallocated, or the library finalized:
+     * accesses through it then throw {@link IllegalStateException}.
      *
      * @param object a symmetric object
      * @param pe a PE number

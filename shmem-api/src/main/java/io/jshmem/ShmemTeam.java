@@ -128,6 +128,8 @@ public interface ShmemTeam extends AutoCloseable {
     /**
      * shmem_team_ptr: a direct view of {@code object} on team PE {@code pe} if it shares memory with
      * this PE; empty otherwise (C: a null pointer), and on {@link #INVALID}.
+     * The segment is closed when the object is freed or reallocated, or the library finalized:
+     * accesses through it then throw {@link IllegalStateException}.
      *
      * @param object a symmetric object
      * @param pe a PE number

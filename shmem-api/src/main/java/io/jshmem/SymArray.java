@@ -40,7 +40,9 @@ public interface SymArray<A> {
 
     /**
      * This PE's copy as a memory segment (the same as {@code shmem.ptr(this, shmem.myPe())}).
-     * Plain accesses; use the synchronization routines to wait for remote updates.
+     * Plain accesses; use the synchronization routines to wait for remote updates. The segment is
+     * closed when the object is freed or reallocated, or the library finalized: accesses through it
+     * then throw {@link IllegalStateException}.
      *
      * @return this PE's part of the object, as a segment
      * @throws ShmemException if the object was freed or the library finalized

@@ -5,6 +5,7 @@
 package io.jshmem.conformance;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.jshmem.Shmem;
 import io.jshmem.SignalOp;
@@ -34,7 +35,8 @@ final class SegmentCases {
     static List<Case> cases() {
         return List.of(
                 Case.of("bad.user-segments", SegmentCases::badSegments),
-                Case.of("rma.nbi-segment-closed-before-quiet", SegmentCases::closedBeforeQuiet));
+                Case.of("rma.nbi-segment-closed-before-quiet", SegmentCases::closedBeforeQuiet),
+                Case.of("bad.views-after-free", SegmentCases::viewsAfterFree));
     }
 
     /** The largest size the job's heap holds a few times over (the heap may be set small). */
@@ -197,6 +199,63 @@ final class SegmentCases {
             }
         }
         BadInputCases.stillUsable(c, "segments closed before quiet");
+    }
+
+    /**
+     * Segments from {@code local()} and {@code ptr()} kept past the object's free or realloc: used
+     * while the object lives (also as a transfer's buffer), every later access fails with the JDK's
+     * IllegalStateException on every transport, and the object that gets the block next keeps its
+     * bytes, on this PE and on the peer a ptr view reached.
+     */
+    static void viewsAfterFree(CaseContext c) {
+        Shmem s = c.shmem;
+        int r = c.right();
+        SymLongArray a = s.malloc(SymType.LONG, 4);
+        MemorySegment mine = a.local();
+        MemorySegment peers = s.ptr(a, r).orElse(null); // empty when PE r is reached over a network
+        mine.set(JAVA_LONG, 0, 100 + c.me);
+        s.putmem(a, 8, mine.asSlice(0, 8), r);
+        s.barrierAll();
+        c.check(a.get(1) == 100 + c.left(), "putmem from a local() view: element 1 is " + a.get(1) + ", not " + (100 + c.left()));
+        if (peers != null) {
+            c.check(peers.get(JAVA_LONG, 0) == 100 + r, "ptr view of PE " + r + ": element 0 is " + peers.get(JAVA_LONG, 0));
+        }
+        s.barrierAll();
+        s.free(a);
+        SymLongArray b = s.calloc(SymType.LONG, 4); // the freed block, on the heaps' first fit
+        long[] none = new long[4];
+        expectClosed(c, "set through a kept local() view", () -> mine.set(JAVA_LONG, 0, -1L));
+        expectClosed(c, "get through a kept local() view", () -> mine.get(JAVA_LONG, 8));
+        expectClosed(c, "fill through a kept local() view", () -> mine.fill((byte) -1));
+        expectClosed(c, "copy into a kept local() view", () -> MemorySegment.copy(MemorySegment.ofArray(new long[] {-1}), 0, mine, 0, 8));
+        expectClosed(c, "putmem from a kept local() view", () -> s.putmem(b, 0, mine, r));
+        expectClosed(c, "getmem into a kept local() view", () -> s.getmem(mine, b, 0, r));
+        expectClosed(c, "getmemNbi into a kept local() view", () -> s.getmemNbi(mine, b, 0, r));
+        if (peers != null) {
+            expectClosed(c, "set through a kept ptr view of PE " + r, () -> peers.set(JAVA_LONG, 0, -1L));
+        }
+        s.quiet();
+        s.barrierAll();
+        long[] got = new long[4];
+        b.get(0, got, 0, 4);
+        c.check(java.util.Arrays.equals(got, none), "the object given the freed block was written through a kept view: "
+                + java.util.Arrays.toString(got));
+        // realloc: the old object's views close, whether it moved or grew in place.
+        SymLongArray d = s.malloc(SymType.LONG, 4);
+        MemorySegment old = d.local();
+        SymLongArray e = s.realloc(d, 4096);
+        expectClosed(c, "set through a view of the object before realloc", () -> old.set(JAVA_LONG, 0, -1L));
+        e.local().set(JAVA_LONG, 0, 5L);
+        c.check(e.get(0) == 5L, "local() view of the reallocated object: element 0 is " + e.get(0));
+        s.free(e);
+        s.free(b);
+        BadInputCases.stillUsable(c, "views kept past free");
+    }
+
+    private static void expectClosed(CaseContext c, String what, Runnable action) {
+        Throwable t = CaseContext.run(action);
+        c.check(t instanceof IllegalStateException, what + ": expected IllegalStateException (the segment is closed), got "
+                + (t == null ? "no exception" : CaseContext.describe(t)));
     }
 
     private static byte value(int pe, long i) {

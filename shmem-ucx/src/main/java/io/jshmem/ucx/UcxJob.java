@@ -60,10 +60,12 @@ final class UcxJob {
      */
     final boolean coreShared;
     /**
-     * The symmetric heap's scope: closed by the runtime only, after the transport, so a segment of
-     * it is passed to UCX by address (the runtime's own data movement, an object's local view).
+     * This PE's symmetric heap mapping, unmapped by the runtime only, after the transport: a
+     * native segment within it (the runtime's own data movement, an object's local() view, whose
+     * own scope closes at free) is passed to UCX by address, as its memory stays mapped.
      */
-    final MemorySegment.Scope heapScope;
+    private final long heapStart;
+    private final long heapSize;
     volatile String abortReason;
     volatile boolean closed;
     /** The contexts open on this PE, whose workers the PE's waits and progress thread progress too. */
@@ -76,10 +78,11 @@ final class UcxJob {
     /** Where a quiet's completing gets ({@link Channel#flushAll}) land, all of them: nobody reads it. */
     final MemorySegment sink;
 
-    UcxJob(Bootstrap bootstrap, Config.Network settings, MemorySegment.Scope heapScope, boolean oversubscribed, boolean coreShared) {
+    UcxJob(Bootstrap bootstrap, Config.Network settings, MemorySegment heap, boolean oversubscribed, boolean coreShared) {
         this.bootstrap = bootstrap;
         this.settings = settings;
-        this.heapScope = heapScope;
+        this.heapStart = heap.address();
+        this.heapSize = heap.byteSize();
         this.oversubscribed = oversubscribed;
         this.coreShared = coreShared;
         this.me = bootstrap.rank();
@@ -241,5 +244,11 @@ final class UcxJob {
         if (status != UcpAbi.UCS_OK) {
             throw new ShmemException("PE " + me + ": UCX initialization failed: " + what + ": " + Ucp.statusString(status));
         }
+    }
+
+    /** Whether {@code s} lies within this PE's symmetric heap mapping (see {@link #heapStart}). */
+    boolean inHeap(MemorySegment s) {
+        long at = s.address() - heapStart;
+        return s.isNative() && at >= 0 && at <= heapSize && s.byteSize() <= heapSize - at;
     }
 }

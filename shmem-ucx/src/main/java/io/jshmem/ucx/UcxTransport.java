@@ -154,8 +154,8 @@ public final class UcxTransport implements RemoteTransport {
     /**
      * A non-blocking put or get of the caller's native segment {@code local} (all {@code n} bytes
      * of it), which the caller may close once this returns. Checked first as shared memory's copy
-     * would check it. A segment that is never released, or the symmetric heap's (an object's local
-     * view), is used in place; any other goes through the
+     * would check it. A segment that is never released, or one within the symmetric heap (an
+     * object's local view), is used in place; any other goes through the
      * channel's {@link NbiStaging}, or, above {@link NbiStaging#MAX_STAGED}, is transferred blocking.
      */
     private void userNbi(Channel.Rma op, int pe, long offset, MemorySegment local, long n, String what) {
@@ -164,7 +164,7 @@ public final class UcxTransport implements RemoteTransport {
         } else {
             LocalSegments.checkWrite(local, 0, n);
         }
-        if (n == 0 || local.scope().equals(job.heapScope) || LocalSegments.neverReleased(local)) {
+        if (n == 0 || job.inHeap(local) || LocalSegments.neverReleased(local)) {
             nbi(op, pe, offset, local, 0, n, what);
         } else if (n > NbiStaging.MAX_STAGED) {
             rma(op, pe, offset, local, 0, n);
@@ -196,8 +196,8 @@ public final class UcxTransport implements RemoteTransport {
      * is checked as shared memory's copy would check it before UCX gets its address, and kept
      * reachable until the transfer is done (an automatic arena's memory is freed once its segment
      * is unreachable). A shared arena's segment, which another thread may close meanwhile, goes
-     * through the bounce buffer, copied under the JDK's own protection; the symmetric heap's
-     * (shared too, but closed by the runtime only) does not.
+     * through the bounce buffer, copied under the JDK's own protection; one within the symmetric
+     * heap (whose mapping the runtime keeps until the transport is closed) does not.
      */
     private void rma(Channel.Rma op, int pe, long offset, MemorySegment local, long at, long n) {
         if (op == Channel.PUT) {
@@ -209,7 +209,7 @@ public final class UcxTransport implements RemoteTransport {
         try {
             if (n == 0) {
                 main.use(pe);
-            } else if (local.isNative() && (local.scope().equals(job.heapScope) || LocalSegments.stableDuringCall(local))) {
+            } else if (local.isNative() && (job.inHeap(local) || LocalSegments.stableDuringCall(local))) {
                 Transfers.transfer(main, op, pe, local.address() + at, n, offset, op == Channel.PUT ? "put" : "get", scratch().window);
             } else {
                 bounced(op, pe, offset, at == 0 && n == local.byteSize() ? local : local.asSlice(at, n), null, 0, null, n);

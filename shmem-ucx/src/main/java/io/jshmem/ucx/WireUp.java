@@ -87,7 +87,7 @@ final class WireUp {
         // own shares it with its progress thread, which must not poll it away from the PE. (Its
         // own waits for operations go by coreShared: the progress thread naps meanwhile.)
         int onNode = heap.pesOnThisNode();
-        UcxJob job = new UcxJob(bootstrap, settings, heap.self().scope(), onNode > Runtime.getRuntime().availableProcessors(),
+        UcxJob job = new UcxJob(bootstrap, settings, heap.self(), onNode > Runtime.getRuntime().availableProcessors(),
                 LaunchEnv.coreShared(onNode));
         bootstrap.onAbort(reason -> job.abortReason = reason);
         UcxTransport t = new UcxTransport(job, wireUp(job, heap, env));

@@ -8,12 +8,13 @@ import io.jshmem.ShmemException;
 import io.jshmem.SymArray;
 import io.jshmem.SymType;
 import io.jshmem.core.heap.SymmetricHeap;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
  * A symmetric array: a place in the symmetric heap (the same offset on every PE) plus this PE's
- * view of it. Immutable but for {@link #freed}, set by the collective free.
+ * view of it. Immutable but for {@link #freed}, set by the collective free ({@link #markFreed}).
  */
 public abstract class SymArrayImpl<A> implements SymArray<A> {
     public final SymmetricHeap heap;
@@ -24,8 +25,18 @@ public abstract class SymArrayImpl<A> implements SymArray<A> {
     public final long length;
     /** log2 of the element size. */
     public final int shift;
+    /** This PE's copy, for the runtime's own accesses (each checks {@link #freed} first). */
     public final MemorySegment local;
     public boolean freed;
+    /**
+     * The scope of the segments handed to the program ({@link #local()}, {@code ptr}), made at the
+     * first and closed when the object is freed: a segment kept past free() then fails with
+     * IllegalStateException instead of reading or writing the block's next owner (on this PE or,
+     * through ptr, on a peer). Guarded by this object's lock.
+     */
+    private Arena viewScope;
+    /** {@link #local()}'s segment once made (a plain field: a segment's fields are final). */
+    private MemorySegment localView;
     /**
      * Where the next testAny ({@link #testAnyStart}) or waitUntilAny ({@link #waitAnyStart}) over
      * this object starts scanning: just after the index the last call of the same routine returned,
@@ -84,7 +95,32 @@ public abstract class SymArrayImpl<A> implements SymArray<A> {
         if (freed) {
             throw heap.deadObject(this);
         }
-        return local;
+        MemorySegment v = localView;
+        return v != null ? v : (localView = view(local));
+    }
+
+    /**
+     * {@code mapping} (this object's bytes in a mapped heap: this PE's or, for ptr, a peer's on
+     * the node) as a segment the program may keep: usable until the object is freed or the heap
+     * unmapped, whichever comes first.
+     */
+    public final synchronized MemorySegment view(MemorySegment mapping) {
+        if (freed) {
+            throw heap.deadObject(this);
+        }
+        if (viewScope == null) {
+            viewScope = heap.openViewScope(this);
+        }
+        return mapping.reinterpret(viewScope, null);
+    }
+
+    /** At free, realloc and finalize: marks this object dead and closes the segments handed out. */
+    public final synchronized void markFreed() {
+        freed = true;
+        if (viewScope != null) {
+            heap.closeViewScope(viewScope, this);
+            viewScope = null;
+        }
     }
 
     /** What a local element access throws instead of a fault on the heap's pages (see SymmetricHeap.fault). */

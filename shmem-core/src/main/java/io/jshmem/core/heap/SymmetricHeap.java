@@ -12,8 +12,11 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * This PE's symmetric heap and its mappings of the heaps of the PEs on the same node.
@@ -52,6 +55,11 @@ public final class SymmetricHeap {
     private final Path dir;
     private long internalNext = WAIT_CONTROL_BYTES;
     private volatile boolean closed;
+    /**
+     * The open scopes of segments handed to the program (an object's local() and ptr() views):
+     * closed before the mapping is, so none outlives it. Guarded by this heap's lock.
+     */
+    private final Set<Arena> viewScopes = new HashSet<>();
 
     private SymmetricHeap(int myPe, int generation, Arena arena, MemorySegment self, MemorySegment[] peers, int[] nodeOf,
                           int[] localPes, long userSize, Path dir) {
@@ -328,10 +336,72 @@ public final class SymmetricHeap {
                 + faultExplanation(error), error);
     }
 
+    /** A scope for the segments of {@code object} handed to the program; see {@link #closeViewScope}. */
+    public synchronized Arena openViewScope(Object object) {
+        if (closed) {
+            throw deadObject(object);
+        }
+        Arena scope = Arena.ofShared();
+        viewScopes.add(scope);
+        return scope;
+    }
+
+    /**
+     * Closes a scope of {@link #openViewScope}: its segments fail from now on with the JDK's
+     * IllegalStateException. A native call on another thread that holds one of them is waited for
+     * (it may not run on into memory the allocator hands out again), for at most {@link
+     * #VIEW_CLOSE_NANOS}; after that this PE fails: the block cannot be given back safely, and
+     * keeping it would make this PE's heap differ from its peers'.
+     */
+    public void closeViewScope(Arena scope, Object object) {
+        synchronized (this) {
+            if (!viewScopes.remove(scope)) {
+                return;
+            }
+        }
+        long deadline = System.nanoTime() + VIEW_CLOSE_NANOS;
+        for (int tries = 0; ; tries++) {
+            try {
+                scope.close();
+                return;
+            } catch (IllegalStateException inUse) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new ShmemException("PE " + myPe + ": " + object + " was freed while a native call on another thread"
+                            + " still used a segment of it (from local() or ptr()) after " + VIEW_CLOSE_NANOS / 1_000_000_000
+                            + " s: " + inUse.getMessage(), inUse);
+                }
+                if (tries < 100) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(100_000);
+                }
+            }
+        }
+    }
+
+    /** How long {@link #closeViewScope} waits for a native call that holds a segment of the object. */
+    private static final long VIEW_CLOSE_NANOS = 10_000_000_000L;
+
     /** Unmaps every segment. Objects become unusable. */
     public void close() {
-        if (!closed) {
+        Arena[] views;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
+            views = viewScopes.toArray(Arena[]::new);
+            viewScopes.clear();
+        }
+        boolean unmap = true;
+        for (Arena v : views) {
+            try {
+                v.close();
+            } catch (IllegalStateException heldByNativeCall) {
+                unmap = false; // the mapping stays until the process ends (its file is unlinked)
+            }
+        }
+        if (unmap) {
             arena.close();
         }
     }

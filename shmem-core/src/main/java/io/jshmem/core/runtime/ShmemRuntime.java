@@ -137,7 +137,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     public Optional<MemorySegment> ptr(SymArray<?> object, int pe) {
         long off = offset(object, 0, 0);
         MemorySegment s = seg(pe);
-        return s == null ? Optional.empty() : Optional.of(s.asSlice(off, object.byteSize()));
+        return s == null ? Optional.empty() : Optional.of(((SymArrayImpl<?>) object).view(s.asSlice(off, object.byteSize())));
     }
 
     @Override

@@ -144,6 +144,7 @@ final class SymmetricMemory {
             boolean wasEmpty = old.length == 0;
             if (!wasEmpty && bytes > 0 && a.resizeInPlace(old.offset, bytes)) {
                 obj = SymArrayImpl.create(st.heap, old.type, old.offset, newLength);
+                old.markFreed();
             } else {
                 long off = bytes == 0 ? a.base() : a.allocate(bytes, HeapAllocator.MIN_ALIGNMENT);
                 if (off < 0) {
@@ -151,11 +152,11 @@ final class SymmetricMemory {
                 }
                 obj = SymArrayImpl.create(st.heap, old.type, off, newLength);
                 MemorySegment.copy(old.local, 0, obj.local, 0, Math.min(old.byteSize(), obj.byteSize()));
+                old.markFreed(); // its views closed before the block can be handed out again
                 if (!wasEmpty) {
                     a.free(old.offset);
                 }
             }
-            old.freed = true;
             st.live.remove(old);
             st.live.add(obj);
         }
@@ -176,10 +177,10 @@ final class SymmetricMemory {
         world.checkSameArgs("free", "heap offset", a.offset, "length", a.length);
         teams.barrier(TeamImpl.OP_MEMORY, a.offset, a.byteSize(), 0);
         synchronized (st.heap) {
+            a.markFreed(); // its views closed before the block can be handed out again
             if (a.length > 0) {
                 st.heap.allocator().free(a.offset);
             }
-            a.freed = true;
             st.live.remove(a);
         }
         end(ev);
@@ -189,7 +190,7 @@ final class SymmetricMemory {
     void freeAllAtFinalize() {
         synchronized (st.heap) {
             for (SymArrayImpl<?> a : st.live) {
-                a.freed = true;
+                a.markFreed();
             }
             st.live.clear();
         }

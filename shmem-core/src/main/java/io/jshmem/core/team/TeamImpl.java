@@ -165,7 +165,7 @@ public final class TeamImpl implements ShmemTeam, CollTeam {
         checkLive();
         SymArrayImpl<?> a = st.check(object);
         MemorySegment s = protocol.mapped(checkedPe(pe));
-        return s == null ? Optional.empty() : Optional.of(s.asSlice(a.offset, a.byteSize()));
+        return s == null ? Optional.empty() : Optional.of(a.view(s.asSlice(a.offset, a.byteSize())));
     }
 
     private int checkedPe(int pe) {
