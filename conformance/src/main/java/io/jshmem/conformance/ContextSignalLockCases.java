@@ -32,6 +32,7 @@ final class ContextSignalLockCases {
         cases.add(Case.atLeast(2, "ctx.team-context-uses-team-pe-numbers", ContextSignalLockCases::teamContext));
         cases.add(Case.of("ctx.options-team-session", ContextSignalLockCases::options));
         cases.add(Case.of("ctx.destroyed", ContextSignalLockCases::destroyed));
+        cases.add(Case.of("ctx.private-other-thread", ContextSignalLockCases::privateOtherThread));
         cases.add(Case.of("ctx.open-across-barriers", ContextSignalLockCases::openAcrossBarriers));
         cases.add(Case.of("ctx.progress-without-quiet", ContextSignalLockCases::progressWithoutQuiet));
         cases.add(Case.of("ctx.thread-multiple.shared-context", c -> threadsOnOneContext(c, false)));
@@ -215,6 +216,37 @@ final class ContextSignalLockCases {
                 other.p(a, 0, 1, c.npes);
             }
         }, "out of range: the team has " + c.npes + " PEs");
+    }
+
+    /**
+     * A CTX_PRIVATE context used, quieted or destroyed by a thread other than its creator: refused
+     * with a ShmemException naming the option, on every transport (over UCX such a context takes no
+     * lock, and a second thread's operations raced the owner's); nothing it tried reaches the peer,
+     * and the creator goes on using the context. A SERIALIZED one passes between threads.
+     */
+    private static void privateOtherThread(CaseContext c) throws InterruptedException {
+        SymLongArray a = c.calloc(SymType.LONG, 2);
+        ShmemContext mine = c.shmem.ctxCreate(Shmem.CTX_PRIVATE);
+        ShmemContext turns = c.shmem.ctxCreate(Shmem.CTX_SERIALIZED);
+        int r = c.right();
+        Thread other = Thread.ofPlatform().name("other").start(() -> {
+            c.expectShmemException("p on another thread's private context", () -> mine.p(a, 0, -1L, r), "CTX_PRIVATE", "other");
+            c.expectShmemException("atomicAdd on another thread's private context", () -> mine.atomicAdd(a, 0, -1L, r),
+                    "CTX_PRIVATE");
+            c.expectShmemException("quiet of another thread's private context", mine::quiet, "CTX_PRIVATE");
+            c.expectShmemException("destroy of another thread's private context", mine::close, "CTX_PRIVATE");
+            turns.atomicAdd(a, 1, 10L, r);
+            turns.quiet();
+        });
+        other.join();
+        mine.atomicAdd(a, 0, 1L, r);
+        mine.quiet();
+        turns.atomicAdd(a, 1, 1L, r);
+        mine.close();
+        turns.close();
+        c.shmem.barrierAll();
+        c.checkEq(1L, a.get(0), "the left neighbour's private context: only its creator's add");
+        c.checkEq(11L, a.get(1), "the left neighbour's serialized context, used by two threads in turn");
     }
 
     /** Threads that share one context in {@link #threadsOnOneContext}. */

@@ -34,8 +34,8 @@ import java.util.Objects;
  */
 public abstract class AbstractShmemCtx extends CtxBase {
 
-    AbstractShmemCtx(PeState state, Comm comm, int[] worldPes) {
-        super(state, comm, worldPes);
+    AbstractShmemCtx(PeState state, Comm comm, int[] worldPes, Thread owner) {
+        super(state, comm, worldPes, owner);
     }
 
     private static ValueLayout layout(SymArray<?> object) {

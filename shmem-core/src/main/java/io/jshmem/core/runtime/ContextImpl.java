@@ -4,6 +4,7 @@
  */
 package io.jshmem.core.runtime;
 
+import io.jshmem.Shmem;
 import io.jshmem.ShmemContext;
 import io.jshmem.ShmemTeam;
 import io.jshmem.core.team.TeamImpl;
@@ -20,7 +21,7 @@ final class ContextImpl extends AbstractShmemCtx implements ShmemContext {
 
     ContextImpl(TeamImpl team, long options) {
         super(team.st, team.st.comm.withTransport(team.st.transport == null ? null : team.st.transport.openContext(options)),
-                team.members.clone());
+                team.members.clone(), (options & Shmem.CTX_PRIVATE) != 0 ? Thread.currentThread() : null);
         this.team = team;
         this.options = options;
     }
@@ -43,7 +44,20 @@ final class ContextImpl extends AbstractShmemCtx implements ShmemContext {
         if (destroyed() || st.finalized) {
             return;
         }
-        quiet();
+        quiet(); // throws on a thread other than a CTX_PRIVATE context's creator, which must destroy it (1.6)
+        release();
+    }
+
+    /** Destroys this context with its team (shmem_team_destroy), on whichever thread destroys the team. */
+    void closeWithTeam() {
+        if (destroyed() || st.finalized) {
+            return;
+        }
+        comm.quiet();
+        release();
+    }
+
+    private void release() {
         invalidate(true);
         st.contexts.remove(this);
         RemoteTransport own = ownTransport();

@@ -36,7 +36,7 @@ final class Contexts implements TeamRegistry.TeamContexts {
     public void closeAll(TeamImpl team) {
         for (OpenContext c : st.contexts) {
             if (c instanceof ContextImpl ci && ci.team() == team) {
-                ci.close();
+                ci.closeWithTeam();
             }
         }
     }

@@ -46,9 +46,16 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
     /** World PE number of each of the context's PEs; empty once the context is unusable. */
     private int[] worldPes;
     private volatile boolean destroyed;
+    /**
+     * The thread a CTX_PRIVATE context belongs to, null for the others. Over UCX such a context's
+     * bookkeeping takes no lock, so another thread's operations would race its owner's (lost
+     * operations, a request completed twice): refused instead, on every transport alike.
+     */
+    private final Thread owner;
 
-    CtxBase(PeState st, Comm comm, int[] worldPes) {
+    CtxBase(PeState st, Comm comm, int[] worldPes, Thread owner) {
         this.st = st;
+        this.owner = owner;
         this.heap = st.heap;
         this.self = st.self;
         this.waiter = st.waiter;
@@ -83,7 +90,7 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
     /** The world PE number of the context's PE {@code pe}, checked (and the context usable). */
     protected final int pe(int pe) {
         int[] w = worldPes;
-        if (pe >= 0 && pe < w.length) {
+        if (pe >= 0 && pe < w.length && (owner == null || owner == Thread.currentThread())) {
             return w[pe];
         }
         throw peError(pe);
@@ -95,6 +102,11 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
         }
         if (destroyed) {
             return st.error("context used after it was destroyed (closed)");
+        }
+        if (owner != null && owner != Thread.currentThread()) {
+            return st.error("a context created with CTX_PRIVATE by thread \"" + owner.getName() + "\" was used by thread \""
+                    + Thread.currentThread().getName() + "\": a private context belongs to its creating thread (create one"
+                    + " per thread, or use CTX_SERIALIZED for a context that threads take turns with)");
         }
         return st.error("PE " + pe + " is out of range: " + peRange()
                 + " has " + npes + " PEs (0.." + (npes - 1) + ")");
@@ -395,7 +407,7 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
     }
 
     private void checkUsable() {
-        if (worldPes.length == 0 && (st.finalized || destroyed)) {
+        if (worldPes.length == 0 && (st.finalized || destroyed) || owner != null && owner != Thread.currentThread()) {
             throw peError(0);
         }
     }

@@ -50,7 +50,7 @@ public final class ShmemRuntime extends AbstractShmemCtx implements Shmem {
     int initCalls = 1;
 
     private ShmemRuntime(PeState st, ThreadLevel requested) {
-        super(st, st.comm, worldTeam(st.npes));
+        super(st, st.comm, worldTeam(st.npes), null);
         this.threadLevel = requested;
         st.bootstrap.onAbort(reason -> st.abortReason = reason);
         this.teams = new TeamRegistry(st, new Contexts(st));
