@@ -79,6 +79,18 @@ public final class MismatchScenarios {
                     shmem.teamWorld().maxReduce(dst, src, 1);
                 }
             }
+            case "split-triplets" -> {
+                // Teams {0, 1} on PE 0 and {0, 2} on the others: each would think itself a member
+                // of a team the others do not know.
+                shmem.teamWorld().splitStrided(0, me == 0 ? 1 : 2, 2, null, 0).ifPresent(t -> t.sync());
+            }
+            case "split-2d-vs-strided" -> {
+                if (me == last) {
+                    shmem.teamWorld().split2d(2, null, 0, null, 0);
+                } else {
+                    shmem.teamWorld().splitStrided(0, 1, 2, null, 0);
+                }
+            }
             case "broadcast-roots" -> shmem.teamWorld().broadcast(dst, src, 4, me == 0 ? 0 : 1);
             case "large-broadcast-sizes" -> {
                 SymLongArray big = shmem.calloc(SymType.LONG, 16384);

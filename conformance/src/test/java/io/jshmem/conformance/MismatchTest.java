@@ -26,6 +26,8 @@ class MismatchTest {
     @CsvSource({
         "reduce-vs-barrier, barrier/sync, a reduction, false",
         "malloc-sizes, malloc/calloc/align/realloc/free, with different arguments, false",
+        "split-triplets, a team split, with different arguments, false",
+        "split-2d-vs-strided, a team split, with different arguments, false",
         "finalize-vs-barrier, barrier/sync, finalize, false",
         "large-alltoall-vs-barrier, barrier/sync, alltoall(s), false",
         // Each root returns from its broadcast without waiting for anyone: the mismatch shows at the
@@ -45,7 +47,8 @@ class MismatchTest {
             assertFalse(r.stdout().contains("PAST"), scenario + ": a PE got past the mismatched call" + r.tail());
         }
         if (other.equals("with different arguments")) {
-            assertDifferentArgumentsNamed(err, "bytes", scenario + r.tail());
+            assertDifferentArgumentsNamed(err, scenario.startsWith("split") ? "(split_strided start|split_2d xrange)" : "bytes",
+                    scenario + r.tail());
         }
     }
 
@@ -98,7 +101,8 @@ class MismatchTest {
     @ParameterizedTest
     @CsvSource({
         "reduce-vs-barrier, barrier/sync, a reduction",
-        "malloc-sizes, malloc/calloc/align/realloc/free, with different arguments"})
+        "malloc-sizes, malloc/calloc/align/realloc/free, with different arguments",
+        "split-triplets, a team split, with different arguments"})
     void mismatchedCollectivesAcrossNodesEndTheJob(String scenario, String one, String other) throws Exception {
         String why = io.jshmem.conformance.spawn.Jobs.ucxUnavailable().orElse(null);
         Assumptions.assumeTrue(why == null, () -> "UCX: " + why);
@@ -109,7 +113,8 @@ class MismatchTest {
                 && l.contains(one) && l.contains(other)), scenario + ": oshrun does not report the mismatch" + r.tail());
         assertFalse(r.stdout().contains("PAST"), scenario + ": a PE got past the mismatched call" + r.tail());
         if (other.equals("with different arguments")) {
-            assertDifferentArgumentsNamed(r.stderr(), "bytes", scenario + r.tail());
+            assertDifferentArgumentsNamed(r.stderr(), scenario.startsWith("split") ? "split_strided start" : "bytes",
+                    scenario + r.tail());
         }
     }
 

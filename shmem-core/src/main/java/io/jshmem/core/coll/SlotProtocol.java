@@ -41,8 +41,10 @@ public final class SlotProtocol {
     public static final int OP_SCAN = 7;
     public static final int OP_MEMORY = 8;
     public static final int OP_FINALIZE = 9;
+    public static final int OP_SPLIT = 10;
     private static final String[] OP_NAMES = {"an unknown operation", "barrier/sync", "broadcast", "a reduction",
-        "collect", "fcollect", "alltoall(s)", "a scan", "malloc/calloc/align/realloc/free", "finalize"};
+        "collect", "fcollect", "alltoall(s)", "a scan", "malloc/calloc/align/realloc/free", "finalize",
+        "a team split (split_strided/split_2d)"};
 
     final CollTeam team;
     public final PeState st;
@@ -596,6 +598,8 @@ public final class SlotProtocol {
             case OP_REDUCE -> "nelems " + argSize + ", op " + io.jshmem.ReduceOp.values()[(int) argA] + ", type " + argType;
             case OP_SCAN -> "nelems " + argSize + ", " + (argA != 0 ? "inclusive" : "exclusive") + ", type " + argType;
             case OP_MEMORY -> "bytes " + argSize + (argA > 0 ? ", alignment " + argA : "");
+            case OP_SPLIT -> argType != null ? argType + " xrange " + argSize
+                    : "split_strided start " + argA + ", stride " + argB + ", size " + argSize;
             default -> null; // sync, finalize: no arguments; collect: sizes may differ between members
         };
     }

@@ -57,6 +57,7 @@ public final class TeamImpl implements ShmemTeam, CollTeam {
     public static final int OP_SCAN = SlotProtocol.OP_SCAN;
     public static final int OP_MEMORY = SlotProtocol.OP_MEMORY;
     public static final int OP_FINALIZE = SlotProtocol.OP_FINALIZE;
+    public static final int OP_SPLIT = SlotProtocol.OP_SPLIT;
     /** Teams across nodes of up to this many members sync through team PE 0 in {@code auto} ({@link Selector}). */
     public static final int CENTRAL_SYNC_MAX = Selector.CENTRAL_SYNC_MAX;
     /** Up to this many members (all on this node), a sync waits for each member's arrival word directly ({@link Selector}). */
@@ -273,6 +274,9 @@ public final class TeamImpl implements ShmemTeam, CollTeam {
         checkLive();
         checkTriplet(start, stride, size);
         checkSameArgs("team split_strided", "start", start, "stride", stride, "size", size);
+        // Members that passed other triplets would make teams of different members, which hang or
+        // mix data later: the agreement's sync compares a hash of them, and ends the job if they differ.
+        protocol.begin(OP_SPLIT, (start * 65_537L + stride) * 65_537L + size << 1, -1, size, start, stride, null);
         int[] slots = rt.slots().agree(protocol, 1);
         int[] newMembers = new int[size];
         boolean in = false;
@@ -320,6 +324,7 @@ public final class TeamImpl implements ShmemTeam, CollTeam {
         }
         int x = Math.min(xRange, n);
         checkSameArgs("team split_2d", "xrange", x);
+        protocol.begin(OP_SPLIT, (long) x << 1 | 1, -1, x, 0, 0, "split_2d");
         int[] slots = rt.slots().agree(protocol, 2);
         int row = me / x;
         int col = me % x;
