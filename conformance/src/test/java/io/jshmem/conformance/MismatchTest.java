@@ -53,6 +53,25 @@ class MismatchTest {
     }
 
     /**
+     * The same with the dissemination sync (the one of teams of more than 8 PEs on a node), whose
+     * waits check the members they wait for: a member that finalized while the others' broadcast let
+     * it through used to leave them waiting in the next barrier for ever.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "finalize-vs-root-broadcast, barrier/sync, finalize (it will never join",
+        "finalize-vs-barrier, barrier/sync, finalize",
+        "reduce-vs-barrier, barrier/sync, a reduction"})
+    void mismatchesEndTheJobWithTheDisseminationSync(String scenario, String one, String other) throws Exception {
+        Oshrun.Result r = Oshrun.run(4, List.of("-x", "JSHMEM_BARRIER_ALGORITHM=dissemination"), Oshrun.conformanceClasses(),
+                SCENARIOS, scenario);
+        assertNotEquals(0, r.exitCode(), scenario + r.tail());
+        assertTrue(r.stderr().lines().anyMatch(l -> l.startsWith("oshrun:") && l.contains("collective calls do not match")
+                && l.contains(one) && l.contains(other) && l.matches(".*PE \\d.*PE \\d.*")),
+                scenario + ": oshrun does not report the mismatch naming both sides" + r.tail());
+    }
+
+    /**
      * Without SHMEM_DEBUG the message of calls with different arguments gives the reporting PE's
      * own arguments ("PE 2 passed bytes 64") and says how to see both sides'.
      */

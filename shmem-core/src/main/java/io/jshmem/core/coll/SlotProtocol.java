@@ -318,13 +318,18 @@ public final class SlotProtocol {
         return v;
     }
 
-    /** Ends the job if one of team PEs {@code [lo, hi)} says, in its arrival word, that it is in another operation at epoch {@code e}. */
+    /**
+     * Ends the job if one of team PEs {@code [lo, hi)} says, in its arrival word, that it is in
+     * another operation at epoch {@code e}, or that it finalized at an earlier one (which this PE
+     * spent on another collective that let it through, e.g. a broadcast's root): it will never come.
+     */
     void checkArrivals(long e, int lo, int hi) {
         for (int i = lo; i < hi; i++) {
             if (i != me) {
                 long v = words.arrivalWordAnywhereAcquire(i);
-                if (v >>> IDENT_BITS == e && (int) (v & IDENT_MASK) != ident) {
-                    mismatch(i, e, (int) (v & IDENT_MASK));
+                long at = v >>> IDENT_BITS;
+                if (at == e && (int) (v & IDENT_MASK) != ident || at < e && (v & 0xFF) == OP_FINALIZE) {
+                    mismatch(i, at, (int) (v & IDENT_MASK));
                 }
             }
         }
