@@ -221,16 +221,15 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
 
     /**
      * shmem_malloc_with_hints: like malloc; {@code hints} is a bitwise or of {@link #MALLOC_ATOMICS_REMOTE} and {@link #MALLOC_SIGNAL_REMOTE} (0 for none).
-     * The hints are advisory (the object behaves the same with any of them), but bits outside
-     * these are refused, so that a mistyped hint does not pass unnoticed.
+     * The hints are advisory (the object behaves the same with any of them); bits outside these
+     * are ignored as well, with a warning (once per PE), so that a mistyped hint does not pass
+     * unnoticed (as Sandia OpenSHMEM does).
      *
      * @param <T> the symmetric array type, e.g. {@link SymLongArray}
      * @param type the element type, e.g. {@link SymType#LONG}
      * @param length the number of elements
      * @param hints a bitwise or of {@link #MALLOC_ATOMICS_REMOTE} and {@link #MALLOC_SIGNAL_REMOTE}, 0 for none
      * @return the new symmetric object
-     * @throws IllegalArgumentException if {@code hints} has a bit outside {@link #MALLOC_ATOMICS_REMOTE}
-     *         and {@link #MALLOC_SIGNAL_REMOTE} (the message names those bits)
      */
     <T extends SymArray<?>> T mallocWithHints(SymType<T> type, long length, long hints);
 

@@ -139,8 +139,9 @@ final class MemoryCases {
 
     static void mallocWithHints(CaseContext c) {
         Shmem s = c.shmem;
+        // The last: hint bits the spec does not define, which behave as malloc (tests-sos expects an object).
         long[] hints = {0, Shmem.MALLOC_ATOMICS_REMOTE, Shmem.MALLOC_SIGNAL_REMOTE,
-                        Shmem.MALLOC_ATOMICS_REMOTE | Shmem.MALLOC_SIGNAL_REMOTE};
+                        Shmem.MALLOC_ATOMICS_REMOTE | Shmem.MALLOC_SIGNAL_REMOTE, ~Shmem.MALLOC_ATOMICS_REMOTE};
         List<SymLongArray> objs = new ArrayList<>();
         for (long h : hints) {
             SymLongArray a = c.track(s.mallocWithHints(SymType.LONG, 8, h));
