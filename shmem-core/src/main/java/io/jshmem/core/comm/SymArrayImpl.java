@@ -32,7 +32,7 @@ public abstract class SymArrayImpl<A> implements SymArray<A> {
      * The scope of the segments handed to the program ({@link #local()}, {@code ptr}), made at the
      * first and closed when the object is freed: a segment kept past free() then fails with
      * IllegalStateException instead of reading or writing the block's next owner (on this PE or,
-     * through ptr, on a peer). Guarded by this object's lock.
+     * through ptr, on a peer). Guarded by the heap's lock.
      */
     private Arena viewScope;
     /** {@link #local()}'s segment once made (a plain field: a segment's fields are final). */
@@ -104,22 +104,26 @@ public abstract class SymArrayImpl<A> implements SymArray<A> {
      * the node) as a segment the program may keep: usable until the object is freed or the heap
      * unmapped, whichever comes first.
      */
-    public final synchronized MemorySegment view(MemorySegment mapping) {
-        if (freed) {
-            throw heap.deadObject(this);
+    public final MemorySegment view(MemorySegment mapping) {
+        synchronized (heap) { // the lock free() holds while it calls markFreed: one lock, one order
+            if (freed) {
+                throw heap.deadObject(this);
+            }
+            if (viewScope == null) {
+                viewScope = heap.openViewScope(this);
+            }
+            return mapping.reinterpret(viewScope, null);
         }
-        if (viewScope == null) {
-            viewScope = heap.openViewScope(this);
-        }
-        return mapping.reinterpret(viewScope, null);
     }
 
     /** At free, realloc and finalize: marks this object dead and closes the segments handed out. */
-    public final synchronized void markFreed() {
-        freed = true;
-        if (viewScope != null) {
-            heap.closeViewScope(viewScope, this);
-            viewScope = null;
+    public final void markFreed() {
+        synchronized (heap) {
+            freed = true;
+            if (viewScope != null) {
+                heap.closeViewScope(viewScope, this);
+                viewScope = null;
+            }
         }
     }
 
