@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -173,7 +172,6 @@ final class Job implements BootstrapServer.Listener {
                         + e.getMessage());
                 return 1;
             }
-            makeJfrDirectory();
             List<Integer> localPes = new ArrayList<>();
             for (int pe = 0; pe < npes; pe++) {
                 if (!remote[pe]) {
@@ -204,22 +202,6 @@ final class Job implements BootstrapServer.Listener {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
             } catch (IllegalStateException e) {
                 // Shutdown in progress: the hook is finishing the job.
-            }
-        }
-    }
-
-    /**
-     * With --jfr, the recordings' directory, which is also JFR's repository (see PeCommand), made 0700
-     * before the PEs start: their JVMs would make it with the umask's mode. One that exists stays as it is.
-     */
-    private void makeJfrDirectory() {
-        String dir = options.exportedEnv().get("JSHMEM_JFR_DIR");
-        if (options.exportedEnv().containsKey("JSHMEM_JFR") && dir != null && !Files.isDirectory(Path.of(dir))) {
-            try {
-                Files.createDirectories(Path.of(dir), PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rwx------")));
-            } catch (IOException | RuntimeException e) {
-                // Each PE tries again, and reports why it cannot record.
             }
         }
     }

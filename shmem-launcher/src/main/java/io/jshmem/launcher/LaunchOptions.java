@@ -477,9 +477,10 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           included; written at finalize or exit to
                                           DIR/<job id>-pe<N>.jfr (-g<n> added after each
                                           re-initialization; read with jfr print/summary or
-                                          JDK Mission Control); files 0600, DIR made 0700
-                                          and used as JFR's repository
-                  --jfr-dir DIR           where --jfr writes (default ./jshmem-jfr)
+                                          JDK Mission Control); files 0600, DIR made 0700,
+                                          JFR's repository DIR/.jfr-repository (0700)
+                  --jfr-dir DIR           where --jfr writes (default ./jshmem-jfr); one that
+                                          exists must be yours and writable by you alone
                   --report                with --jfr: when the job ends (failed or not), write its
                                           report, one HTML page (DIR/<job id>-report.html, see
                                           bin/shmem-report)
@@ -504,7 +505,8 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
                                           (over 64 hosts or 4096 PEs it refuses, pointing to
                                           srun or mpirun, which launch at that size)
                   --output-filename DIR   write PE k's output to DIR/pe<k>.stdout and .stderr
-                                          (made or truncated) instead of oshrun's
+                                          (made or truncated) instead of oshrun's; DIR is
+                                          made 0700, or must be yours and writable by you alone
                   --timestamp-output      prefix every output line with the time oshrun got it
                   -q, --quiet             leave out oshrun's informational lines (PEs sharing CPUs,
                                           the start-up cache being made); errors are still printed

@@ -100,6 +100,15 @@ public final class Launcher {
                     // below
                 }
             }
+            if (options.output().directory() != null) {
+                OwnDirectory.prepare(java.nio.file.Path.of(options.output().directory()), "--output-filename");
+            }
+            String jfrDir = options.exportedEnv().get("JSHMEM_JFR_DIR");
+            if (options.exportedEnv().containsKey("JSHMEM_JFR") && jfrDir != null) {
+                // Made here, before the PEs, whose JVMs would make it with the umask's mode.
+                OwnDirectory.privateSubdirectory(OwnDirectory.prepare(java.nio.file.Path.of(jfrDir), "--jfr-dir"),
+                        PeCommand.JFR_REPOSITORY, "--jfr-dir");
+            }
             String java = java();
             String classpath = Settings.system().text(Setting.LAUNCHER_CLASSPATH);
             if (classpath == null) {
@@ -128,6 +137,7 @@ public final class Launcher {
         }
         Job job = new Job(options, command, placements, endpoint, env);
         int status = job.run();
+        removeJfrRepositoryIfEmpty(options);
         if (options.report()) {
             JobReport.write(options.exportedEnv().get("JSHMEM_JFR_DIR"), job.jobId());
         }
@@ -143,5 +153,20 @@ public final class Launcher {
     /** The PEs' java command: {@code -Djshmem.java} (bin/oshrun's), else this JVM's. */
     static String java() {
         return Settings.system().text(Setting.LAUNCHER_JAVA, Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    /**
+     * JFR removes its chunks at exit, not the repository: gone with the job when empty (another job
+     * recording into the same directory may still use it; a PE killed by a signal leaves its chunks).
+     */
+    private static void removeJfrRepositoryIfEmpty(LaunchOptions options) {
+        String dir = options.exportedEnv().get("JSHMEM_JFR_DIR");
+        if (options.exportedEnv().containsKey("JSHMEM_JFR") && dir != null) {
+            try {
+                java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(dir, PeCommand.JFR_REPOSITORY));
+            } catch (java.io.IOException notEmpty) {
+                // kept
+            }
+        }
     }
 }

@@ -140,12 +140,16 @@ final class PeCommand {
         return command;
     }
 
+    /** JFR's repository in the recordings' directory (see {@link #jfrRepository}). */
+    static final String JFR_REPOSITORY = ".jfr-repository";
+
     /**
      * With --jfr: JFR's repository, where a recording's chunks are written while it runs (by default a
-     * directory of java.io.tmpdir with the umask's modes, i.e. readable by every local user), is the
-     * recordings' own directory, 0600 files in a 0700 directory (see Flight); JFR removes the chunks
-     * at exit. A -XX:FlightRecorderOptions of the user's comes later and wins. Null without --jfr, or
-     * for a directory whose name the option cannot carry (a comma separates its suboptions).
+     * directory of java.io.tmpdir with the umask's modes, i.e. readable by every local user), is a
+     * 0700 directory in the recordings' own (made by oshrun and by each PE; JFR writes its chunks
+     * with the umask's modes, and they hold the PE's environment); JFR removes the chunks at exit. A
+     * -XX:FlightRecorderOptions of the user's comes later and wins. Null without --jfr, or for a
+     * directory whose name the option cannot carry (a comma separates its suboptions).
      */
     private static String jfrRepository(LaunchOptions options) {
         String settings = options.exportedEnv().get("JSHMEM_JFR");
@@ -153,7 +157,7 @@ final class PeCommand {
         if (settings == null || dir == null || dir.contains(",")) {
             return null;
         }
-        return "-XX:FlightRecorderOptions:repository=" + dir;
+        return "-XX:FlightRecorderOptions:repository=" + java.nio.file.Path.of(dir).resolve(JFR_REPOSITORY);
     }
 
     private static String mainClassOf(String jar) throws UsageException {

@@ -122,6 +122,32 @@ class OshrunEndToEndTest {
         assertTrue(badJar.err().startsWith("oshrun: cannot read jar"), badJar.err());
     }
 
+    /**
+     * --output-filename and --jfr-dir refuse a directory other users can write to: they could put
+     * links there under the names oshrun writes, and have the job overwrite the files they point to.
+     */
+    @Test
+    void outputDirectoriesOthersCanWriteToAreRefused() throws Exception {
+        Path open = Files.createDirectory(dir.resolve("open"));
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path target = Files.writeString(dir.resolve("target"), "kept");
+        Files.createSymbolicLink(open.resolve("pe0.stdout"), target);
+        for (List<String> option : List.of(List.of("--output-filename", open.toString()), List.of("--jfr", "--jfr-dir", open.toString()))) {
+            List<String> args = new ArrayList<>(List.of("-np", "1"));
+            args.addAll(option);
+            args.addAll(List.of("-cp", testClasses(), MAIN, "ok"));
+            Result r = oshrun(args.toArray(String[]::new));
+            assertEquals(2, r.status(), option + ": " + r.err());
+            assertTrue(r.err().contains(open + " is writable by other users (mode 777)"), option + ": " + r.err());
+        }
+        assertEquals("kept", Files.readString(target), "the link's target was written");
+        Result made = oshrun("-np", "1", "--jfr", "--jfr-dir", dir.resolve("new/jfr").toString(), "-cp", testClasses(), MAIN, "ok");
+        assertEquals(0, made.status(), made.err());
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir.resolve("new/jfr"))));
+        assertFalse(Files.exists(dir.resolve("new/jfr/" + PeCommand.JFR_REPOSITORY)), "JFR's repository, empty, stays after the job");
+    }
+
     /** --report-bindings names each PE's CPU; --output-filename, --timestamp-output; PEs sharing CPUs said, -q not. */
     @Test
     void mpirunHabits() throws Exception {

@@ -49,11 +49,11 @@ class PeCommandTest {
                 withClassPath.subList(4, withClassPath.size()));
     }
 
-    /** --jfr: JFR's chunks, while the recording runs, go to the recordings' private directory, not java.io.tmpdir. */
+    /** --jfr: JFR's chunks, while the recording runs, go to a private directory in the recordings' one, not java.io.tmpdir. */
     @Test
     void jfrRecordsIntoItsOwnDirectory() throws UsageException {
         List<String> command = build(Map.of(), "-np", "1", "--jfr", "--jfr-dir", "/rec", "--jvm-opt", "-Xmx1g", "M");
-        assertEquals(List.of(PeCommand.JIT_THRESHOLDS, "-XX:FlightRecorderOptions:repository=/rec",
+        assertEquals(List.of(PeCommand.JIT_THRESHOLDS, "-XX:FlightRecorderOptions:repository=/rec/" + PeCommand.JFR_REPOSITORY,
                 "--enable-native-access=ALL-UNNAMED", "-Xmx1g"), command.subList(2, 6), "the user's options come after");
         assertTrue(build(Map.of(), "-np", "1", "--jfr", "--jfr-dir", "/a,b", "M").stream()
                 .noneMatch(o -> o.startsWith("-XX:FlightRecorderOptions")), "a comma would split the option");

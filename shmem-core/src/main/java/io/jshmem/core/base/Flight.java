@@ -182,6 +182,13 @@ public final class Flight {
                 // would otherwise create with the umask's mode.
                 Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
+            // oshrun makes JFR's repository this 0700 directory (PeCommand.JFR_REPOSITORY), whose chunks JFR
+            // writes with the umask's modes; on another host of the job it is made here, before JFR starts.
+            Path repository = dir.resolve(".jfr-repository");
+            if (!Files.isDirectory(repository) && java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+                    .contains("-XX:FlightRecorderOptions:repository=" + repository)) {
+                Files.createDirectories(repository, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
             Configuration c = name.endsWith(".jfc") ? Configuration.create(Path.of(name)) : Configuration.getConfiguration(name);
             Recording r = new Recording(c);
             r.setName("jshmem PE " + pe);
