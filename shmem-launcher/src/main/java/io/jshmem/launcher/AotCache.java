@@ -145,6 +145,13 @@ final class AotCache {
             return null;
         }
         try {
+            // A cache is code the PEs run: none from (or into) a directory another user controls.
+            String problem = Files.exists(dir) ? OwnDirectory.othersControl(dir) : null;
+            if (problem != null) {
+                System.err.println("oshrun: not using the start-up cache directory " + dir + ": it " + problem
+                        + " (set JSHMEM_CACHE_DIR to a directory of your own, or JSHMEM_AOT=off)");
+                return null;
+            }
             // FNV-1a, not a MessageDigest: the security providers cost the launcher ~100 ms of class
             // loading, and a collision costs no more than a missing cache (the JVM checks the jars).
             long hash = FNV_OFFSET;
@@ -214,7 +221,16 @@ final class AotCache {
     }
 
     boolean present() {
-        return file != null && Files.isRegularFile(file);
+        return file != null && Files.isRegularFile(file) && ownFile(file);
+    }
+
+    /** A cache file made by this user and writable by nobody else (see {@link #of}). */
+    private static boolean ownFile(Path f) {
+        try {
+            return OwnDirectory.othersControl(f) == null;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     Path launcherFile() {
@@ -224,7 +240,7 @@ final class AotCache {
     /** The launcher's cache exists and was made for these jars and this JDK. */
     boolean launcherCurrent() {
         try {
-            return launcherFile != null && Files.isRegularFile(launcherFile)
+            return launcherFile != null && Files.isRegularFile(launcherFile) && ownFile(launcherFile)
                     && Files.readString(launcherKeyFile, StandardCharsets.UTF_8).equals(key);
         } catch (IOException | RuntimeException e) {
             return false;

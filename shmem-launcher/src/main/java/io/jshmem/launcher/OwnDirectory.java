@@ -29,22 +29,30 @@ final class OwnDirectory {
             if (!Files.isDirectory(dir)) {
                 throw new LaunchOptions.UsageException(option + " " + dir + ": not a directory");
             }
-            int owner = (Integer) Files.getAttribute(dir, "unix:uid");
-            int mode = (Integer) Files.getAttribute(dir, "unix:mode");
-            int me = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-            if (owner != me) {
-                throw new LaunchOptions.UsageException(option + " " + dir + " belongs to another user (uid " + owner
-                        + "), who could replace the files written there with links to yours: use a directory of your own");
-            }
-            if ((mode & 022) != 0) {
-                throw new LaunchOptions.UsageException(option + " " + dir + " is writable by other users (mode "
-                        + Integer.toOctalString(mode & 07777) + "), who could replace the files written there with links to"
-                        + " yours: use a directory that only you can write to (chmod go-w), or a new one (made 0700)");
+            String problem = othersControl(dir);
+            if (problem != null) {
+                throw new LaunchOptions.UsageException(option + " " + dir + " " + problem + ", who could replace the files"
+                        + " written there with links to yours: use a directory that only you can write to (chmod go-w), or a"
+                        + " new one (made 0700)");
             }
             return dir;
         } catch (IOException | UnsupportedOperationException e) {
             throw new LaunchOptions.UsageException(option + " " + dir + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Whether another user controls {@code path} (a file or directory, links followed): what says so
+     * ("belongs to another user (uid 1001)", "is writable by other users (mode 777)"), or null.
+     */
+    static String othersControl(Path path) throws IOException {
+        int owner = (Integer) Files.getAttribute(path, "unix:uid");
+        int mode = (Integer) Files.getAttribute(path, "unix:mode");
+        int me = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        if (owner != me) {
+            return "belongs to another user (uid " + owner + ")";
+        }
+        return (mode & 022) != 0 ? "is writable by other users (mode " + Integer.toOctalString(mode & 07777) + ")" : null;
     }
 
     /**

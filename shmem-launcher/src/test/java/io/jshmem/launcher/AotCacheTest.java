@@ -103,6 +103,31 @@ class AotCacheTest {
         assertTrue(cache.missing());
     }
 
+    /**
+     * A cache is code the PEs and the launcher run: a cache directory other users can write to is
+     * not used (nor filled), nor a cache file others can write, and bin/oshrun starts the launcher
+     * only from a directory and a file of the user's own.
+     */
+    @Test
+    void cachesOthersCanWriteAreNotUsed() throws IOException {
+        Path jar = Files.writeString(tmp.resolve("a.jar"), "a");
+        Path open = Files.createDirectory(tmp.resolve("open"));
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertEquals(null, AotCache.of(JAVA, jar.toString(), Map.of("JSHMEM_CACHE_DIR", open.toString())));
+
+        Path own = Files.createDirectory(tmp.resolve("own"));
+        AotCache cache = AotCache.of(JAVA, jar.toString(), Map.of("JSHMEM_CACHE_DIR", own.toString()));
+        Files.writeString(cache.file(), "pe cache");
+        assertTrue(cache.present());
+        Files.setPosixFilePermissions(cache.file(), java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-rw-"));
+        assertFalse(cache.present(), "a cache file others can write is not used");
+        assertEquals(List.of(), cache.jvmOptions());
+
+        String oshrun = Files.readString(Path.of(System.getProperty("user.dir")).resolveSibling("bin").resolve("oshrun"));
+        assertTrue(oshrun.contains("[[ -d $cache_dir && -O $cache_dir ]]") && oshrun.contains("[[ -f $launcher_aot && -O $launcher_aot ]]"),
+                "bin/oshrun checks the launcher cache's owner");
+    }
+
     /** Training PEs record classes without method profiles, and in a way a JDK without the flag still accepts. */
     @Test
     void trainingPesRecordWithoutProfiles() throws IOException {
