@@ -162,6 +162,7 @@ final class Job implements BootstrapServer.Listener {
     /** Runs the job to its end and returns oshrun's exit status; no PE outlives it. */
     int run() {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
+        StaleSegments.sweep(Path.of(shmDir()), System.currentTimeMillis());
         try {
             try {
                 int silence = options.heartbeatTimeoutSeconds() * 1000;
@@ -602,14 +603,18 @@ final class Job implements BootstrapServer.Listener {
 
     /** Removes the job's shared-memory files that PEs killed before unlinking them left behind. */
     private void sweepSegments() {
-        String dir = options.exportedEnv().getOrDefault(SHM_DIR_VARIABLE, launcherEnv.getOrDefault(SHM_DIR_VARIABLE, SHM_DIR));
-        try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(Path.of(dir), "jshmem-" + jobId + "-*")) {
+        try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(Path.of(shmDir()), "jshmem-" + jobId + "-*")) {
             for (Path file : leftovers) {
                 Files.deleteIfExists(file);
             }
         } catch (IOException | RuntimeException e) {
             // No such directory, or a file we may not delete: nothing more we can do.
         }
+    }
+
+    /** Where the PEs put their heap segments. */
+    private String shmDir() {
+        return options.exportedEnv().getOrDefault(SHM_DIR_VARIABLE, launcherEnv.getOrDefault(SHM_DIR_VARIABLE, SHM_DIR));
     }
 
     private static final int JOB_ID_LENGTH = 12;
