@@ -275,16 +275,24 @@ final class AotCache {
         Path aot = file.resolveSibling(file.getFileName() + "." + pid + ".tmp");
         Path launcherAot = launcherFile.resolveSibling(launcherFile.getFileName() + "." + pid + ".tmp");
         Path launcherKey = launcherKeyFile.resolveSibling(launcherKeyFile.getFileName() + "." + pid + ".tmp");
-        Path work = null;
+        Path[] work = {null};
+        // oshrun interrupted (Ctrl-C, SIGTERM) while it makes the cache: the training job ends with
+        // it, and its files go (the JVM runs hooks, not this method's finally block).
+        Thread interrupted = new Thread(() -> {
+            stopRunningStep();
+            removeTemporaries(aot, launcherAot, launcherKey, work[0]);
+        }, "oshrun-cache-interrupted");
+        Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             Files.createDirectories(file.getParent(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            work = Files.createTempDirectory(file.getParent(), file.getFileName() + "." + pid + ".train");
+            work[0] = Files.createTempDirectory(file.getParent(), file.getFileName() + "." + pid + ".train");
+            Path train = work[0];
             // The training program's class path: empty, so that the recorded class path (jshmem's
             // jars, then it) matches real PEs' up to the last entry classes came from.
-            Path programClasspath = Files.createDirectory(work.resolve("cp"));
-            Path trained = train(work, programClasspath, true);
+            Path programClasspath = Files.createDirectory(train.resolve("cp"));
+            Path trained = train(train, programClasspath, true);
             if (trained == null) {
-                trained = train(work, programClasspath, false);
+                trained = train(train, programClasspath, false);
             }
             Path conf = trained == null ? null : peConfiguration(trained);
             if (conf == null) {
@@ -318,18 +326,67 @@ final class AotCache {
             // no cache: the next job tries again
         } finally {
             try {
-                Files.deleteIfExists(aot);
-                Files.deleteIfExists(launcherAot);
-                Files.deleteIfExists(launcherKey);
-                if (work != null) {
-                    try (Stream<Path> s = Files.walk(work)) {
-                        for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                            Files.deleteIfExists(p);
-                        }
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            } catch (IllegalStateException shuttingDown) {
+                return; // the hook cleans up
+            }
+            removeTemporaries(aot, launcherAot, launcherKey, work[0]);
+        }
+    }
+
+    private static void removeTemporaries(Path aot, Path launcherAot, Path launcherKey, Path work) {
+        try {
+            Files.deleteIfExists(aot);
+            Files.deleteIfExists(launcherAot);
+            Files.deleteIfExists(launcherKey);
+            if (work != null) {
+                try (Stream<Path> s = Files.walk(work)) {
+                    for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
                     }
                 }
-            } catch (IOException | RuntimeException e) {
-                // temporary files in the user's cache directory
+            }
+        } catch (IOException | RuntimeException e) {
+            // temporary files in the user's cache directory
+        }
+    }
+
+    /** The step {@link #step} runs now (a training job's launcher, or a cache assembly), or null. Guarded by AotCache.class. */
+    private static Process running;
+    /** Set when oshrun is interrupted: no further step starts (the main thread runs on during the exit). */
+    private static boolean stopping;
+
+    /**
+     * Ends the running step: SIGTERM first (a training job's launcher then ends its PEs and removes
+     * their files as any job does), then SIGKILL to whatever of its process tree is left after 3 s.
+     */
+    private static void stopRunningStep() {
+        Process p;
+        synchronized (AotCache.class) {
+            stopping = true;
+            p = running;
+        }
+        if (p == null) {
+            return;
+        }
+        List<ProcessHandle> tree = p.descendants().toList();
+        p.destroy();
+        try {
+            p.waitFor(3, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        tree.forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        // Gone before their directory is removed: a recording JVM writes its configuration as it exits.
+        for (ProcessHandle h : tree) {
+            try {
+                h.onExit().get(2, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // removed as far as it can be
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }
@@ -412,7 +469,14 @@ final class AotCache {
         pb.environment().keySet().removeIf(k -> k.startsWith("JSHMEM_") || k.startsWith("SHMEM_") || k.startsWith("PMI")
                 || k.startsWith("SLURM_") || k.startsWith("OMPI_") || k.startsWith("UCX_") || k.equals("CLASSPATH"));
         pb.environment().putAll(env);
-        Process p = pb.start();
+        Process p;
+        synchronized (AotCache.class) {
+            if (stopping) {
+                throw new IOException("oshrun was interrupted");
+            }
+            p = pb.start();
+            running = p;
+        }
         try {
             if (!p.waitFor(STEP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
