@@ -332,7 +332,7 @@ final class Job implements BootstrapServer.Listener {
         // (System.exit(3)), comes first: the others' failures (a peer no longer answering, a
         // transport's timeout naming it) are what follows from it.
         if ((code == null || !isCause(pe, code)) && causeInstead(pe, describe(pe) + " "
-                + (code == null ? "lost its connection to the launcher" : ExitStatus.describe(code)) + " before finalize"
+                + (code == null ? "lost its connection to the launcher" : exitOf(pe, code)) + " before finalize"
                 + ofGeneration(pe))) {
             return;
         }
@@ -358,7 +358,7 @@ final class Job implements BootstrapServer.Listener {
         } else if (code == null) {
             fail(1, who + " lost its connection to the launcher before finalize");
         } else if (code != 0) {
-            fail(code, who + " " + ExitStatus.describe(code)
+            fail(code, who + " " + exitOf(pe, code)
                     + (server.isFinalized(pe) ? " after finalize" : " before finalize") + ofGeneration(pe));
         } else {
             fail(1, who + " exited with status 0 before finalize" + ofGeneration(pe));
@@ -493,6 +493,19 @@ final class Job implements BootstrapServer.Listener {
         return killedBySignal(code) || code != 0 && !server.isFinalized(pe) && !server.hasAborted(pe);
     }
 
+    /**
+     * How PE {@code pe} ended, from its exit {@code code}: "was killed by signal 9 (SIGKILL)", or for
+     * a remote PE whose exit its host never reported, what became of the launch agent that carried
+     * it (the connection to the host was lost: the PE's own fate is unknown).
+     */
+    private String exitOf(int pe, int code) {
+        if (pes.get(pe) instanceof RemotePe r && !r.reported()) {
+            return "was lost with the launch agent of host " + placements.get(pe).node().host() + " (which "
+                    + ExitStatus.describe(code) + " without reporting the PE's exit: the host, or the connection to it, gone?)";
+        }
+        return ExitStatus.describe(code);
+    }
+
     /** An exit code that says a signal ended the process (128 + n), as Process reports it. */
     private static boolean killedBySignal(int code) {
         return code > 128 && code <= 128 + 64;
@@ -501,7 +514,7 @@ final class Job implements BootstrapServer.Listener {
     /** Ends the job with PE {@code pe}'s exit (a death by a signal, or a status) as its cause; {@code also} is what another PE said. */
     private void reportCause(int pe, String also) {
         int code = pes.get(pe).exitValue();
-        String reason = describe(pe) + " " + ExitStatus.describe(code)
+        String reason = describe(pe) + " " + exitOf(pe, code)
                 + (server.isFinalized(pe) ? " after finalize" : " before finalize") + ofGeneration(pe);
         end(code, reason, reason + "; ending the job" + System.lineSeparator() + "oshrun: (then: " + also + ")");
     }

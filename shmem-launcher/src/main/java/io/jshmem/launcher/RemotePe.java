@@ -25,6 +25,7 @@ import java.util.concurrent.TimeoutException;
 final class RemotePe extends Process {
     private final Process agent;
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+    private volatile boolean reported;
 
     /**
      * @param agentOutput completes when the agent's standard output, which carries the exit reports,
@@ -43,7 +44,13 @@ final class RemotePe extends Process {
 
     /** The host script said the PE ended with {@code status}. */
     void exited(int status) {
+        reported = true;
         exit.complete(status);
+    }
+
+    /** Whether the host script reported the PE's exit (else its status is the agent's). */
+    boolean reported() {
+        return reported;
     }
 
     @Override

@@ -139,6 +139,30 @@ class MultiHostEndToEndTest {
         assertNothingLeft(r, 4);
     }
 
+    /**
+     * A host's launch agent killed (the connection to the host lost, as ssh ends) while its PE runs:
+     * the PE is reported lost with the agent, not as killed itself (its fate is unknown here).
+     */
+    @Test
+    void aLostLaunchAgentIsReportedAsSuch() throws Exception {
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        String agent = agent("piped", "shift\ncat | \"$@\"\n"); // the agent stays the script's parent, as ssh does
+        Process oshrun = startOshrun(out, err, "--host", "nodeA:1,nodeB:1", "--launch-agent", agent, "-cp",
+                testClasses(), MAIN, "hang");
+        long pe1 = awaitReady(oshrun, out, 2).get(1);
+        ProcessHandle agentB = oshrun.descendants()
+                .filter(h -> h.info().commandLine().map(c -> c.contains(agent + " nodeB")).orElse(false))
+                .findFirst().orElseThrow();
+        long t0 = System.nanoTime();
+        agentB.destroyForcibly();
+        Result r = finish(oshrun, out, err, t0);
+        assertEquals(137, r.status(), r.err());
+        assertTrue(r.err().startsWith("oshrun: PE 1 (pid " + pe1 + " on host nodeB) was lost with the launch agent of host"
+                + " nodeB (which was killed by signal 9 (SIGKILL) without reporting the PE's exit"), r.err());
+        assertNothingLeft(r, 2);
+    }
+
     @Test
     void anAgentThatFailsIsReportedWithTheHost() throws Exception {
         Result r = oshrun("--host", "localhost:1,nodeA:1", "--launch-agent", "false", "-cp", testClasses(), MAIN, "ok");
