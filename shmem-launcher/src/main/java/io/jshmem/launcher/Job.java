@@ -353,8 +353,11 @@ final class Job implements BootstrapServer.Listener {
         }
         String who = describe(pe);
         if (code == null && server.wasSilent(pe)) {
+            Process process = pes.get(pe);
+            boolean stopped = !remote[pe] && process != null && processState(process.pid()) == 'T';
             fail(1, who + " stopped answering: nothing from it for " + options.heartbeatTimeoutSeconds()
-                    + " s, before finalize (is its host or the network to it gone?)");
+                    + " s, before finalize (" + (stopped ? "it is stopped (SIGSTOP or SIGTSTP); SIGCONT resumes a stopped process"
+                            : "is its host or the network to it gone?") + ")");
         } else if (code == null) {
             fail(1, who + " lost its connection to the launcher before finalize");
         } else if (code != 0) {
@@ -474,13 +477,18 @@ final class Job implements BootstrapServer.Listener {
 
     /** Whether a process of this machine has exited but not been reaped yet (or is gone already). */
     private static boolean isZombie(long pid) {
+        char state = processState(pid);
+        return state == 'Z' || state == 'X' || state == '-';
+    }
+
+    /** The state letter of a process of this machine (/proc/PID/stat: R, S, T, Z, ...), '-' when it is gone. */
+    private static char processState(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
             int end = stat.lastIndexOf(')'); // the command name may hold spaces and parentheses
-            char state = end >= 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : '?';
-            return state == 'Z' || state == 'X';
+            return end >= 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : '?';
         } catch (IOException | RuntimeException e) {
-            return true; // no such process any more
+            return '-';
         }
     }
 

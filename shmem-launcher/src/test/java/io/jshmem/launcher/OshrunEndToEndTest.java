@@ -84,7 +84,7 @@ class OshrunEndToEndTest {
         Result r = oshrun("-np", "2", "--heartbeat-timeout", "3", "-cp", testClasses(), MAIN, "stop1");
         assertEquals(1, r.status(), r.err());
         assertTrue(r.err().matches("(?s).*oshrun: PE 1 \\(pid \\d+\\) stopped answering: nothing from it for 3 s, before"
-                + " finalize.*"), r.err());
+                + " finalize \\(it is stopped \\(SIGSTOP or SIGTSTP\\).*"), r.err());
         assertNothingLeft(r, 2);
     }
 
