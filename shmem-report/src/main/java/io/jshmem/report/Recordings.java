@@ -79,8 +79,11 @@ final class Recordings {
                     throw new ReportException(input + ": no recordings of a jshmem job (<job id>-pe<N>.jfr) in this directory;"
                             + " record one with oshrun --jfr --jfr-dir " + input);
                 }
-            } else if (Files.exists(input)) {
+            } else if (Files.isRegularFile(input)) {
                 add(jobs, input, true);
+            } else if (Files.exists(input)) {
+                // A FIFO or a device would be read for ever (JFR's parser waits for its end).
+                throw new ReportException(input + ": not a regular file (a recording is a .jfr file)");
             } else {
                 throw new ReportException(input + ": no such file or directory");
             }

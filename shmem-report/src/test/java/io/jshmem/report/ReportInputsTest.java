@@ -60,9 +60,13 @@ class ReportInputsTest {
     }
 
     @Test
-    void missingInputs() throws IOException {
+    void missingInputs() throws IOException, InterruptedException {
         Path nowhere = tmp.resolve("nowhere");
         assertError(report(nowhere.toString()), nowhere + ": no such file or directory");
+        Path fifo = tmp.resolve("fifo.jfr");
+        if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0) { // read for ever before
+            assertError(report(fifo.toString()), fifo + ": not a regular file (a recording is a .jfr file)");
+        }
         Path empty = Files.createDirectories(tmp.resolve("empty"));
         assertError(report(empty.toString()), empty + ": no recordings of a jshmem job (<job id>-pe<N>.jfr) in this directory;"
                 + " record one with oshrun --jfr --jfr-dir " + empty);
