@@ -366,16 +366,18 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
      * OpenSHMEM {@code shmem_set_lock}. The lock word is a symmetric {@code long}, zero on every PE
      * before first use, used only through the lock routines (its copy on PE 0 holds the queue);
      * the same element names the same lock on every PE. Waiters queue (MCS) and get the lock in
-     * arrival order, each spinning, then sleeping, on its own PE's memory. Not reentrant: a PE that
-     * holds the lock must not set it again. What the previous holder wrote before
-     * {@link #clearLock} is visible once this returns.
+     * arrival order, each spinning, then sleeping, on its own PE's memory. A lock is held by a PE:
+     * threads of one PE take it in turn (one that finds another thread of its PE holding or taking
+     * it waits for that thread's clearLock first). Not reentrant: a thread that holds the lock must
+     * not set it again. What the previous holder wrote before {@link #clearLock} is visible once
+     * this returns.
      *
      * @param lock the symmetric array holding the lock word (zero when free)
      * @param index the index of the lock word in {@code lock}
      * @throws ShmemException naming this PE, if {@code lock} is not a live symmetric object of this
      *         heap (null, freed, or of an earlier initialization), {@code index} is outside it,
-     *         jshmem was finalized, this PE already holds the lock, or the word was not zero
-     *         before the lock's first use
+     *         jshmem was finalized, the calling thread already holds the lock, or the word was
+     *         not zero before the lock's first use
      * @throws JobAbortedException if the job is being aborted while this PE waits
      * @see #clearLock(SymLongArray, long)
      * @see #testLock(SymLongArray, long)
@@ -385,7 +387,8 @@ public interface Shmem extends ShmemCtx, AutoCloseable {
     /**
      * Acquires the lock {@code lock[index]} if it is free, without waiting; OpenSHMEM
      * {@code shmem_test_lock}. Returns true if this call acquired it (C returns 0 then): release
-     * it with {@link #clearLock}; false if another PE holds it or is queued for it.
+     * it with {@link #clearLock}; false if another PE holds it or is queued for it, or this PE
+     * holds it or another of its threads is taking it.
      *
      * @param lock the symmetric array holding the lock word (zero when free)
      * @param index the index of the lock word in {@code lock}

@@ -43,6 +43,8 @@ final class ContextSignalLockCases {
         cases.add(Case.of("lock.counter", ContextSignalLockCases::lockCounter));
         cases.add(Case.of("lock.test-lock", ContextSignalLockCases::testLock));
         cases.add(Case.of("lock.misuse", ContextSignalLockCases::lockMisuse));
+        cases.add(Case.of("lock.threads-of-one-pe", ContextSignalLockCases::lockThreadsOfOnePe));
+        cases.add(Case.of("sync.virtual-threads-wait", ContextSignalLockCases::virtualThreadsWait));
         return cases;
     }
 
@@ -247,6 +249,113 @@ final class ContextSignalLockCases {
         c.shmem.barrierAll();
         c.checkEq(1L, a.get(0), "the left neighbour's private context: only its creator's add");
         c.checkEq(11L, a.get(1), "the left neighbour's serialized context, used by two threads in turn");
+    }
+
+    /**
+     * THREAD_MULTIPLE: three threads of every PE take one lock in turn with setLock (and testLock),
+     * each doing a read-modify-write of a counter on PE 0 that only the lock protects, and an
+     * occupancy count that must never exceed 1. Two threads of one PE in the queue at once (one
+     * queue node per PE) linked it to itself and hung every PE.
+     */
+    private static void lockThreadsOfOnePe(CaseContext c) throws InterruptedException {
+        if (c.shmem.queryThread() != ThreadLevel.MULTIPLE) {
+            c.skip("initialized with " + c.shmem.queryThread() + ", not MULTIPLE");
+            return;
+        }
+        Shmem s = c.shmem;
+        SymLongArray lock = c.calloc(SymType.LONG, 1);
+        SymLongArray counter = c.calloc(SymType.LONG, 2); // [0] the count, [1] threads inside
+        s.barrierAll();
+        int threads = 3;
+        int rounds = 30;
+        Throwable[] errors = new Throwable[threads];
+        long[] overlaps = new long[threads];
+        Thread[] ts = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            int tid = t;
+            ts[t] = Thread.ofPlatform().name("lock-thread-" + t).start(() -> {
+                try {
+                    for (int i = 0; i < 100; i++) { // back to back first: the race of two threads to one node
+                        s.setLock(lock, 0);
+                        s.clearLock(lock, 0);
+                    }
+                    for (int i = 0; i < rounds; i++) {
+                        if (i % 4 == 0) {
+                            while (!s.testLock(lock, 0)) {
+                                Thread.onSpinWait();
+                            }
+                        } else {
+                            s.setLock(lock, 0);
+                        }
+                        if (s.atomicFetchAdd(counter, 1, 1L, 0) != 0) {
+                            overlaps[tid]++;
+                        }
+                        long v = s.g(counter, 0, 0);
+                        s.p(counter, 0, v + 1, 0);
+                        s.quiet();
+                        s.atomicAdd(counter, 1, -1L, 0);
+                        s.clearLock(lock, 0);
+                    }
+                } catch (Throwable e) {
+                    errors[tid] = e;
+                }
+            });
+        }
+        for (Thread t : ts) {
+            t.join();
+        }
+        s.barrierAll();
+        for (int t = 0; t < threads; t++) {
+            c.check(errors[t] == null, "thread " + t + ": " + (errors[t] == null ? "" : CaseContext.describe(errors[t])));
+            c.checkEq(0L, overlaps[t], "times thread " + t + " found another holder inside the lock");
+        }
+        if (c.me == 0) {
+            c.checkEq((long) c.npes * threads * rounds, counter.get(0), "the count only the lock protects");
+        }
+    }
+
+    /**
+     * A virtual thread blocked in waitUntil lets the PE's other virtual threads run (a futex wait,
+     * a native call, pinned its carrier: with one carrier, a PE bound to one CPU, the thread that
+     * sets the flag never ran). Checked with a generous bound, as a hang.
+     */
+    private static void virtualThreadsWait(CaseContext c) throws Exception {
+        if (c.shmem.queryThread() != ThreadLevel.MULTIPLE) {
+            c.skip("initialized with " + c.shmem.queryThread() + ", not MULTIPLE");
+            return;
+        }
+        Shmem s = c.shmem;
+        SymLongArray flag = c.calloc(SymType.LONG, 2);
+        try (java.util.concurrent.ExecutorService ex = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(2);
+            java.util.concurrent.Future<?> a = ex.submit(() -> {
+                waiting.countDown();
+                s.waitUntil(flag, 0, Cmp.EQ, 1L);
+                return null;
+            });
+            java.util.concurrent.Future<?> b = ex.submit(() -> {
+                waiting.countDown();
+                s.signalWaitUntil(flag, 1, Cmp.EQ, 1L);
+                return null;
+            });
+            waiting.await();
+            Thread.sleep(100); // both asleep in their waits by now
+            java.util.concurrent.Future<?> setter = ex.submit(() -> {
+                s.p(flag, 0, 1L, c.me);
+                s.atomicSet(flag, 1, 1L, c.me);
+                return null;
+            });
+            for (java.util.concurrent.Future<?> f : List.of(setter, a, b)) {
+                try {
+                    f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    c.fail("a virtual thread's wait kept the PE's other virtual threads from running for 60 s");
+                    s.p(flag, 0, 1L, c.me); // from this platform thread, so that the case ends
+                    s.atomicSet(flag, 1, 1L, c.me);
+                    break;
+                }
+            }
+        }
     }
 
     /** Threads that share one context in {@link #threadsOnOneContext}. */

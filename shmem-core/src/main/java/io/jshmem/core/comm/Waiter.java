@@ -76,6 +76,8 @@ public final class Waiter {
     /** With a network transport whose writes may land without ringing (RDMA): sleep only briefly. */
     private static final long MAX_SLEEP_NANOS_NETWORK = 100_000;
     private static final long FIRST_SLEEP_NANOS = 50_000;
+    /** The longest nap of a waiting virtual thread, which no futex wakes. */
+    private static final long VIRTUAL_MAX_NAP_NANOS = 1_000_000;
 
     // State word layout: bits 62-63 the phase; in SPIN the iteration count; in YIELD the low 48 bits of
     // System.nanoTime() when the yield phase began; in SLEEP the number of sleeps so far.
@@ -239,7 +241,12 @@ public final class Waiter {
         if (transport != null) {
             transport.waiterSleeps();
         }
-        if (Futex.ready()) {
+        if (Thread.currentThread().isVirtual()) {
+            // A futex wait is a native call, which pins a virtual thread to its carrier: with one
+            // carrier (a PE bound to one CPU) the thread that would set the flag could never run.
+            // A timed park unmounts it; it sees the flag at its next look (backoff as below).
+            LockSupport.parkNanos(Math.min(nanos, VIRTUAL_MAX_NAP_NANOS));
+        } else if (Futex.ready()) {
             sleep(seg, off, width, seen, nanos);
         } else {
             Futex.warmUp(); // linked in the background: until then, timed naps

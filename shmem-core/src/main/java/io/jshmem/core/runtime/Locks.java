@@ -18,24 +18,33 @@ import java.util.Arrays;
  * <p>Word layout: bits 0-31 tail (PE+1, used on PE 0 only), bits 32-62 next waiter (PE+1), bit 63
  * "still waiting". Fields share a word, so every update is an atomic and/or/add on it.
  *
- * <p>Misuse that the queue would turn into a hang (set twice: a PE waiting for itself; clear of a
- * lock this PE does not hold: waiting for a successor that never comes) or an index out of range
- * (a word that was not 0 before its first use) is refused with an exception: each PE keeps the
- * offsets of the locks it holds, a few at a time, in a plain array (no allocation per call).
+ * <p>A PE has one queue node per lock, so its threads take the lock one at a time: a thread that
+ * finds another thread of its PE holding or acquiring a lock waits for it here (setLock; testLock
+ * says "held"), and only then uses the node (two threads in the queue at once with one node linked
+ * it to itself: a hang of every PE). Misuse that the queue would turn into a hang (set twice by one
+ * thread: waiting for itself; clear of a lock this PE does not hold: waiting for a successor that
+ * never comes) or an index out of range (a word that was not 0 before its first use) is refused
+ * with an exception. The claims are a few plain arrays (no allocation per call).
  */
 final class Locks {
     private static final int HOME = 0;
     private static final long TAIL = 0xFFFF_FFFFL;
     private static final long NEXT = 0x7FFF_FFFFL << 32;
     private static final long WAITING = Long.MIN_VALUE;
+    /** Claim states: a thread of this PE is in the queue, holds the lock, or is releasing it. */
+    private static final byte ACQUIRING = 1;
+    private static final byte HELD = 2;
+    private static final byte RELEASING = 3;
 
     private final Comm comm;
     private final PeState st;
     private final int me;
     private final Waiter waiter;
-    /** The offsets of the locks this PE holds, the first {@link #heldCount}. Guarded by this. */
-    private long[] held = new long[4];
-    private int heldCount;
+    /** The offsets of the locks a thread of this PE has claimed, the first {@link #count}; their states and threads. Guarded by this. */
+    private long[] offsets = new long[4];
+    private byte[] states = new byte[4];
+    private Thread[] threads = new Thread[4];
+    private int count;
 
     Locks(PeState st) {
         this.comm = st.comm;
@@ -44,34 +53,66 @@ final class Locks {
         this.waiter = st.waiter;
     }
 
-    private synchronized void acquired(long off) {
-        if (heldCount == held.length) {
-            held = Arrays.copyOf(held, 2 * heldCount); // more locks held at once than ever before
-        }
-        held[heldCount++] = off;
-    }
-
-    /** Where {@code off} is in {@link #held}, or -1. */
-    private int heldAt(long off) {
-        for (int i = 0; i < heldCount; i++) {
-            if (held[i] == off) {
+    /** Where {@code off} is among the claims, or -1. Under this object's lock. */
+    private int claimAt(long off) {
+        for (int i = 0; i < count; i++) {
+            if (offsets[i] == off) {
                 return i;
             }
         }
         return -1;
     }
 
-    private synchronized boolean holds(long off) {
-        return heldAt(off) >= 0;
+    private void claim(long off, byte state) {
+        if (count == offsets.length) { // more locks held at once than ever before
+            offsets = Arrays.copyOf(offsets, 2 * count);
+            states = Arrays.copyOf(states, 2 * count);
+            threads = Arrays.copyOf(threads, 2 * count);
+        }
+        offsets[count] = off;
+        states[count] = state;
+        threads[count++] = Thread.currentThread();
     }
 
-    /** Forgets a held lock; false if this PE does not hold it. */
-    private synchronized boolean released(long off) {
-        int i = heldAt(off);
-        if (i < 0) {
-            return false;
+    private synchronized void setState(long off, byte state) {
+        states[claimAt(off)] = state;
+    }
+
+    /** Drops the claim on {@code off} and lets this PE's threads waiting for it try. */
+    private synchronized void unclaim(long off) {
+        int i = claimAt(off);
+        if (i >= 0) {
+            offsets[i] = offsets[--count];
+            states[i] = states[count];
+            threads[i] = threads[count];
+            threads[count] = null;
+            notifyAll();
         }
-        held[i] = held[--heldCount];
+    }
+
+    /**
+     * Claims {@code off} for the calling thread, first waiting while another thread of this PE has
+     * it (with {@code wait}; false: return false at once instead).
+     */
+    private synchronized boolean claimForAcquire(long off, boolean wait) {
+        for (int i; (i = claimAt(off)) >= 0; ) {
+            if (threads[i] == Thread.currentThread() && states[i] == HELD) {
+                if (!wait) {
+                    return false; // held (by this very thread)
+                }
+                throw st.error("set_lock of a lock this PE already holds (it would wait for itself forever)");
+            }
+            if (!wait) {
+                return false;
+            }
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw st.error("set_lock interrupted while another thread of this PE held the lock");
+            }
+        }
+        claim(off, ACQUIRING);
         return true;
     }
 
@@ -98,28 +139,51 @@ final class Locks {
     }
 
     void set(long off) {
-        if (holds(off)) {
-            throw st.error("set_lock of a lock this PE already holds (it would wait for itself forever)");
+        claimForAcquire(off, true);
+        boolean won = false;
+        try {
+            long mine = me + 1L;
+            // Prepare this PE's node: no successor, waiting.
+            amo(me, off, AmoOp.FETCH_AND, ~NEXT, 0);
+            amo(me, off, AmoOp.FETCH_OR, WAITING, 0);
+            long prev = swapTail(off, mine) & TAIL;
+            if (prev == 0) {
+                amo(me, off, AmoOp.FETCH_AND, ~WAITING, 0);
+            } else {
+                amo(peOf(prev), off, AmoOp.FETCH_OR, mine << 32, 0);
+                long v;
+                for (long w = 0; ((v = read(me, off)) & WAITING) != 0; ) {
+                    w = waiter.idle(w, comm.direct(me), off, 8, v);
+                }
+            }
+            won = true;
+        } finally {
+            if (won) {
+                setState(off, HELD);
+            } else {
+                unclaim(off);
+            }
         }
-        long mine = me + 1L;
-        // Prepare this PE's node: no successor, waiting.
-        amo(me, off, AmoOp.FETCH_AND, ~NEXT, 0);
-        amo(me, off, AmoOp.FETCH_OR, WAITING, 0);
-        long prev = swapTail(off, mine) & TAIL;
-        if (prev == 0) {
-            amo(me, off, AmoOp.FETCH_AND, ~WAITING, 0);
-            acquired(off);
-            return;
-        }
-        amo(peOf(prev), off, AmoOp.FETCH_OR, mine << 32, 0);
-        long v;
-        for (long w = 0; ((v = read(me, off)) & WAITING) != 0; ) {
-            w = waiter.idle(w, comm.direct(me), off, 8, v);
-        }
-        acquired(off);
     }
 
     boolean test(long off) {
+        if (!claimForAcquire(off, false)) {
+            return false; // this PE holds it, or another of its threads is taking it
+        }
+        boolean won = false;
+        try {
+            won = tryAcquire(off);
+            return won;
+        } finally {
+            if (won) {
+                setState(off, HELD);
+            } else {
+                unclaim(off);
+            }
+        }
+    }
+
+    private boolean tryAcquire(long off) {
         long mine = me + 1L;
         while (true) {
             long old = read(HOME, off);
@@ -133,16 +197,27 @@ final class Locks {
                 return false;
             }
             if (amo(HOME, off, AmoOp.COMPARE_SWAP, old | mine, old) == old) {
-                acquired(off);
                 return true;
             }
         }
     }
 
     void clear(long off) {
-        if (!released(off)) {
-            throw st.error("clear_lock of a lock this PE does not hold (it would wait for a successor that never comes)");
+        synchronized (this) {
+            int i = claimAt(off);
+            if (i < 0 || states[i] != HELD) {
+                throw st.error("clear_lock of a lock this PE does not hold (it would wait for a successor that never comes)");
+            }
+            states[i] = RELEASING; // any thread of the PE may clear it; one at a time
         }
+        try {
+            release(off);
+        } finally {
+            unclaim(off);
+        }
+    }
+
+    private void release(long off) {
         long mine = me + 1L;
         long next = (read(me, off) & NEXT) >>> 32;
         if (next == 0) {
