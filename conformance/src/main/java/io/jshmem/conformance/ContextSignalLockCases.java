@@ -258,8 +258,7 @@ final class ContextSignalLockCases {
      * queue node per PE) linked it to itself and hung every PE.
      */
     private static void lockThreadsOfOnePe(CaseContext c) throws InterruptedException {
-        if (c.shmem.queryThread() != ThreadLevel.MULTIPLE) {
-            c.skip("initialized with " + c.shmem.queryThread() + ", not MULTIPLE");
+        if (!multiple(c)) {
             return;
         }
         Shmem s = c.shmem;
@@ -320,8 +319,7 @@ final class ContextSignalLockCases {
      * sets the flag never ran). Checked with a generous bound, as a hang.
      */
     private static void virtualThreadsWait(CaseContext c) throws Exception {
-        if (c.shmem.queryThread() != ThreadLevel.MULTIPLE) {
-            c.skip("initialized with " + c.shmem.queryThread() + ", not MULTIPLE");
+        if (!multiple(c)) {
             return;
         }
         Shmem s = c.shmem;
@@ -358,6 +356,15 @@ final class ContextSignalLockCases {
         }
     }
 
+    /** Whether jshmem was initialized with THREAD_MULTIPLE; else the case is skipped. */
+    private static boolean multiple(CaseContext c) {
+        if (c.shmem.queryThread() != ThreadLevel.MULTIPLE) {
+            c.skip("initialized with " + c.shmem.queryThread() + ", not MULTIPLE");
+            return false;
+        }
+        return true;
+    }
+
     /** Threads that share one context in {@link #threadsOnOneContext}. */
     private static final int THREADS = 4;
     /** Iterations of each thread. */
@@ -371,8 +378,7 @@ final class ContextSignalLockCases {
      * completes what every thread issued on the context.
      */
     private static void threadsOnOneContext(CaseContext c, boolean defaultContext) throws InterruptedException {
-        if (c.shmem.queryThread() != ThreadLevel.MULTIPLE) {
-            c.skip("initialized with " + c.shmem.queryThread() + ", not MULTIPLE");
+        if (!multiple(c)) {
             return;
         }
         int total = THREADS * PER_THREAD;
