@@ -159,6 +159,18 @@ final class Job implements BootstrapServer.Listener {
         return jobId;
     }
 
+    /** The process ids of the PEs started on this machine. */
+    java.util.Set<Long> localPids() {
+        java.util.Set<Long> pids = new java.util.HashSet<>();
+        for (int pe = 0; pe < npes; pe++) {
+            Process p = pes.get(pe);
+            if (p != null && !remote[pe]) {
+                pids.add(p.pid());
+            }
+        }
+        return pids;
+    }
+
     /** Runs the job to its end and returns oshrun's exit status; no PE outlives it. */
     int run() {
         Runtime.getRuntime().addShutdownHook(shutdownHook);

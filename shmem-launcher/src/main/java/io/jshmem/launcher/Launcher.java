@@ -8,13 +8,18 @@ import io.jshmem.core.base.Setting;
 import io.jshmem.core.base.Settings;
 import io.jshmem.launcher.LaunchOptions.UsageException;
 import java.io.File;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URISyntaxException;
 import java.nio.channels.spi.SelectorProvider;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * oshrun's main class: parses the command line and runs the job. Started by {@code bin/oshrun},
@@ -101,12 +106,12 @@ public final class Launcher {
                 }
             }
             if (options.output().directory() != null) {
-                OwnDirectory.prepare(java.nio.file.Path.of(options.output().directory()), "--output-filename");
+                OwnDirectory.prepare(Path.of(options.output().directory()), "--output-filename");
             }
             String jfrDir = options.exportedEnv().get("JSHMEM_JFR_DIR");
             if (options.exportedEnv().containsKey("JSHMEM_JFR") && jfrDir != null) {
                 // Made here, before the PEs, whose JVMs would make it with the umask's mode.
-                OwnDirectory.privateSubdirectory(OwnDirectory.prepare(java.nio.file.Path.of(jfrDir), "--jfr-dir"),
+                OwnDirectory.privateSubdirectory(OwnDirectory.prepare(Path.of(jfrDir), "--jfr-dir"),
                         PeCommand.JFR_REPOSITORY, "--jfr-dir");
             }
             String java = java();
@@ -137,7 +142,7 @@ public final class Launcher {
         }
         Job job = new Job(options, command, placements, endpoint, env);
         int status = job.run();
-        removeJfrRepositoryIfEmpty(options);
+        removeJfrRepository(options, job.localPids());
         if (options.report()) {
             JobReport.write(options.exportedEnv().get("JSHMEM_JFR_DIR"), job.jobId());
         }
@@ -156,17 +161,32 @@ public final class Launcher {
     }
 
     /**
-     * JFR removes its chunks at exit, not the repository: gone with the job when empty (another job
-     * recording into the same directory may still use it; a PE killed by a signal leaves its chunks).
+     * JFR removes its chunks at exit, not the repository: the chunk directories of this job's PEs
+     * ({@code <time>_<pid>}, left by a PE killed by a signal) go, then the repository when empty
+     * (another job recording into the same directory may still use it).
      */
-    private static void removeJfrRepositoryIfEmpty(LaunchOptions options) {
+    private static void removeJfrRepository(LaunchOptions options, Set<Long> pids) {
         String dir = options.exportedEnv().get("JSHMEM_JFR_DIR");
-        if (options.exportedEnv().containsKey("JSHMEM_JFR") && dir != null) {
-            try {
-                java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(dir, PeCommand.JFR_REPOSITORY));
-            } catch (java.io.IOException notEmpty) {
-                // kept
+        if (!options.exportedEnv().containsKey("JSHMEM_JFR") || dir == null) {
+            return;
+        }
+        Path repository = Path.of(dir, PeCommand.JFR_REPOSITORY);
+        try (Stream<Path> chunks = Files.list(repository)) {
+            for (Path d : chunks.toList()) {
+                String name = d.getFileName().toString();
+                int at = name.lastIndexOf('_');
+                if (at > 0 && name.substring(at + 1).chars().allMatch(Character::isDigit) && at + 1 < name.length()
+                        && pids.contains(Long.parseLong(name.substring(at + 1)))) {
+                    try (Stream<Path> files = Files.walk(d)) {
+                        for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                            Files.deleteIfExists(f);
+                        }
+                    }
+                }
             }
+            Files.deleteIfExists(repository);
+        } catch (IOException | RuntimeException kept) {
+            // no repository, or in use by another job
         }
     }
 }
