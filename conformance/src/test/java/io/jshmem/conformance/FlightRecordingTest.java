@@ -5,6 +5,7 @@
 package io.jshmem.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -90,6 +91,18 @@ class FlightRecordingTest {
             has(events, "PE " + pe + " (" + file.getFileName() + ", " + Files.size(file) + " bytes): barrier_all",
                     "jshmem.Sync", e -> e.getString("routine").equals("barrier_all"));
         }
+    }
+
+    /**
+     * A PE killed by a signal leaves JFR's chunks in the recordings' private repository: oshrun
+     * removes them after the job, and the repository with them.
+     */
+    @Test
+    void aKilledPesChunksGoWithTheJob(@TempDir Path dir) throws Exception {
+        Oshrun.Result r = Oshrun.run(3, List.of("--jfr", "--jfr-dir", dir.toString()), Oshrun.conformanceClasses(),
+                "io.jshmem.conformance.EndingScenarios", "sigkill-and-report");
+        assertEquals(137, r.exitCode(), r.tail());
+        assertFalse(Files.exists(dir.resolve(".jfr-repository")), "JFR's repository is left after the job" + r.tail());
     }
 
     /** Over UCX the recordings also hold the progress thread's busy periods. */
