@@ -439,64 +439,53 @@ public final class TeamImpl implements ShmemTeam, CollTeam {
 
     @Override
     public <A> void andReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
-        Flight.Collective ev = collectiveEvent("and_reduce", dest, nreduce, false);
-        collectives.reduce(io.jshmem.ReduceOp.AND, dest, source, nreduce);
-        end(ev);
+        reduce("and_reduce", io.jshmem.ReduceOp.AND, dest, source, nreduce);
     }
 
     @Override
     public <A> void orReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
-        Flight.Collective ev = collectiveEvent("or_reduce", dest, nreduce, false);
-        collectives.reduce(io.jshmem.ReduceOp.OR, dest, source, nreduce);
-        end(ev);
+        reduce("or_reduce", io.jshmem.ReduceOp.OR, dest, source, nreduce);
     }
 
     @Override
     public <A> void xorReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
-        Flight.Collective ev = collectiveEvent("xor_reduce", dest, nreduce, false);
-        collectives.reduce(io.jshmem.ReduceOp.XOR, dest, source, nreduce);
-        end(ev);
+        reduce("xor_reduce", io.jshmem.ReduceOp.XOR, dest, source, nreduce);
     }
 
     @Override
     public <A> void maxReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
-        Flight.Collective ev = collectiveEvent("max_reduce", dest, nreduce, false);
-        collectives.reduce(io.jshmem.ReduceOp.MAX, dest, source, nreduce);
-        end(ev);
+        reduce("max_reduce", io.jshmem.ReduceOp.MAX, dest, source, nreduce);
     }
 
     @Override
     public <A> void minReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
-        Flight.Collective ev = collectiveEvent("min_reduce", dest, nreduce, false);
-        collectives.reduce(io.jshmem.ReduceOp.MIN, dest, source, nreduce);
-        end(ev);
+        reduce("min_reduce", io.jshmem.ReduceOp.MIN, dest, source, nreduce);
     }
 
     @Override
     public <A> void unsignedMaxReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
-        Flight.Collective ev = collectiveEvent("umax_reduce", dest, nreduce, false);
-        collectives.reduce(io.jshmem.ReduceOp.UMAX, dest, source, nreduce);
-        end(ev);
+        reduce("umax_reduce", io.jshmem.ReduceOp.UMAX, dest, source, nreduce);
     }
 
     @Override
     public <A> void unsignedMinReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
-        Flight.Collective ev = collectiveEvent("umin_reduce", dest, nreduce, false);
-        collectives.reduce(io.jshmem.ReduceOp.UMIN, dest, source, nreduce);
-        end(ev);
+        reduce("umin_reduce", io.jshmem.ReduceOp.UMIN, dest, source, nreduce);
     }
 
     @Override
     public <A> void sumReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
-        Flight.Collective ev = collectiveEvent("sum_reduce", dest, nreduce, false);
-        collectives.reduce(io.jshmem.ReduceOp.SUM, dest, source, nreduce);
-        end(ev);
+        reduce("sum_reduce", io.jshmem.ReduceOp.SUM, dest, source, nreduce);
     }
 
     @Override
     public <A> void prodReduce(SymArray<A> dest, SymArray<A> source, long nreduce) {
-        Flight.Collective ev = collectiveEvent("prod_reduce", dest, nreduce, false);
-        collectives.reduce(io.jshmem.ReduceOp.PROD, dest, source, nreduce);
+        reduce("prod_reduce", io.jshmem.ReduceOp.PROD, dest, source, nreduce);
+    }
+
+    /** The array reductions: routine {@code routine} ({@code op}) timed as a JFR Collective event. */
+    private <A> void reduce(String routine, io.jshmem.ReduceOp op, SymArray<A> dest, SymArray<A> source, long nreduce) {
+        Flight.Collective ev = collectiveEvent(routine, dest, nreduce, false);
+        collectives.reduce(op, dest, source, nreduce);
         end(ev);
     }
 
