@@ -63,19 +63,26 @@ final class Locks {
         return -1;
     }
 
-    private void claim(long off, byte state) {
+    private void claimAcquiring(long off) {
         if (count == offsets.length) { // more locks held at once than ever before
             offsets = Arrays.copyOf(offsets, 2 * count);
             states = Arrays.copyOf(states, 2 * count);
             threads = Arrays.copyOf(threads, 2 * count);
         }
         offsets[count] = off;
-        states[count] = state;
+        states[count] = ACQUIRING;
         threads[count++] = Thread.currentThread();
     }
 
-    private synchronized void setState(long off, byte state) {
-        states[claimAt(off)] = state;
+    /** Ends an acquisition: the lock is held ({@code won}), or the claim goes (the node free again). */
+    private void settle(long off, boolean won) {
+        if (won) {
+            synchronized (this) {
+                states[claimAt(off)] = HELD;
+            }
+        } else {
+            unclaim(off);
+        }
     }
 
     /** Drops the claim on {@code off} and lets this PE's threads waiting for it try. */
@@ -112,7 +119,7 @@ final class Locks {
                 throw st.error("set_lock interrupted while another thread of this PE held the lock");
             }
         }
-        claim(off, ACQUIRING);
+        claimAcquiring(off);
         return true;
     }
 
@@ -158,11 +165,7 @@ final class Locks {
             }
             won = true;
         } finally {
-            if (won) {
-                setState(off, HELD);
-            } else {
-                unclaim(off);
-            }
+            settle(off, won);
         }
     }
 
@@ -175,11 +178,7 @@ final class Locks {
             won = tryAcquire(off);
             return won;
         } finally {
-            if (won) {
-                setState(off, HELD);
-            } else {
-                unclaim(off);
-            }
+            settle(off, won);
         }
     }
 
