@@ -340,11 +340,7 @@ final class AotCache {
             Files.deleteIfExists(launcherAot);
             Files.deleteIfExists(launcherKey);
             if (work != null) {
-                try (Stream<Path> s = Files.walk(work)) {
-                    for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(p);
-                    }
-                }
+                OwnDirectory.deleteTree(work);
             }
         } catch (IOException | RuntimeException e) {
             // temporary files in the user's cache directory

@@ -134,6 +134,11 @@ record LaunchOptions(Action action, int npes, String classpath, boolean tagOutpu
         return !hosts.isEmpty();
     }
 
+    /** With --jfr: the directory the recordings go to (JSHMEM_JFR_DIR); else null. */
+    String jfrDirectory() {
+        return exportedEnv.containsKey("JSHMEM_JFR") ? exportedEnv.get("JSHMEM_JFR_DIR") : null;
+    }
+
     /**
      * Parses {@code args}; {@code env} is oshrun's environment, whose values {@code -x VAR} forwards.
      *

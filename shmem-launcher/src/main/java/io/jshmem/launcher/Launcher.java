@@ -15,7 +15,6 @@ import java.nio.channels.spi.SelectorProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -108,8 +107,8 @@ public final class Launcher {
             if (options.output().directory() != null) {
                 OwnDirectory.prepare(Path.of(options.output().directory()), "--output-filename");
             }
-            String jfrDir = options.exportedEnv().get("JSHMEM_JFR_DIR");
-            if (options.exportedEnv().containsKey("JSHMEM_JFR") && jfrDir != null) {
+            String jfrDir = options.jfrDirectory();
+            if (jfrDir != null) {
                 // Made here, before the PEs, whose JVMs would make it with the umask's mode.
                 OwnDirectory.privateSubdirectory(OwnDirectory.prepare(Path.of(jfrDir), "--jfr-dir"),
                         PeCommand.JFR_REPOSITORY, "--jfr-dir");
@@ -144,7 +143,7 @@ public final class Launcher {
         int status = job.run();
         removeJfrRepository(options, job.localPids());
         if (options.report()) {
-            JobReport.write(options.exportedEnv().get("JSHMEM_JFR_DIR"), job.jobId());
+            JobReport.write(options.jfrDirectory(), job.jobId());
         }
         if (status == 0 && aot != null && aot.missing()) {
             if (!options.output().quiet()) {
@@ -166,22 +165,16 @@ public final class Launcher {
      * (another job recording into the same directory may still use it).
      */
     private static void removeJfrRepository(LaunchOptions options, Set<Long> pids) {
-        String dir = options.exportedEnv().get("JSHMEM_JFR_DIR");
-        if (!options.exportedEnv().containsKey("JSHMEM_JFR") || dir == null) {
+        String dir = options.jfrDirectory();
+        if (dir == null) {
             return;
         }
         Path repository = Path.of(dir, PeCommand.JFR_REPOSITORY);
         try (Stream<Path> chunks = Files.list(repository)) {
             for (Path d : chunks.toList()) {
                 String name = d.getFileName().toString();
-                int at = name.lastIndexOf('_');
-                if (at > 0 && name.substring(at + 1).chars().allMatch(Character::isDigit) && at + 1 < name.length()
-                        && pids.contains(Long.parseLong(name.substring(at + 1)))) {
-                    try (Stream<Path> files = Files.walk(d)) {
-                        for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                            Files.deleteIfExists(f);
-                        }
-                    }
+                if (pids.stream().anyMatch(pid -> name.endsWith("_" + pid))) {
+                    OwnDirectory.deleteTree(d);
                 }
             }
             Files.deleteIfExists(repository);

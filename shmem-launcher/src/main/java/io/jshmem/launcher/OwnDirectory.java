@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * A directory oshrun (or its PEs) writes files into by name (--output-filename, --jfr-dir): made
@@ -48,8 +50,7 @@ final class OwnDirectory {
     static String othersControl(Path path) throws IOException {
         int owner = (Integer) Files.getAttribute(path, "unix:uid");
         int mode = (Integer) Files.getAttribute(path, "unix:mode");
-        int me = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-        if (owner != me) {
+        if (owner != myUid()) {
             return "belongs to another user (uid " + owner + ")";
         }
         return (mode & 022) != 0 ? "is writable by other users (mode " + Integer.toOctalString(mode & 07777) + ")" : null;
@@ -67,6 +68,20 @@ final class OwnDirectory {
             return sub;
         } catch (IOException | UnsupportedOperationException e) {
             throw new LaunchOptions.UsageException(option + " " + dir + ": cannot make " + sub + ": " + e.getMessage());
+        }
+    }
+
+    /** This process's (effective) user id: the owner of /proc/self. */
+    static int myUid() throws IOException {
+        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    }
+
+    /** Removes {@code dir} and everything in it (a directory oshrun or its PEs made). */
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 }

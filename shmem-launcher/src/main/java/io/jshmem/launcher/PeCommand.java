@@ -152,9 +152,8 @@ final class PeCommand {
      * directory whose name the option cannot carry (a comma separates its suboptions).
      */
     private static String jfrRepository(LaunchOptions options) {
-        String settings = options.exportedEnv().get("JSHMEM_JFR");
-        String dir = options.exportedEnv().get("JSHMEM_JFR_DIR");
-        if (settings == null || dir == null || dir.contains(",")) {
+        String dir = options.jfrDirectory();
+        if (dir == null || dir.contains(",")) {
             return null;
         }
         return "-XX:FlightRecorderOptions:repository=" + java.nio.file.Path.of(dir).resolve(JFR_REPOSITORY);

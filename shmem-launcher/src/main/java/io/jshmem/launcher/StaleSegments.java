@@ -35,7 +35,7 @@ final class StaleSegments {
         List<Path> removed = new ArrayList<>();
         try {
             List<Path> candidates = new ArrayList<>();
-            int me = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            int me = OwnDirectory.myUid();
             try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "jshmem-*")) {
                 for (Path f : files) {
                     if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
