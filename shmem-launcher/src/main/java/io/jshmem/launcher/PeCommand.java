@@ -141,7 +141,7 @@ final class PeCommand {
     }
 
     /** JFR's repository in the recordings' directory (see {@link #jfrRepository}). */
-    static final String JFR_REPOSITORY = ".jfr-repository";
+    static final String JFR_REPOSITORY = io.jshmem.core.base.Flight.REPOSITORY;
 
     /**
      * With --jfr: JFR's repository, where a recording's chunks are written while it runs (by default a

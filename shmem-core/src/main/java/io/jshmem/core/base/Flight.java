@@ -35,6 +35,8 @@ public final class Flight {
     /** oshrun --jfr sets these: the recording's settings (a name such as "default" or "profile", or a .jfc file) and directory. */
     public static final String ENV_SETTINGS = Setting.JSHMEM_JFR.key();
     public static final String ENV_DIR = Setting.JSHMEM_JFR_DIR.key();
+    /** JFR's repository under oshrun --jfr: this 0700 directory in {@link #ENV_DIR}. */
+    public static final String REPOSITORY = ".jfr-repository";
 
     private Flight() {
     }
@@ -182,9 +184,9 @@ public final class Flight {
                 // would otherwise create with the umask's mode.
                 Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
-            // oshrun makes JFR's repository this 0700 directory (PeCommand.JFR_REPOSITORY), whose chunks JFR
-            // writes with the umask's modes; on another host of the job it is made here, before JFR starts.
-            Path repository = dir.resolve(".jfr-repository");
+            // oshrun makes JFR's repository this 0700 directory, whose chunks JFR writes with the
+            // umask's modes; on another host of the job it is made here, before JFR starts.
+            Path repository = dir.resolve(REPOSITORY);
             if (!Files.isDirectory(repository) && java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
                     .contains("-XX:FlightRecorderOptions:repository=" + repository)) {
                 Files.createDirectories(repository, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));

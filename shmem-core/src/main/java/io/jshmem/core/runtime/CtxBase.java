@@ -87,10 +87,15 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
         throw st.badObject(object);
     }
 
+    /** Whether this is a CTX_PRIVATE context and the caller not the thread that created it. */
+    private boolean foreignThread() {
+        return owner != null && owner != Thread.currentThread();
+    }
+
     /** The world PE number of the context's PE {@code pe}, checked (and the context usable). */
     protected final int pe(int pe) {
         int[] w = worldPes;
-        if (pe >= 0 && pe < w.length && (owner == null || owner == Thread.currentThread())) {
+        if (pe >= 0 && pe < w.length && !foreignThread()) {
             return w[pe];
         }
         throw peError(pe);
@@ -103,7 +108,7 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
         if (destroyed) {
             return st.error("context used after it was destroyed (closed)");
         }
-        if (owner != null && owner != Thread.currentThread()) {
+        if (foreignThread()) {
             return st.error("a context created with CTX_PRIVATE by thread \"" + owner.getName() + "\" was used by thread \""
                     + Thread.currentThread().getName() + "\": a private context belongs to its creating thread (create one"
                     + " per thread, or use CTX_SERIALIZED for a context that threads take turns with)");
@@ -407,7 +412,7 @@ public abstract class CtxBase implements ShmemCtx, OpenContext {
     }
 
     private void checkUsable() {
-        if (worldPes.length == 0 && (st.finalized || destroyed) || owner != null && owner != Thread.currentThread()) {
+        if (worldPes.length == 0 && (st.finalized || destroyed) || foreignThread()) {
             throw peError(0);
         }
     }
